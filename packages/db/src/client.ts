@@ -1,0 +1,87 @@
+import { mkdirSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
+import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import * as schema from "./schema.ts";
+
+/** One type for both drivers: PGlite's drizzle database speaks the same query builder and its
+ * raw results also carry `rows`, so code above this package never branches on the driver. */
+export type Db = NodePgDatabase<typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  /** Raw SQL with positional parameters; returns rows. */
+  query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
+
+export interface OpenOptions {
+  /** postgres://… — when set, PostgreSQL is used; otherwise PGlite. */
+  databaseUrl?: string | undefined;
+  /** PGlite data directory; omitted means in memory. */
+  dataDir?: string | undefined;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+  /** Apply the checked-in migrations before returning (default true). */
+  migrate?: boolean;
+}
+
+// Any fixed number shared by every ByteToll process: they take this advisory lock while migrating.
+const MIGRATION_LOCK = 726_451_903;
+
+export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
+  const shouldMigrate = options.migrate ?? true;
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({
+      connectionString: options.databaseUrl,
+      max: options.maxConnections ?? 10,
+    });
+    pool.on("error", () => {
+      // An idle client lost its connection; the pool replaces it on next use.
+    });
+    const db = drizzlePg(pool, { schema });
+    if (shouldMigrate) {
+      const lockClient = await pool.connect();
+      try {
+        await lockClient.query("SELECT pg_advisory_lock($1)", [MIGRATION_LOCK]);
+        await migratePg(db, { migrationsFolder });
+      } finally {
+        await lockClient.query("SELECT pg_advisory_unlock($1)", [MIGRATION_LOCK]).catch(() => {});
+        lockClient.release();
+      }
+    }
+    return {
+      db,
+      kind: "postgres",
+      async query<T>(text: string, params: unknown[] = []) {
+        const result = await pool.query(text, params);
+        return result.rows as T[];
+      },
+      close: () => pool.end(),
+    };
+  }
+
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  await client.waitReady;
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
+  if (shouldMigrate) {
+    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+  }
+  return {
+    db,
+    kind: "pglite",
+    async query<T>(text: string, params: unknown[] = []) {
+      const result = await client.query<T>(text, params);
+      return result.rows;
+    },
+    close: () => client.close(),
+  };
+}

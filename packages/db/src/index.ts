@@ -1,0 +1,3 @@
+export * from "./client.ts";
+export * from "./ledger.ts";
+export * as schema from "./schema.ts";

@@ -1,0 +1,180 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  boolean,
+  date,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+
+/** A customer account. `balance_bytes` is premium (mobile) data in bytes; it only ever changes
+ * together with a ledger entry (see ledger_entries). */
+export const users = pgTable("users", {
+  id: uuid("id").primaryKey().defaultRandom(),
+  email: text("email").notNull().unique(),
+  refundAddress: text("refund_address"),
+  balanceBytes: bigint("balance_bytes", { mode: "number" }).notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Signed-in sessions; the app JWT carries the session id so logout can revoke it. */
+export const sessions = pgTable(
+  "sessions",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    revokedAt: timestamp("revoked_at", { withTimezone: true }),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/** Magic-link tokens: only the SHA-256 of the token is stored; single use, short-lived. */
+export const loginTokens = pgTable(
+  "login_tokens",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    tokenHash: text("token_hash").notNull().unique(),
+    email: text("email").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    orderId: text("order_id"),
+    requestIp: text("request_ip"),
+    createdAt: createdAt(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+  },
+  (t) => [index("login_tokens_email_created_idx").on(t.email, t.createdAt)],
+);
+
+/** The dev outbox: e-mails that would have been sent when no SMTP_URL is configured. */
+export const outboxMessages = pgTable("outbox_messages", {
+  id: bigserial("id", { mode: "number" }).primaryKey(),
+  to: text("to").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text").notNull(),
+  html: text("html"),
+  link: text("link"),
+  createdAt: createdAt(),
+});
+
+/** Append-only ledger. Every balance change is one entry, unique per (kind, reference), written
+ * by the same SQL statement that changes users.balance_bytes: replaying an event changes nothing. */
+export const ledgerEntries = pgTable(
+  "ledger_entries",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    kind: text("kind").notNull(), // purchase | bonus | usage | deposit | refund | adjustment
+    reference: text("reference").notNull(),
+    deltaBytes: bigint("delta_bytes", { mode: "number" }).notNull(),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("ledger_kind_reference_uq").on(t.kind, t.reference),
+    index("ledger_user_idx").on(t.userId, t.createdAt),
+  ],
+);
+
+/** Proxy credentials. One set per account; anonymous sets (user_id null) can be claimed at
+ * sign-up. The password is kept encrypted (to show it on /connect) and hashed (to check it). */
+export const proxyCredentials = pgTable(
+  "proxy_credentials",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
+    username: text("username").notNull().unique(),
+    passwordHash: text("password_hash").notNull(),
+    passwordEnc: text("password_enc").notNull(),
+    useSticky: boolean("use_sticky").notNull().default(false),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("proxy_credentials_user_uq").on(t.userId)],
+);
+
+/** Personal API tokens: looked up by hash, shown again from the encrypted copy. */
+export const apiTokens = pgTable("api_tokens", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  tokenEnc: text("token_enc").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Usage rollups written by the gateway's flush, one row per (user, UTC day, domain, type). */
+export const usageRollups = pgTable(
+  "usage_rollups",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    domain: text("domain").notNull(),
+    proxyType: text("proxy_type").notNull(), // mobile | dc
+    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+    requests: bigint("requests", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.domain, t.proxyType] })],
+);
+
+/** Flush batches already applied; a retried batch with the same id is a no-op. */
+export const usageBatches = pgTable("usage_batches", {
+  id: text("id").primaryKey(),
+  createdAt: createdAt(),
+});
+
+/** Per-user routing rules for Intelligence: service 'datacenter' (toggle on) or 'premium'. */
+export const routingRules = pgTable(
+  "routing_rules",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    rule: text("rule").notNull(),
+    service: text("service").notNull().default("premium"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("routing_rules_user_rule_uq").on(t.userId, t.rule)],
+);
+
+/** Hostnames a user says they plan to access (Intelligence hints). */
+export const hostnameHints = pgTable(
+  "hostname_hints",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    hostname: text("hostname").notNull(),
+    position: integer("position").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.hostname] })],
+);
+
+/** Generic key/value for small operator-visible settings (e.g. generated secrets). */
+export const appSettings = pgTable("app_settings", {
+  key: text("key").primaryKey(),
+  value: jsonb("value").notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
+});
