@@ -2,6 +2,6 @@ import { defineConfig } from "vitest/config";
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/server", "apps/gateway", "apps/web"],
+    projects: ["packages/*", "apps/server", "apps/gateway", "apps/web", "apps/web/e2e"],
   },
 });

@@ -1,0 +1,102 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./fixtures/browser.ts";
+import { type RunningServer, startServer } from "./fixtures/server.ts";
+
+let server: RunningServer;
+let browser: Browser;
+
+beforeAll(async () => {
+  [server, browser] = await Promise.all([startServer(), launchBrowser()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+async function newPage(): Promise<Page> {
+  const context = await browser.newContext({ baseURL: server.url });
+  return context.newPage();
+}
+
+async function requestLink(page: Page, email: string): Promise<string> {
+  await page.goto("/login");
+  await page.getByPlaceholder("Enter your email").fill(email);
+  await page.getByRole("button", { name: "Send Me a Login Link" }).click();
+  await page.getByText(`Login link sent to ${email}`).waitFor();
+  const [link] = await server.loginLinks(email);
+  if (!link) throw new Error(`no login link for ${email}`);
+  return link;
+}
+
+describe("signing in by e-mail link", () => {
+  it("sends a link, signs the customer in by following it, and refuses the same link again", async () => {
+    const page = await newPage();
+    const email = `buyer-${Date.now()}@example.com`;
+    const link = await requestLink(page, email);
+    expect(await page.getByText("No link? Check your spam folder.").isVisible()).toBe(true);
+
+    await page.goto(link);
+    await page.waitForURL(`${server.url}/`);
+    await page.getByRole("link", { name: "Connect to Proxies" }).waitFor();
+
+    // A second browser following the used link lands on /login, signed out.
+    const other = await newPage();
+    await other.goto(link);
+    await other.waitForURL(/\/login$/);
+    await other.getByRole("heading", { name: "Login / Sign Up" }).waitFor();
+  });
+
+  it("keeps a signed-in customer away from /login and forwards a deal purchase to checkout", async () => {
+    const page = await newPage();
+    const email = `deal-${Date.now()}@example.com`;
+    await page.goto(await requestLink(page, email));
+    await page.waitForURL(`${server.url}/`);
+
+    await page.goto("/login");
+    await page.waitForURL(`${server.url}/`);
+    await page.goto("/login?di=abcdefgh&usd=25");
+    await page.waitForURL(/\/checkout\?/);
+    const url = new URL(page.url());
+    expect(url.searchParams.get("di")).toBe("abcdefgh");
+    expect(url.searchParams.get("usd")).toBe("25");
+  });
+
+  it("shows the e-mail format message 500 ms after typing stops and keeps the button disabled", async () => {
+    const page = await newPage();
+    await page.goto("/login");
+    const button = page.getByRole("button", { name: "Send Me a Login Link" });
+    expect(await button.isDisabled()).toBe(true);
+    await page.getByPlaceholder("Enter your email").fill("not-an-email");
+    await page.getByText("Please enter a valid email address.").waitFor();
+    expect(await button.isDisabled()).toBe(true);
+    await page.getByPlaceholder("Enter your email").fill("fine@example.com");
+    await page.waitForFunction(() => !document.body.innerText.includes("Please enter a valid email address."));
+    expect(await button.isDisabled()).toBe(false);
+  });
+
+  it("shows the free-credit heading for the claim link", async () => {
+    const page = await newPage();
+    await page.goto("/login?s=cc");
+    await page.getByRole("heading", { name: "Claim Your Free $3 Credit" }).waitFor();
+  });
+
+  it("sends a visitor who is not signed in to /login and shows the 404 screen for unknown paths", async () => {
+    const page = await newPage();
+    await page.goto("/usage");
+    await page.waitForURL(/\/login$/);
+    await page.goto("/no/such/page");
+    await page.getByText("Page Not Found").waitFor();
+    expect(await page.getByText("The page you're looking for doesn't exist.").isVisible()).toBe(true);
+    await page.getByRole("link", { name: "Go to Login" }).click();
+    await page.waitForURL(/\/login$/);
+  });
+
+  it("goes silently to /login when the callback has no credential or a bad one", async () => {
+    const page = await newPage();
+    await page.goto("/magic/auth");
+    await page.waitForURL(/\/login$/);
+    await page.goto("/magic/auth?magic_credential=not-a-real-token");
+    await page.waitForURL(/\/login$/);
+  });
+});
