@@ -57,6 +57,11 @@ export const loginTokens = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     usedAt: timestamp("used_at", { withTimezone: true }),
+    /** An anonymous proxy credential set (prefilled at sign-up) to attach to the account only once
+     * this link has proved the e-mail — never before, or anyone could attach one to a stranger. */
+    claimCredentialId: uuid("claim_credential_id").references(() => proxyCredentials.id, {
+      onDelete: "set null",
+    }),
   },
   (t) => [index("login_tokens_email_created_idx").on(t.email, t.createdAt)],
 );

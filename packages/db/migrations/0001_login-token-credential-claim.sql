@@ -1,0 +1,2 @@
+ALTER TABLE "login_tokens" ADD COLUMN "claim_credential_id" uuid;--> statement-breakpoint
+ALTER TABLE "login_tokens" ADD CONSTRAINT "login_tokens_claim_credential_id_proxy_credentials_id_fk" FOREIGN KEY ("claim_credential_id") REFERENCES "public"."proxy_credentials"("id") ON DELETE set null ON UPDATE no action;
