@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { successEnvelope } from "./envelope.ts";
 
 export const EMAIL_MAX_LENGTH = 254;
 export const EMAIL_DOMAIN_MAX_LENGTH = 253;
@@ -14,8 +15,74 @@ export function isValidEmail(value: string): boolean {
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 }
 
+/** The e-mail as the server keys accounts by it: trimmed and lower-cased (one account per
+ * address however it is typed). */
 export const emailSchema = z
   .string({ error: "Email is required for login." })
   .trim()
+  .toLowerCase()
   .min(1, "Email is required for login.")
   .refine(isValidEmail, "Please enter a valid email address.");
+
+/** Order ids travel in the link path (/magic/auth/order/{orderId}): URL-safe only. */
+export const orderIdSchema = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,64}$/, "orderId must be 1-64 letters, digits, - or _");
+
+/**
+ * SPEC §3's login request. `dealId` is the decoded deal id (null when `di` did not decode);
+ * `purchaseAmount` a whole number of USD > 0 — omit it (or send null) when `usd` is absent or 0.
+ */
+export const loginRequestSchema = z.object({
+  email: emailSchema,
+  addFreeCredit: z.boolean().optional(),
+  username: z.string().max(128).optional(),
+  password: z.string().max(256).optional(),
+  dealId: z.number().int().positive("dealId must be a whole number greater than 0").nullable().optional(),
+  purchaseAmount: z
+    .number()
+    .int("purchaseAmount must be a whole number of USD")
+    .positive("purchaseAmount must be greater than 0")
+    .max(1_000_000, "purchaseAmount must be at most 1000000")
+    .nullable()
+    .optional(),
+});
+export type LoginRequest = z.infer<typeof loginRequestSchema>;
+
+/** POST /magic/check → data.orderId (null until orders exist for the request). */
+export const magicCheckResponse = successEnvelope(z.object({ orderId: z.string().nullable() }));
+export type MagicCheckResponse = z.infer<typeof magicCheckResponse>;
+
+/** POST /auth/login: the login request plus the order the link should land on. */
+export const sendLoginLinkRequestSchema = loginRequestSchema.extend({
+  orderId: orderIdSchema.nullable().optional(),
+});
+export type SendLoginLinkRequest = z.infer<typeof sendLoginLinkRequestSchema>;
+
+export const LOGIN_LINK_SENT = "Login link sent";
+export const LOGIN_RATE_LIMITED = "Too many login requests. Please wait a few minutes and try again.";
+export const LOGIN_LINK_INVALID = "This login link is invalid or has expired.";
+
+/** POST /auth/magic/verify: the magic_credential from the link. */
+export const magicVerifyRequestSchema = z.object({
+  access_token: z
+    .string({ error: "access_token is required" })
+    .min(1, "access_token is required")
+    .max(512, "access_token is too long"),
+});
+export type MagicVerifyRequest = z.infer<typeof magicVerifyRequestSchema>;
+
+/** `token` is the app JWT to send as `Authorization: Bearer`; `exp` its expiry in epoch seconds. */
+export const magicVerifyResponse = successEnvelope(
+  z.object({ token: z.string(), exp: z.number().int(), email: z.string(), id: z.string() }),
+);
+export type MagicVerifyResponse = z.infer<typeof magicVerifyResponse>;
+
+export const sessionUserSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  refund_address: z.string().nullable(),
+});
+export type SessionUser = z.infer<typeof sessionUserSchema>;
+export const sessionResponse = successEnvelope(sessionUserSchema);
+export type SessionResponse = z.infer<typeof sessionResponse>;

@@ -1,2 +1,5 @@
 export * from "./auth.ts";
 export * from "./common.ts";
+export * from "./dev-outbox.ts";
+export * from "./envelope.ts";
+export * from "./public-config.ts";

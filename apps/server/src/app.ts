@@ -1,0 +1,92 @@
+import { randomUUID } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import type { Database } from "@bytetoll/db";
+import Fastify, { type FastifyBaseLogger } from "fastify";
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
+import type { Config } from "./config.ts";
+import { authRoutes } from "./modules/auth/routes.ts";
+import { devOutboxRoutes } from "./modules/dev-outbox/routes.ts";
+import { healthRoutes } from "./modules/health/routes.ts";
+import { publicConfigRoutes } from "./modules/public-config/routes.ts";
+import apiDocsPlugin from "./plugins/api-docs.ts";
+import authPlugin from "./plugins/auth.ts";
+import errorsPlugin from "./plugins/errors.ts";
+import { createMailer, type Mailer } from "./plugins/mail.ts";
+import rateLimitPlugin from "./plugins/rate-limit.ts";
+import securityPlugin from "./plugins/security.ts";
+import spaPlugin from "./plugins/spa.ts";
+import type { App } from "./types.ts";
+
+export interface BuildAppOptions {
+  config: Config;
+  database: Database;
+  /** Defaults to SMTP when SMTP_URL is set, else the dev outbox. A given mailer is not closed. */
+  mailer?: Mailer;
+  /** A pino logger, or false for none; default: pino at LOG_LEVEL. */
+  logger?: FastifyBaseLogger | boolean;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Honours a caller's sane x-request-id so logs correlate across hops; otherwise a new uuid. */
+function requestId(request: IncomingMessage): string {
+  const given = request.headers["x-request-id"];
+  return typeof given === "string" && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+function loggerOptions(config: Config, logger: BuildAppOptions["logger"]) {
+  if (logger === false) return { logger: false };
+  if (logger === true || logger === undefined) {
+    return { logger: { level: config.LOG_LEVEL, redact: ["req.headers.authorization"] } };
+  }
+  return { loggerInstance: logger };
+}
+
+/** Builds the whole HTTP app; never listens (tests use inject(), server.ts listens). */
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config, database } = options;
+  const mailer = options.mailer ?? createMailer(config, database);
+
+  const app = Fastify({
+    ...loggerOptions(config, options.logger),
+    genReqId: requestId,
+    requestIdHeader: false,
+    trustProxy: config.TRUST_PROXY,
+    bodyLimit: 256 * 1024,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate("config", config);
+  app.decorate("database", database);
+  app.decorate("mailer", mailer);
+
+  // Clients (and the SPA's fetch wrapper) send Content-Type: application/json on bodiless POSTs
+  // such as /auth/logout; treat an empty body as absent instead of failing the request.
+  const parseJson = app.getDefaultJsonParser("error", "error");
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (request, body, done) => {
+    const text = typeof body === "string" ? body : body.toString("utf8");
+    if (text === "") return done(null, undefined);
+    parseJson(request, text, done);
+  });
+
+  app.addHook("onRequest", async (request, reply) => {
+    reply.header("x-request-id", request.id);
+  });
+  if (!options.mailer) app.addHook("onClose", () => mailer.close());
+
+  await app.register(errorsPlugin);
+  await app.register(securityPlugin);
+  await app.register(rateLimitPlugin);
+  await app.register(apiDocsPlugin);
+  await app.register(authPlugin);
+
+  await app.register(healthRoutes);
+  await app.register(publicConfigRoutes);
+  await app.register(authRoutes);
+  if (!config.isProduction && mailer.kind === "outbox") await app.register(devOutboxRoutes);
+
+  await app.register(spaPlugin);
+  return app;
+}

@@ -1,0 +1,224 @@
+import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
+import { isIP } from "node:net";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { randomSecret } from "@bytetoll/db";
+import { z } from "zod";
+
+/** Where `npm start` finds the built SPA unless WEB_DIST_DIR says otherwise. */
+const defaultWebDist = fileURLToPath(new URL("../../web/dist", import.meta.url));
+
+const port = (fallback: number) =>
+  z.coerce
+    .number({ error: "must be a port number" })
+    .int("must be a whole number")
+    .min(1, "must be between 1 and 65535")
+    .max(65535, "must be between 1 and 65535")
+    .default(fallback);
+
+const positiveNumber = (fallback: number) =>
+  z.coerce.number({ error: "must be a number" }).positive("must be greater than 0").default(fallback);
+
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
+  .transform((value) => value === "true" || value === "1" || value === "yes");
+
+const urlWithProtocols = (protocols: string[]) =>
+  z
+    .url({ error: `must be a URL (${protocols.join(", ")})` })
+    .refine(
+      (value) => protocols.includes(new URL(value).protocol),
+      `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
+    );
+
+/** "direct" or a comma list of http/https/socks5 proxy URLs. */
+const upstreamList = z
+  .string()
+  .default("direct")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine((entries) => entries.length > 0, "must be direct or a comma list of proxy URLs")
+  .refine(
+    (entries) =>
+      entries.every((entry) => {
+        if (entry === "direct") return true;
+        try {
+          return ["http:", "https:", "socks5:"].includes(new URL(entry).protocol);
+        } catch {
+          return false;
+        }
+      }),
+    "each entry must be direct or an http://, https:// or socks5:// URL",
+  );
+
+function isCidr(value: string): boolean {
+  const [address, prefix, ...rest] = value.split("/");
+  if (!address || rest.length > 0) return false;
+  const family = isIP(address);
+  if (family === 0) return false;
+  if (prefix === undefined) return true;
+  if (!/^\d{1,3}$/.test(prefix)) return false;
+  return Number(prefix) <= (family === 4 ? 32 : 128);
+}
+
+const cidrList = z
+  .string()
+  .default("")
+  .transform((value) =>
+    value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean),
+  )
+  .refine((entries) => entries.every(isCidr), "must be a comma list of IP ranges like 127.0.0.0/8");
+
+/** DESIGN §5: every variable, parsed once. Empty strings count as unset. */
+const envSchema = z
+  .object({
+    NODE_ENV: z
+      .enum(["development", "production", "test"], { error: "must be development, production or test" })
+      .default("development"),
+    LOG_LEVEL: z
+      .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], {
+        error: "must be one of fatal, error, warn, info, debug, trace, silent",
+      })
+      .default("info"),
+    PORT: port(3000),
+    APP_URL: urlWithProtocols(["http:", "https:"]).optional(),
+    DATA_DIR: z.string().default("./data"),
+    DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"]).optional(),
+    REDIS_URL: urlWithProtocols(["redis:", "rediss:"]).optional(),
+    JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+    SMTP_URL: urlWithProtocols(["smtp:", "smtps:"]).optional(),
+    MAIL_FROM: z.string().optional(),
+    ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    CRYPTO_PROVIDER: z
+      .enum(["sandbox", "nowpayments"], { error: "must be sandbox or nowpayments" })
+      .default("sandbox"),
+    NOWPAYMENTS_API_KEY: z.string().optional(),
+    NOWPAYMENTS_IPN_SECRET: z.string().optional(),
+    NOWPAYMENTS_API_URL: urlWithProtocols(["http:", "https:"]).default("https://api.nowpayments.io/v1"),
+    STRIPE_SECRET_KEY: z.string().optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    GATEWAY_HOST: z.string().optional(),
+    GATEWAY_HTTP_PORT: port(8080),
+    GATEWAY_HTTPS_PORT: port(8443),
+    GATEWAY_TLS_CERT: z.string().optional(),
+    GATEWAY_TLS_KEY: z.string().optional(),
+    MOBILE_UPSTREAMS: upstreamList,
+    DATACENTER_UPSTREAMS: upstreamList,
+    EGRESS_ALLOW: cidrList,
+    IPINFO_URL: urlWithProtocols(["http:", "https:"]).default("https://ipinfo.io/json"),
+    PRICE_PER_GB_USD: positiveNumber(3),
+    DC_PRICE_PER_GB_USD: positiveNumber(0.3),
+    FREE_GB: z.coerce.number({ error: "must be a number" }).min(0, "must be 0 or more").default(1),
+    // Beyond DESIGN §5: where the SPA lives, the links the page shows, and proxy trust.
+    WEB_DIST_DIR: z.string().default(defaultWebDist),
+    DOCS_URL: urlWithProtocols(["http:", "https:"]).optional(),
+    SUPPORT_URL: z.string().optional(),
+    TERMS_URL: urlWithProtocols(["http:", "https:"]).optional(),
+    PRIVACY_URL: urlWithProtocols(["http:", "https:"]).optional(),
+    TRUST_PROXY: booleanFlag.default(false),
+  })
+  .superRefine((env, ctx) => {
+    if (env.CRYPTO_PROVIDER === "nowpayments") {
+      for (const key of ["NOWPAYMENTS_API_KEY", "NOWPAYMENTS_IPN_SECRET"] as const) {
+        if (!env[key])
+          ctx.addIssue({
+            code: "custom",
+            path: [key],
+            message: "is required when CRYPTO_PROVIDER=nowpayments",
+          });
+      }
+    }
+    if (Boolean(env.GATEWAY_TLS_CERT) !== Boolean(env.GATEWAY_TLS_KEY)) {
+      const missing = env.GATEWAY_TLS_CERT ? "GATEWAY_TLS_KEY" : "GATEWAY_TLS_CERT";
+      ctx.addIssue({ code: "custom", path: [missing], message: "must be set together with its pair" });
+    }
+    if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["STRIPE_WEBHOOK_SECRET"],
+        message: "is required when STRIPE_SECRET_KEY is set",
+      });
+    }
+  });
+
+export type Config = ReturnType<typeof finish>;
+
+/** A configuration value that stops the program; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
+  const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
+  const appHost = new URL(appUrl).hostname;
+  return {
+    ...env,
+    APP_URL: appUrl,
+    DATA_DIR: path.resolve(env.DATA_DIR),
+    WEB_DIST_DIR: path.resolve(env.WEB_DIST_DIR),
+    JWT_SECRET: jwtSecret,
+    MAIL_FROM:
+      env.MAIL_FROM ?? `ByteToll <no-reply@${appHost.includes(".") ? appHost : "localhost.localdomain"}>`,
+    GATEWAY_HOST: env.GATEWAY_HOST ?? appHost,
+    DOCS_URL: env.DOCS_URL ?? `${appUrl}/docs`,
+    SUPPORT_URL: env.SUPPORT_URL ?? `${appUrl}/docs`,
+    TERMS_URL: env.TERMS_URL ?? `${appUrl}/terms`,
+    PRIVACY_URL: env.PRIVACY_URL ?? `${appUrl}/privacy`,
+    isProduction: env.NODE_ENV === "production",
+  };
+}
+
+/** Reads DATA_DIR/jwt-secret, creating it (mode 0600) on first start. Exclusive create, so two
+ * processes starting together end up with the same secret. */
+function ensureJwtSecretFile(dataDir: string): string {
+  const file = path.join(dataDir, "jwt-secret");
+  mkdirSync(dataDir, { recursive: true });
+  try {
+    const fd = openSync(file, "wx", 0o600);
+    try {
+      writeSync(fd, randomSecret(48));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+  }
+  const secret = readFileSync(file, "utf8").trim();
+  if (secret.length < 32)
+    throw new ConfigError([`JWT_SECRET: the file ${file} holds fewer than 32 characters`]);
+  return secret;
+}
+
+/**
+ * Parses the environment once. No side effects except creating DATA_DIR/jwt-secret when
+ * JWT_SECRET is not given. Throws ConfigError naming each wrong variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): Config {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((issue) => {
+        const name = issue.path.join(".") || "environment";
+        const raw = typeof issue.path[0] === "string" ? present[issue.path[0]] : undefined;
+        const shown =
+          raw === undefined || /SECRET|KEY|TOKEN|PASSWORD|URL/.test(name) ? "" : ` (got "${raw}")`;
+        return `${name}: ${issue.message}${shown}`;
+      }),
+    );
+  }
+  const jwtSecret = parsed.data.JWT_SECRET ?? ensureJwtSecretFile(path.resolve(parsed.data.DATA_DIR));
+  return finish(parsed.data, jwtSecret);
+}

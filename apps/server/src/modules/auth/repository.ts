@@ -1,0 +1,133 @@
+import type { Database, SqlExecutor } from "@bytetoll/db";
+import { sql } from "drizzle-orm";
+
+/** Advisory-lock class for per-e-mail login-link counting (any constant unique to this use). */
+const LOGIN_LOCK_CLASS = 727_001;
+
+export interface ConsumedToken {
+  userId: string;
+  email: string;
+  claimCredentialId: string | null;
+}
+
+export interface NewLoginToken {
+  tokenHash: string;
+  email: string;
+  userId: string;
+  orderId: string | null;
+  requestIp: string | null;
+  claimCredentialId: string | null;
+  validMinutes: number;
+}
+
+/** The SQL of sign-in. Every state change is one conditional statement, safe across instances. */
+export function createAuthRepository(database: Database) {
+  const { db } = database;
+  return {
+    /** Creates the account if new; the same id comes back either way. */
+    async upsertUser(executor: SqlExecutor, email: string): Promise<string> {
+      const result = await executor.execute<{ id: string }>(sql`
+        INSERT INTO users (email) VALUES (${email})
+        ON CONFLICT (email) DO UPDATE SET email = EXCLUDED.email
+        RETURNING id`);
+      return result.rows[0]!.id;
+    },
+
+    /**
+     * Serialises link requests for one e-mail across instances (the lock lives until the
+     * transaction ends) and counts the links issued in the window.
+     */
+    async lockAndCountRecentLinks(
+      executor: SqlExecutor,
+      email: string,
+      windowMinutes: number,
+    ): Promise<number> {
+      await executor.execute(sql`SELECT pg_advisory_xact_lock(${LOGIN_LOCK_CLASS}, hashtext(${email}))`);
+      const result = await executor.execute<{ count: string | number }>(sql`
+        SELECT count(*) AS count FROM login_tokens
+        WHERE email = ${email} AND created_at > now() - make_interval(mins => ${windowMinutes})`);
+      return Number(result.rows[0]?.count ?? 0);
+    },
+
+    async insertLoginToken(executor: SqlExecutor, token: NewLoginToken): Promise<void> {
+      await executor.execute(sql`
+        INSERT INTO login_tokens (token_hash, email, user_id, order_id, request_ip, claim_credential_id, expires_at)
+        VALUES (${token.tokenHash}, ${token.email}, ${token.userId}, ${token.orderId}, ${token.requestIp},
+                ${token.claimCredentialId}, now() + make_interval(mins => ${token.validMinutes}))`);
+    },
+
+    /**
+     * Single use in one statement: of two concurrent calls with the same token only one gets the
+     * row back. The token must also still belong to its account's current e-mail.
+     */
+    async consumeLoginToken(executor: SqlExecutor, tokenHash: string): Promise<ConsumedToken | null> {
+      const result = await executor.execute<{
+        user_id: string;
+        email: string;
+        claim_credential_id: string | null;
+      }>(sql`
+        UPDATE login_tokens t SET used_at = now()
+        WHERE t.token_hash = ${tokenHash} AND t.used_at IS NULL AND t.expires_at > now()
+          AND EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.email = t.email)
+        RETURNING t.user_id, t.email, t.claim_credential_id`);
+      const row = result.rows[0];
+      return row
+        ? { userId: row.user_id, email: row.email, claimCredentialId: row.claim_credential_id }
+        : null;
+    },
+
+    async createSession(executor: SqlExecutor, userId: string, validDays: number) {
+      const result = await executor.execute<{ id: string; exp: string | number }>(sql`
+        INSERT INTO sessions (user_id, expires_at) VALUES (${userId}, now() + make_interval(days => ${validDays}))
+        RETURNING id, floor(extract(epoch FROM expires_at))::bigint AS exp`);
+      const row = result.rows[0]!;
+      return { id: row.id, exp: Number(row.exp) };
+    },
+
+    /** An anonymous credential set by username, for the prefill claim. */
+    async findUnclaimedCredential(username: string): Promise<{ id: string; passwordHash: string } | null> {
+      const [row] = await database.query<{ id: string; password_hash: string }>(
+        "SELECT id, password_hash FROM proxy_credentials WHERE username = $1 AND user_id IS NULL",
+        [username],
+      );
+      return row ? { id: row.id, passwordHash: row.password_hash } : null;
+    },
+
+    /** Attaches the set only if still unclaimed and the account has none (one set per account;
+     * the unique index on user_id settles a race). */
+    async claimCredential(userId: string, credentialId: string): Promise<boolean> {
+      try {
+        const result = await db.execute<{ id: string }>(sql`
+          UPDATE proxy_credentials SET user_id = ${userId}, updated_at = now()
+          WHERE id = ${credentialId} AND user_id IS NULL
+            AND NOT EXISTS (SELECT 1 FROM proxy_credentials WHERE user_id = ${userId})
+          RETURNING id`);
+        return result.rows.length > 0;
+      } catch (error) {
+        if ((error as { code?: string }).code === "23505") return false;
+        throw error;
+      }
+    },
+
+    async findSessionUser(userId: string) {
+      const [row] = await database.query<{ id: string; email: string; refund_address: string | null }>(
+        "SELECT id, email, refund_address FROM users WHERE id = $1",
+        [userId],
+      );
+      return row ?? null;
+    },
+
+    async revokeSession(sessionId: string, userId: string): Promise<void> {
+      await database.query(
+        "UPDATE sessions SET revoked_at = now() WHERE id = $1 AND user_id = $2 AND revoked_at IS NULL",
+        [sessionId, userId],
+      );
+    },
+
+    transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
+      return db.transaction((tx) => work(tx));
+    },
+  };
+}
+
+export type AuthRepository = ReturnType<typeof createAuthRepository>;

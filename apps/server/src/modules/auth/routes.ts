@@ -1,0 +1,117 @@
+import {
+  errorResponse,
+  LOGIN_LINK_SENT,
+  LOGIN_RATE_LIMITED,
+  loginRequestSchema,
+  magicCheckResponse,
+  magicVerifyRequestSchema,
+  magicVerifyResponse,
+  messageResponse,
+  okResponse,
+  sendLoginLinkRequestSchema,
+  sessionResponse,
+} from "@bytetoll/contracts";
+import { AppError } from "../../errors.ts";
+import { type App, requireUser } from "../../types.ts";
+import { createAuthService } from "./service.ts";
+
+const FIFTEEN_MINUTES = 15 * 60_000;
+
+/** Per-IP limits on the open sign-in calls (the per-e-mail one is in the service). */
+const perIp = (max: number, message: string) => ({
+  rateLimit: {
+    max,
+    timeWindow: FIFTEEN_MINUTES,
+    errorResponseBuilder: () => new AppError(429, message, "rate_limited"),
+  },
+});
+
+const errors = { 400: errorResponse, 401: errorResponse, 429: errorResponse };
+
+export async function authRoutes(app: App) {
+  const service = createAuthService({
+    database: app.database,
+    config: app.config,
+    mailer: app.mailer,
+    log: app.log,
+  });
+
+  app.post(
+    "/magic/check",
+    {
+      config: perIp(30, "Too many requests. Please wait a few minutes and try again."),
+      schema: {
+        tags: ["auth"],
+        summary: "Prepare the account for sign-in (created if new)",
+        body: loginRequestSchema,
+        response: { 200: magicCheckResponse, ...errors },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service.prepareAccount(request.body) }),
+  );
+
+  app.post(
+    "/auth/login",
+    {
+      config: perIp(20, LOGIN_RATE_LIMITED),
+      schema: {
+        tags: ["auth"],
+        summary: "E-mail a single-use login link (same reply whether or not the account exists)",
+        body: sendLoginLinkRequestSchema,
+        response: { 200: messageResponse, ...errors },
+      },
+    },
+    async (request) => {
+      await service.sendLoginLink(request.body, request.ip ?? null);
+      return { success: true as const, message: LOGIN_LINK_SENT };
+    },
+  );
+
+  app.post(
+    "/auth/magic/verify",
+    {
+      config: perIp(30, "Too many requests. Please wait a few minutes and try again."),
+      schema: {
+        tags: ["auth"],
+        summary: "Exchange the link's magic_credential for an app token",
+        body: magicVerifyRequestSchema,
+        response: { 200: magicVerifyResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.verifyLoginLink(request.body.access_token),
+    }),
+  );
+
+  app.get(
+    "/auth/session",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["auth"],
+        summary: "The signed-in user",
+        security: [{ bearer: [] }],
+        response: { 200: sessionResponse, 401: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request) => ({ success: true as const, data: await service.sessionUser(requireUser(request)) }),
+  );
+
+  app.post(
+    "/auth/logout",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["auth"],
+        summary: "End the session this token belongs to",
+        security: [{ bearer: [] }],
+        response: { 200: okResponse, 401: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request) => {
+      await service.logout(requireUser(request));
+      return { success: true as const };
+    },
+  );
+}

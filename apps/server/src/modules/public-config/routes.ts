@@ -1,0 +1,31 @@
+import { publicConfigResponse } from "@bytetoll/contracts";
+import type { App } from "../../types.ts";
+
+/** GET /config (decision 001): numbers and links the page shows, from the operator's config. */
+export async function publicConfigRoutes(app: App) {
+  const { config } = app;
+  const body = {
+    success: true as const,
+    data: {
+      price_per_gb_usd: config.PRICE_PER_GB_USD,
+      dc_price_per_gb_usd: config.DC_PRICE_PER_GB_USD,
+      free_gb: config.FREE_GB,
+      gateway: {
+        host: config.GATEWAY_HOST,
+        http_port: config.GATEWAY_HTTP_PORT,
+        https_port: config.GATEWAY_HTTPS_PORT,
+      },
+      docs_url: config.DOCS_URL,
+      support_url: config.SUPPORT_URL,
+      terms_url: config.TERMS_URL,
+      privacy_url: config.PRIVACY_URL,
+    },
+  };
+  app.get(
+    "/config",
+    {
+      schema: { tags: ["config"], summary: "Public configuration", response: { 200: publicConfigResponse } },
+    },
+    async () => body,
+  );
+}

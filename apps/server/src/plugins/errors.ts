@@ -1,0 +1,48 @@
+import type { FastifyError, FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
+import { AppError } from "../errors.ts";
+
+type ValidationError = Parameters<typeof hasZodFastifySchemaValidationErrors>[0] & {
+  validationContext?: string;
+};
+
+/** A message a person can act on that names the field. Messages our schemas write for people
+ * ("Please enter a valid email address.") already name it and are passed through unchanged. */
+export function validationMessage(error: ValidationError): string {
+  if (!hasZodFastifySchemaValidationErrors(error)) return "Invalid request";
+  const first = error.validation[0];
+  const context = error.validationContext ?? "body";
+  const message = first?.message ?? "is invalid";
+  const segments = (first?.instancePath ?? "").split("/").filter(Boolean);
+  const field = segments.join(".");
+  if (!field) {
+    return context === "body" && first?.keyword === "invalid_type"
+      ? "Request body must be a JSON object."
+      : `Invalid ${context}: ${message}`;
+  }
+  const last = segments[segments.length - 1] ?? field;
+  if (message.toLowerCase().includes(last.toLowerCase())) return message;
+  return `${field}: ${message}`;
+}
+
+/** One error model (STYLE habit 4): 4xx → {success:false, message}; 5xx → a fixed message, logged. */
+async function errorsPlugin(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
+    if (error instanceof AppError && error.statusCode < 500) {
+      return reply.code(error.statusCode).send({ success: false, message: error.message });
+    }
+    if (hasZodFastifySchemaValidationErrors(error)) {
+      return reply.code(400).send({ success: false, message: validationMessage(error) });
+    }
+    const status = error.statusCode ?? 500;
+    if (status >= 400 && status < 500) {
+      // Fastify's own client errors (bad JSON, wrong content type, body too large, 429s…).
+      return reply.code(status).send({ success: false, message: error.message });
+    }
+    request.log.error({ err: error }, "request failed");
+    return reply.code(500).send({ success: false, message: "Internal server error" });
+  });
+}
+
+export default fp(errorsPlugin, { name: "errors" });

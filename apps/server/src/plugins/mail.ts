@@ -1,0 +1,63 @@
+import { type Database, schema } from "@bytetoll/db";
+import nodemailer from "nodemailer";
+import type { Config } from "../config.ts";
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  /** The one link a person should follow (shown on the dev outbox page). */
+  link: string | null;
+}
+
+export interface Mailer {
+  kind: "smtp" | "outbox";
+  send(message: MailMessage): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Real delivery through nodemailer's SMTP transport (SMTP_URL, e.g. smtps://user:pass@host). */
+export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
+  const transport = nodemailer.createTransport(smtpUrl);
+  return {
+    kind: "smtp",
+    async send(message) {
+      await transport.sendMail({
+        from,
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+      });
+    },
+    async close() {
+      transport.close();
+    },
+  };
+}
+
+/**
+ * The dev outbox used when no SMTP_URL is set: the message is stored (GET /dev/outbox shows it)
+ * and its link printed, so a fresh `npm start` can sign in with no mail server.
+ */
+export function createOutboxMailer(database: Database, print: (line: string) => void = console.log): Mailer {
+  return {
+    kind: "outbox",
+    async send(message) {
+      await database.db.insert(schema.outboxMessages).values({
+        to: message.to,
+        subject: message.subject,
+        text: message.text,
+        html: message.html,
+        link: message.link,
+      });
+      if (message.link) print(`Login link for ${message.to}: ${message.link}`);
+    },
+    async close() {},
+  };
+}
+
+export function createMailer(config: Config, database: Database): Mailer {
+  return config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createOutboxMailer(database);
+}

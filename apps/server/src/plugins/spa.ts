@@ -1,0 +1,49 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
+import fastifyStatic from "@fastify/static";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+
+const BUILD_MISSING_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>ByteToll</title></head>
+<body><h1>ByteToll</h1><p>The web app has not been built yet. Run <code>npm run build</code>
+(or <code>npm start</code>, which builds it) and reload this page.</p></body></html>`;
+
+/** Vite puts content-hashed files under /assets: safe to cache for a year. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
+
+function acceptsHtml(accept: string | undefined): boolean {
+  return (accept ?? "").includes("text/html");
+}
+
+/**
+ * Serves the built SPA from the same origin. Unknown GETs that accept HTML get index.html (the
+ * SPA routes on the client and shows its own 404 screen); every other unknown path is a JSON 404.
+ */
+async function spaPlugin(app: FastifyInstance) {
+  const distDir = app.config.WEB_DIST_DIR;
+  const hasBuild = existsSync(path.join(distDir, "index.html"));
+
+  if (hasBuild) {
+    await app.register(fastifyStatic, {
+      root: distDir,
+      index: false,
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        const relative = path.relative(distDir, filePath);
+        res.setHeader("cache-control", relative.startsWith(`assets${path.sep}`) ? IMMUTABLE : "no-cache");
+      },
+    });
+  }
+
+  app.setNotFoundHandler((request, reply) => {
+    const isRead = request.method === "GET" || request.method === "HEAD";
+    if (isRead && acceptsHtml(request.headers.accept)) {
+      if (hasBuild) return reply.header("cache-control", "no-cache").sendFile("index.html");
+      return reply.type("text/html; charset=utf-8").send(BUILD_MISSING_PAGE);
+    }
+    return reply.code(404).send({ success: false, message: "Not found" });
+  });
+}
+
+export default fp(spaPlugin, { name: "spa" });

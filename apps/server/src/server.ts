@@ -1,0 +1,56 @@
+import path from "node:path";
+import { openDatabase } from "@bytetoll/db";
+import { buildApp } from "./app.ts";
+import { ConfigError, loadConfig } from "./config.ts";
+
+/** `npm start`'s server: parse config, open the database, listen, and stop cleanly on a signal. */
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig(process.env);
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    throw error;
+  }
+
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, "pglite"),
+  });
+  const app = await buildApp({ config, database });
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    app.log.info({ signal }, "shutting down");
+    try {
+      await app.close();
+      await database.close();
+      process.exit(0);
+    } catch (error) {
+      app.log.error({ err: error }, "shutdown failed");
+      process.exit(1);
+    }
+  };
+  process.once("SIGINT", () => void stop("SIGINT"));
+  process.once("SIGTERM", () => void stop("SIGTERM"));
+
+  await app.listen({ port: config.PORT, host: "0.0.0.0" });
+  console.log(`ByteToll is running at ${config.APP_URL}`);
+  if (app.mailer.kind === "outbox") {
+    console.log(
+      config.isProduction
+        ? "No SMTP_URL set: login links are printed here only (set SMTP_URL to e-mail them)."
+        : `No SMTP_URL set: login links are printed here and listed at ${config.APP_URL}/dev/outbox`,
+    );
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});

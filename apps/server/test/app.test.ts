@@ -1,0 +1,171 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, TEST_APP_URL, type TestApp } from "./helpers/test-app.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp(
+    {},
+    {
+      beforeReady: (app) => {
+        app.get("/test/explode", async () => {
+          throw new Error("database password is hunter2");
+        });
+      },
+    },
+  );
+});
+afterAll(() => t.close());
+
+describe("health", () => {
+  it("answers /healthz while the process is up", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/healthz" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ success: true, data: { status: "ok" } });
+  });
+
+  it("answers /readyz when the database answers", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/readyz" });
+    expect(response.statusCode).toBe(200);
+  });
+});
+
+describe("request ids", () => {
+  it("echoes a caller's x-request-id", async () => {
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/healthz",
+      headers: { "x-request-id": "abc-123" },
+    });
+    expect(response.headers["x-request-id"]).toBe("abc-123");
+  });
+
+  it("replaces a malformed x-request-id with a fresh one", async () => {
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/healthz",
+      headers: { "x-request-id": "bad id <script>" },
+    });
+    expect(response.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
+
+describe("error model", () => {
+  it("hides the details of a 5xx and says Internal server error", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/test/explode" });
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({ success: false, message: "Internal server error" });
+    expect(response.body).not.toContain("hunter2");
+    expect(response.headers["x-request-id"]).toBeTruthy();
+  });
+
+  it("answers malformed JSON with a 400", async () => {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().success).toBe(false);
+  });
+
+  it("answers a wrong content type with a 4xx", async () => {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      headers: { "content-type": "application/xml" },
+      payload: "<email/>",
+    });
+    expect(response.statusCode).toBe(415);
+    expect(response.json().success).toBe(false);
+  });
+
+  it("names the field in a validation message", async () => {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/magic/check",
+      payload: { email: "a@example.com", purchaseAmount: "lots" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain("purchaseAmount");
+  });
+
+  it("answers an unknown API path with a JSON 404", async () => {
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/nope",
+      headers: { accept: "application/json" },
+    });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ success: false, message: "Not found" });
+  });
+});
+
+describe("GET /config", () => {
+  it("returns the operator's numbers", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/config" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      success: true,
+      data: {
+        price_per_gb_usd: 3,
+        dc_price_per_gb_usd: 0.3,
+        free_gb: 1,
+        gateway: { host: "localhost", http_port: 8080, https_port: 8443 },
+        docs_url: `${TEST_APP_URL}/docs`,
+        support_url: `${TEST_APP_URL}/docs`,
+        terms_url: `${TEST_APP_URL}/terms`,
+        privacy_url: `${TEST_APP_URL}/privacy`,
+      },
+    });
+  });
+});
+
+describe("security headers and CORS", () => {
+  it("sends security headers on every response", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/config" });
+    expect(response.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(response.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
+    expect(response.headers["referrer-policy"]).toBe("no-referrer");
+  });
+
+  it("allows APP_URL as a CORS origin, without credentials", async () => {
+    const response = await t.app.inject({
+      method: "OPTIONS",
+      url: "/auth/session",
+      headers: { origin: TEST_APP_URL, "access-control-request-method": "GET" },
+    });
+    expect(response.statusCode).toBe(204);
+    expect(response.headers["access-control-allow-origin"]).toBe(TEST_APP_URL);
+    expect(response.headers["access-control-allow-credentials"]).toBeUndefined();
+  });
+
+  it("does not allow any other origin", async () => {
+    const response = await t.app.inject({
+      method: "GET",
+      url: "/config",
+      headers: { origin: "https://evil.example" },
+    });
+    expect(response.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+});
+
+describe("API reference", () => {
+  it("serves the reference page at /docs", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/docs/" });
+    expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("text/html");
+  });
+
+  it("publishes OpenAPI generated from the route schemas", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/docs/json" });
+    expect(response.statusCode).toBe(200);
+    const spec = response.json();
+    expect(spec.openapi).toMatch(/^3\./);
+    const login = spec.paths["/auth/login"].post;
+    expect(login.requestBody.content["application/json"].schema.properties.email).toBeDefined();
+    expect(spec.paths["/auth/session"].get.security).toEqual([{ bearer: [] }]);
+  });
+});

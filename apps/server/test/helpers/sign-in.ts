@@ -1,0 +1,33 @@
+import { expect } from "vitest";
+import type { App } from "../../src/types.ts";
+
+/** The magic_credential of the newest dev-outbox link sent to `email`. */
+export async function latestLinkToken(app: App, email: string): Promise<string> {
+  const response = await app.inject({
+    method: "GET",
+    url: `/dev/outbox/messages?to=${encodeURIComponent(email)}`,
+  });
+  expect(response.statusCode).toBe(200);
+  const link = response.json().data[0]?.link as string | undefined;
+  if (!link) throw new Error(`no login link was sent to ${email}`);
+  return new URL(link).searchParams.get("magic_credential")!;
+}
+
+export async function requestLink(app: App, email: string, extra: Record<string, unknown> = {}) {
+  return app.inject({ method: "POST", url: "/auth/login", payload: { email, ...extra } });
+}
+
+export async function verify(app: App, accessToken: string) {
+  return app.inject({ method: "POST", url: "/auth/magic/verify", payload: { access_token: accessToken } });
+}
+
+/** Signs in through the real endpoints and returns the app token and user id. */
+export async function signIn(app: App, email: string): Promise<{ token: string; id: string; exp: number }> {
+  const sent = await requestLink(app, email);
+  expect(sent.statusCode).toBe(200);
+  const verified = await verify(app, await latestLinkToken(app, email));
+  expect(verified.statusCode).toBe(200);
+  return verified.json().data;
+}
+
+export const bearer = (token: string) => ({ authorization: `Bearer ${token}` });

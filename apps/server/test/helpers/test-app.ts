@@ -1,0 +1,56 @@
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { buildApp } from "../../src/app.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
+import { createOutboxMailer, type Mailer } from "../../src/plugins/mail.ts";
+import type { App } from "../../src/types.ts";
+
+export const TEST_APP_URL = "http://localhost:3000";
+
+export interface TestApp {
+  app: App;
+  database: TestDatabase;
+  config: Config;
+  /** Console lines the dev outbox printed. */
+  printed: string[];
+  close(): Promise<void>;
+}
+
+export function testConfig(overrides: Record<string, string> = {}): Config {
+  return loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "silent",
+    APP_URL: TEST_APP_URL,
+    JWT_SECRET: "test-secret-test-secret-test-secret-0123",
+    // No SPA build unless a test points at one.
+    WEB_DIST_DIR: path.join(tmpdir(), "bytetoll-no-web-build"),
+    ...overrides,
+  });
+}
+
+/** A real app on its own fresh database (PGlite, or PostgreSQL with DATABASE_URL). */
+export async function createTestApp(
+  overrides: Record<string, string> = {},
+  options: { mailer?: Mailer; beforeReady?: (app: App) => void } = {},
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testConfig(overrides);
+  const printed: string[] = [];
+  const mailer =
+    options.mailer ??
+    (config.SMTP_URL ? undefined : createOutboxMailer(database, (line) => printed.push(line)));
+  const app = await buildApp({ config, database, mailer, logger: false });
+  options.beforeReady?.(app);
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    printed,
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

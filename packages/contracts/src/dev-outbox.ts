@@ -1,0 +1,18 @@
+import { z } from "zod";
+import { successEnvelope } from "./envelope.ts";
+
+/** GET /dev/outbox/messages?to= — messages the dev outbox stored, newest first. */
+export const devOutboxQuerySchema = z.object({
+  to: z.string().trim().toLowerCase().max(254).optional(),
+});
+
+export const devOutboxMessageSchema = z.object({
+  id: z.number().int(),
+  to: z.string(),
+  subject: z.string(),
+  text: z.string(),
+  link: z.string().nullable(),
+  created_at: z.string(),
+});
+export type DevOutboxMessage = z.infer<typeof devOutboxMessageSchema>;
+export const devOutboxMessagesResponse = successEnvelope(z.array(devOutboxMessageSchema));

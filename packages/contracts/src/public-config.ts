@@ -1,0 +1,17 @@
+import { z } from "zod";
+import { successEnvelope } from "./envelope.ts";
+
+/** GET /config: operator-configured numbers and links the page shows instead of copies. */
+export const publicConfigSchema = z.object({
+  price_per_gb_usd: z.number(),
+  dc_price_per_gb_usd: z.number(),
+  free_gb: z.number(),
+  gateway: z.object({ host: z.string(), http_port: z.number().int(), https_port: z.number().int() }),
+  docs_url: z.string(),
+  support_url: z.string(),
+  terms_url: z.string(),
+  privacy_url: z.string(),
+});
+export type PublicConfig = z.infer<typeof publicConfigSchema>;
+export const publicConfigResponse = successEnvelope(publicConfigSchema);
+export type PublicConfigResponse = z.infer<typeof publicConfigResponse>;
