@@ -1,5 +1,6 @@
 export * from "./auth.ts";
 export * from "./common.ts";
+export { decodeDealId, encodeDealId } from "./deal-id.ts";
 export * from "./dev-outbox.ts";
 export * from "./envelope.ts";
 export * from "./public-config.ts";

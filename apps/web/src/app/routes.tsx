@@ -1,0 +1,30 @@
+import type { RouteObject } from "react-router";
+import { RouteError } from "./route-error.tsx";
+
+/**
+ * SPEC §2 route table. Every screen is its own lazily loaded chunk, so /login downloads no
+ * dashboard, chart or payment code.
+ */
+export const routes: RouteObject[] = [
+  {
+    ErrorBoundary: RouteError,
+    // Shown while the first screen's chunk loads; the screens draw their own skeletons after that.
+    HydrateFallback: () => null,
+    children: [
+      { path: "/login", lazy: () => import("./routes/login.tsx") },
+      { path: "/magic/auth", lazy: () => import("./routes/magic-link-callback.tsx") },
+      { path: "/magic/auth/order/:orderId", lazy: () => import("./routes/magic-link-callback.tsx") },
+      { path: "/checkout", lazy: () => import("./routes/checkout.tsx") },
+      {
+        lazy: () => import("./routes/app-layout.tsx"),
+        children: [
+          { index: true, lazy: () => import("./routes/dashboard.tsx") },
+          { path: "/connect", lazy: () => import("./routes/connect.tsx") },
+          { path: "/smart-routings", lazy: () => import("./routes/smart-routings.tsx") },
+          { path: "/usage", lazy: () => import("./routes/usage.tsx") },
+        ],
+      },
+      { path: "*", lazy: () => import("./routes/not-found.tsx") },
+    ],
+  },
+];

@@ -1,0 +1,141 @@
+import { fireEvent, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it, vi } from "vitest";
+import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
+import { ok, signInWithToken, stubApi, TEST_CONFIG, TEST_USER } from "../../test/api-stub.ts";
+import { renderRoute } from "../../test/render-route.tsx";
+
+function signedIn(overrides: Parameters<typeof stubApi>[0] = {}) {
+  signInWithToken("session-jwt");
+  return stubApi({ "GET /auth/session": ok(TEST_USER), ...overrides });
+}
+
+const mainNav = () => screen.getAllByRole("navigation", { name: "Main" })[0] as HTMLElement;
+
+describe("dashboard layout", () => {
+  it("lists the four pages in order and marks only the exact page as current", async () => {
+    signedIn();
+    renderRoute("/usage");
+    expect(await screen.findByRole("heading", { name: "Usage" })).toBeInTheDocument();
+    const links = within(mainNav()).getAllByRole("link");
+    expect(links.map((link) => [link.textContent, link.getAttribute("href")])).toEqual([
+      ["Buy Data", "/"],
+      ["Connect to Proxies", "/connect"],
+      ["Smart Routing", "/smart-routings"],
+      ["Usage", "/usage"],
+    ]);
+    expect(within(mainNav()).getByRole("link", { name: "Usage" })).toHaveAttribute("aria-current", "page");
+    expect(within(mainNav()).getByRole("link", { name: "Buy Data" })).not.toHaveAttribute("aria-current");
+  });
+
+  it("shows each later screen's name and says it is still to come", async () => {
+    signedIn();
+    const { router } = renderRoute("/");
+    expect(await screen.findByRole("heading", { name: "Buy Data" })).toBeInTheDocument();
+    expect(screen.getByTestId("screen-placeholder")).toHaveTextContent("This screen arrives with issue 3");
+    await userEvent.click(within(mainNav()).getByRole("link", { name: "Smart Routing" }));
+    expect(await screen.findByRole("heading", { name: "Smart Routing" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/smart-routings");
+  });
+
+  it("shows the skeleton layout while the session initialises", async () => {
+    signInWithToken();
+    stubApi({ "GET /auth/session": () => new Promise<Response>(() => {}) });
+    renderRoute("/");
+    expect(await screen.findByTestId("layout-skeleton")).toBeInTheDocument();
+    expect(screen.queryByRole("navigation", { name: "Main" })).not.toBeInTheDocument();
+  });
+
+  it("sends anonymous visitors to /login from every page but /connect", async () => {
+    stubApi();
+    for (const path of ["/", "/usage", "/smart-routings", "/checkout"]) {
+      const { router, unmount } = renderRoute(path);
+      await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+      unmount();
+    }
+  });
+
+  it("lets anonymous visitors see /connect with a Sign In icon", async () => {
+    stubApi();
+    const { router } = renderRoute("/connect");
+    expect(await screen.findByRole("heading", { name: "Connect to Proxies" })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/connect");
+    expect(screen.getByRole("link", { name: "Sign In" })).toHaveAttribute("href", "/login");
+    expect(screen.queryByRole("button", { name: "Account menu" })).not.toBeInTheDocument();
+  });
+
+  it("links Docs externally and opens support through the hidden link", async () => {
+    signedIn();
+    renderRoute("/");
+    const docs = await screen.findByRole("link", { name: "Docs" });
+    expect(docs).toHaveAttribute("href", TEST_CONFIG.docs_url);
+    expect(docs).toHaveAttribute("target", "_blank");
+    const hidden = screen.getByTestId("support-link");
+    expect(hidden).toHaveAttribute("href", TEST_CONFIG.support_url);
+    const clicked = vi.fn((event: MouseEvent) => event.preventDefault());
+    hidden.addEventListener("click", clicked);
+    await userEvent.click(screen.getByRole("button", { name: "Support" }));
+    expect(clicked).toHaveBeenCalledTimes(1);
+  });
+
+  it("shows the profile with e-mail and refund address", async () => {
+    signedIn({
+      "GET /auth/session": ok({ ...TEST_USER, refund_address: "0xRefund000000000000000000000000000000abcd" }),
+    });
+    const user = userEvent.setup();
+    renderRoute("/");
+    await user.click(await screen.findByRole("button", { name: "Account menu" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Profile" }));
+    const dialog = await screen.findByRole("dialog", { name: "Profile" });
+    expect(within(dialog).getByText(TEST_USER.email)).toBeInTheDocument();
+    expect(within(dialog).getByText("0xRefund000000000000000000000000000000abcd")).toBeInTheDocument();
+  });
+
+  it("logs out: tells the server, clears storage and the cache, and goes to /login", async () => {
+    const api = signedIn({ "POST /auth/logout": ok() });
+    const user = userEvent.setup();
+    const { router, queryClient } = renderRoute("/");
+    window.localStorage.setItem(STORAGE_KEYS.stickySession, "true");
+    queryClient.setQueryData(["credentials", "latest"], { username: "u", password: "p" });
+    queryClient.setQueryData(["account", "status"], { balance_gb: 3 });
+    await user.click(await screen.findByRole("button", { name: "Account menu" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Logout" }));
+
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    expect(api.callsTo("POST", "/auth/logout")[0]?.headers.get("Authorization")).toBe("Bearer session-jwt");
+    expect(window.localStorage.length).toBe(0);
+    expect(queryClient.getQueryData(["credentials", "latest"])).toBeUndefined();
+    expect(queryClient.getQueryData(["account", "status"])).toBeUndefined();
+    const sessions = queryClient.getQueriesData({ queryKey: ["auth", "session"] });
+    expect(sessions.filter(([, data]) => data !== undefined)).toEqual([]);
+    expect(await screen.findByRole("heading", { name: "Login / Sign Up" })).toBeInTheDocument();
+  });
+
+  it("logs out locally even when the server cannot be reached", async () => {
+    signedIn({ "POST /auth/logout": () => Promise.reject(new TypeError("Failed to fetch")) });
+    const user = userEvent.setup();
+    const { router } = renderRoute("/");
+    await user.click(await screen.findByRole("button", { name: "Account menu" }));
+    await user.click(await screen.findByRole("menuitem", { name: "Logout" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    expect(window.localStorage.getItem(STORAGE_KEYS.appToken)).toBeNull();
+  });
+
+  it("opens the mobile menu and closes it on Escape and on navigation", async () => {
+    signedIn();
+    const user = userEvent.setup();
+    const { router } = renderRoute("/");
+    await user.click(await screen.findByRole("button", { name: "Open menu" }));
+    const drawer = await screen.findByTestId("mobile-sidebar");
+    expect(within(drawer).getByRole("link", { name: "Usage" })).toBeInTheDocument();
+    fireEvent.keyDown(drawer, { key: "Escape" });
+    await waitFor(() => expect(screen.queryByTestId("mobile-sidebar")).not.toBeInTheDocument());
+
+    await user.click(screen.getByRole("button", { name: "Open menu" }));
+    await user.click(
+      within(await screen.findByTestId("mobile-sidebar")).getByRole("link", { name: "Usage" }),
+    );
+    await waitFor(() => expect(router.state.location.pathname).toBe("/usage"));
+    await waitFor(() => expect(screen.queryByTestId("mobile-sidebar")).not.toBeInTheDocument());
+  });
+});

@@ -1,0 +1,31 @@
+import { Navigate, Outlet, useLocation } from "react-router";
+import { AppShell } from "../../components/layout/app-shell.tsx";
+import { LayoutSkeleton } from "../../components/layout/layout-skeleton.tsx";
+import { ProfileMenu } from "../../features/auth/components/profile-menu.tsx";
+import { useSession } from "../../features/auth/hooks/use-session.ts";
+import { HelpLinks } from "../../features/config/components/help-links.tsx";
+
+/** DESIGN §2: anonymous visitors may see these layout pages; every other one needs a sign-in. */
+const OPEN_TO_ANONYMOUS = new Set(["/connect"]);
+
+export function Component() {
+  const session = useSession();
+  const { pathname } = useLocation();
+
+  if (session.status === "loading") return <LayoutSkeleton />;
+  if (session.status === "anonymous" && !OPEN_TO_ANONYMOUS.has(pathname))
+    return <Navigate to="/login" replace />;
+
+  return (
+    <AppShell
+      actions={
+        <>
+          <HelpLinks />
+          <ProfileMenu />
+        </>
+      }
+    >
+      <Outlet />
+    </AppShell>
+  );
+}

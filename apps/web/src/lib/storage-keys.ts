@@ -1,0 +1,14 @@
+/**
+ * Every localStorage key the dashboard uses (SPEC §3), in one place so logout and tests agree.
+ * Later features read their flags through these names instead of inventing new ones.
+ */
+export const STORAGE_KEYS = {
+  /** SPEC's membership-provider token: the app token {token, exp} issued by POST /auth/magic/verify. */
+  appToken: "bytetoll.token",
+  step1Completed: "bytetoll.step1-completed",
+  step3Completed: "bytetoll.step3-completed",
+  stickySession: "bytetoll.sticky-session",
+  intelligence: "bytetoll.intelligence",
+  enableCredentialsApi: "bytetoll.enable-credentials-api",
+  step1Collapsed: "bytetoll.step1-collapsed",
+} as const;

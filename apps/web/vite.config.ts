@@ -1,0 +1,36 @@
+import tailwindcss from "@tailwindcss/vite";
+import react from "@vitejs/plugin-react";
+import { defineConfig, type ProxyOptions } from "vite";
+
+/** The API's top-level paths (decision 001: no /api prefix). SPA routes such as /magic/auth stay with Vite. */
+const API_PATHS = [
+  "/auth",
+  "/magic/check",
+  "/config",
+  "/credentials",
+  "/account",
+  "/proxies",
+  "/settings",
+  "/transactions",
+  "/deals",
+  "/stripe",
+  "/broadcasting",
+  "/dev",
+  "/docs",
+  "/healthz",
+  "/readyz",
+];
+
+const API_TARGET = process.env.BYTETOLL_API_TARGET ?? "http://localhost:3000";
+
+const proxy: Record<string, ProxyOptions> = Object.fromEntries(
+  API_PATHS.map((path) => [path, { target: API_TARGET, changeOrigin: false }]),
+);
+proxy["/socket.io"] = { target: API_TARGET, ws: true };
+
+export default defineConfig({
+  plugins: [react(), tailwindcss()],
+  server: { port: 5173, proxy },
+  preview: { proxy },
+  build: { outDir: "dist", emptyOutDir: true },
+});
