@@ -1,0 +1,51 @@
+import { type Account, type AccountDirectory, matchesDomain } from "./accounts.ts";
+import type { EgressGuard, VettedTarget } from "./egress-guard.ts";
+import type { ProxyType } from "./meter.ts";
+import { parseProxyAuthorization, parseUsernameOptions } from "./proxy-auth.ts";
+import { Refusal } from "./refusal.ts";
+import type { UpstreamPool, UpstreamSpec } from "./upstreams.ts";
+
+export interface Admitted {
+  account: Account;
+  target: VettedTarget;
+  proxyType: ProxyType;
+  upstream: UpstreamSpec;
+}
+
+/** Who may go where, and how: credentials first (so the egress guard is no oracle for
+ * strangers), then the destination, then the route. */
+export class Admission {
+  constructor(
+    private readonly accounts: AccountDirectory,
+    private readonly guard: EgressGuard,
+    private readonly pools: Record<ProxyType, UpstreamPool>,
+  ) {}
+
+  async admit(authorization: string | undefined, host: string, port: number): Promise<Admitted> {
+    const credentials = parseProxyAuthorization(authorization);
+    if (!credentials) {
+      throw new Refusal(
+        "auth_required",
+        authorization ? "Only Basic proxy authorization is supported" : "Proxy credentials are required",
+      );
+    }
+    const options = parseUsernameOptions(credentials.username);
+    const account = await this.accounts.authenticate(options.base, credentials.password);
+    if (!account) {
+      if (options.base.includes("-") && !(await this.accounts.exists(options.base))) {
+        throw new Refusal(
+          "bad_username_option",
+          "Unknown username option: use {username}[-session-{8 letters or digits}][-routing-smart]",
+        );
+      }
+      throw new Refusal("bad_credentials", "The proxy username or password is wrong");
+    }
+    const target = await this.guard.vet(host, port);
+    const proxyType: ProxyType =
+      options.smart && matchesDomain(target.domain, await this.accounts.datacenterDomains(account))
+        ? "dc"
+        : "mobile";
+    const sessionKey = options.sessionId === undefined ? undefined : `${account.userId}:${options.sessionId}`;
+    return { account, target, proxyType, upstream: this.pools[proxyType].pick(sessionKey) };
+  }
+}

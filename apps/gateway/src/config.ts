@@ -1,0 +1,121 @@
+import { parseCidr } from "./ip-address.ts";
+import { parseUpstream, type UpstreamSpec } from "./upstreams.ts";
+
+export type ResolveHost = (hostname: string) => Promise<string[]>;
+
+export interface GatewayConfig {
+  /** Address the listeners bind to. */
+  host: string;
+  /** 0 picks a free port (tests); the chosen one is on the gateway handle after listen(). */
+  httpPort: number;
+  httpsPort: number;
+  /** PEM certificate and key for 8443; null means a self-signed pair is generated at start. */
+  tls: { cert: string; key: string } | null;
+  /** Where a generated certificate is kept across restarts (absent: a temporary directory). */
+  dataDir: string | undefined;
+  mobileUpstreams: UpstreamSpec[];
+  datacenterUpstreams: UpstreamSpec[];
+  /** CIDR ranges the egress guard lets through although they are private (tests: loopback). */
+  egressAllow: string[];
+  pricePerGbUsd: number;
+  dcPricePerGbUsd: number;
+  redisUrl: string | undefined;
+  /** Prometheus listener; null when the host process mounts `metricsRegistry` itself. */
+  metricsPort: number | null;
+  flushIntervalMs: number;
+  /** How long a credential, balance or routing-rule lookup is trusted. */
+  cacheTtlMs: number;
+  /** How long close() lets live connections finish before cutting them. */
+  shutdownGraceMs: number;
+  /** DNS hook for the egress guard; default is the system resolver. */
+  resolveHost?: ResolveHost;
+}
+
+export const defaultGatewayConfig: GatewayConfig = {
+  host: "0.0.0.0",
+  httpPort: 8080,
+  httpsPort: 8443,
+  tls: null,
+  dataDir: undefined,
+  mobileUpstreams: [parseUpstream("direct")],
+  datacenterUpstreams: [parseUpstream("direct")],
+  egressAllow: [],
+  pricePerGbUsd: 3,
+  dcPricePerGbUsd: 0.3,
+  redisUrl: undefined,
+  metricsPort: 9464,
+  flushIntervalMs: 1000,
+  cacheTtlMs: 2000,
+  shutdownGraceMs: 5000,
+};
+
+export class ConfigError extends Error {}
+
+type Env = Record<string, string | undefined>;
+
+function port(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 65535) {
+    throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`);
+  }
+  return value;
+}
+
+function positiveNumber(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number`);
+  return value;
+}
+
+function list(raw: string | undefined): string[] {
+  return (raw ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+function upstreams(env: Env, name: string): UpstreamSpec[] {
+  const items = list(env[name]);
+  try {
+    return items.length === 0 ? [parseUpstream("direct")] : items.map(parseUpstream);
+  } catch (error) {
+    throw new ConfigError(`${name}: ${(error as Error).message}`);
+  }
+}
+
+function pemPair(env: Env): { cert: string; key: string } | null {
+  const cert = env.GATEWAY_TLS_CERT;
+  const key = env.GATEWAY_TLS_KEY;
+  if (!cert && !key) return null;
+  if (!cert || !key) throw new ConfigError("GATEWAY_TLS_CERT and GATEWAY_TLS_KEY must be set together");
+  return { cert, key };
+}
+
+/** Reads the gateway's environment once; a wrong value throws a ConfigError naming the variable.
+ * GATEWAY_TLS_CERT/_KEY hold PEM text or a path to a PEM file (resolved by main.ts). */
+export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
+  const egressAllow = list(env.EGRESS_ALLOW);
+  for (const cidr of egressAllow) {
+    if (!parseCidr(cidr)) throw new ConfigError(`EGRESS_ALLOW: "${cidr}" is not a CIDR range`);
+  }
+  const metricsRaw = env.GATEWAY_METRICS_PORT;
+  return {
+    ...defaultGatewayConfig,
+    host: env.GATEWAY_BIND || defaultGatewayConfig.host,
+    httpPort: port(env, "GATEWAY_HTTP_PORT", 8080),
+    httpsPort: port(env, "GATEWAY_HTTPS_PORT", 8443),
+    tls: pemPair(env),
+    dataDir: env.DATABASE_URL ? undefined : env.DATA_DIR || "./data",
+    mobileUpstreams: upstreams(env, "MOBILE_UPSTREAMS"),
+    datacenterUpstreams: upstreams(env, "DATACENTER_UPSTREAMS"),
+    egressAllow,
+    pricePerGbUsd: positiveNumber(env, "PRICE_PER_GB_USD", 3),
+    dcPricePerGbUsd: positiveNumber(env, "DC_PRICE_PER_GB_USD", 0.3),
+    redisUrl: env.REDIS_URL || undefined,
+    metricsPort: metricsRaw === "off" ? null : port(env, "GATEWAY_METRICS_PORT", 9464),
+  };
+}

@@ -1,0 +1,129 @@
+import { lookup } from "node:dns/promises";
+import { networkInterfaces } from "node:os";
+import type { ResolveHost } from "./config.ts";
+import { type Cidr, cidrContains, type IpAddress, parseCidr, parseIpLiteral } from "./ip-address.ts";
+import { Refusal } from "./refusal.ts";
+
+/** Ranges no customer may reach through the gateway (smokescreen's default deny list). */
+const DENIED: Array<[string, string]> = [
+  ["0.0.0.0/8", "unspecified"],
+  ["10.0.0.0/8", "private"],
+  ["100.64.0.0/10", "carrier-grade NAT"],
+  ["127.0.0.0/8", "loopback"],
+  ["169.254.0.0/16", "link-local"],
+  ["172.16.0.0/12", "private"],
+  ["192.0.0.0/24", "IETF protocol assignments"],
+  ["192.0.2.0/24", "documentation"],
+  ["192.88.99.0/24", "6to4 relay"],
+  ["192.168.0.0/16", "private"],
+  ["198.18.0.0/15", "benchmarking"],
+  ["198.51.100.0/24", "documentation"],
+  ["203.0.113.0/24", "documentation"],
+  ["224.0.0.0/4", "multicast"],
+  ["240.0.0.0/4", "reserved"],
+  ["::/128", "unspecified"],
+  ["::1/128", "loopback"],
+  ["::ffff:0:0/96", "IPv4-mapped"],
+  ["::/96", "IPv4-compatible"],
+  ["64:ff9b::/96", "NAT64"],
+  ["64:ff9b:1::/48", "NAT64"],
+  ["100::/64", "discard"],
+  ["2001::/32", "Teredo"],
+  ["2001:db8::/32", "documentation"],
+  ["2002::/16", "6to4"],
+  ["fc00::/7", "unique local"],
+  ["fe80::/10", "link-local"],
+  ["fec0::/10", "site-local"],
+  ["ff00::/8", "multicast"],
+];
+
+const deniedRanges: Array<[Cidr, string]> = DENIED.map(([text, why]) => [parseCidr(text) as Cidr, why]);
+const loopback = ["127.0.0.0/8", "::1/128", "0.0.0.0/32", "::/128"].map((text) => parseCidr(text) as Cidr);
+
+export interface VettedTarget {
+  /** The address to dial: never re-resolved, so DNS cannot change between check and dial. */
+  address: string;
+  port: number;
+  /** What usage is attributed to: lower-case host name, or the canonical IP text. */
+  domain: string;
+}
+
+export interface EgressGuardOptions {
+  allow: string[];
+  resolveHost?: ResolveHost | undefined;
+  /** The ports the gateway listens on right now (a loop back into itself is always refused). */
+  ownPorts: () => number[];
+}
+
+const systemResolve: ResolveHost = async (hostname) =>
+  (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
+
+function localAddresses(): IpAddress[] {
+  const found: IpAddress[] = [];
+  for (const list of Object.values(networkInterfaces())) {
+    for (const entry of list ?? []) {
+      const parsed = parseIpLiteral(entry.address);
+      if (parsed) found.push(parsed);
+    }
+  }
+  return found;
+}
+
+/** Resolve, classify every address, hand back one vetted address to dial. */
+export class EgressGuard {
+  private readonly allow: Cidr[];
+  private readonly resolveHost: ResolveHost;
+  private readonly own: IpAddress[] = localAddresses();
+
+  constructor(private readonly options: EgressGuardOptions) {
+    this.allow = options.allow.map((text) => parseCidr(text)).filter((c): c is Cidr => c !== null);
+    this.resolveHost = options.resolveHost ?? systemResolve;
+  }
+
+  /** Why an address may not be dialled, or null when it may. */
+  classify(address: IpAddress, port: number): string | null {
+    const isOwnHost =
+      this.own.some((own) => own.family === address.family && own.value === address.value) ||
+      loopback.some((cidr) => cidrContains(cidr, address));
+    if (isOwnHost && this.options.ownPorts().includes(port)) return "the gateway itself";
+    if (this.allow.some((cidr) => cidrContains(cidr, address))) return null;
+    for (const [cidr, why] of deniedRanges) if (cidrContains(cidr, address)) return why;
+    if (isOwnHost) return "the gateway itself";
+    return null;
+  }
+
+  async vet(host: string, port: number): Promise<VettedTarget> {
+    if (!Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new Refusal("destination_forbidden", `Port ${port} is not allowed`);
+    }
+    const literal = parseIpLiteral(host);
+    if (literal) {
+      const why = this.classify(literal, port);
+      if (why) throw new Refusal("destination_forbidden", `Destination ${literal.text} is ${why}`);
+      return { address: literal.text, port, domain: literal.text };
+    }
+    const domain = host.trim().toLowerCase().replace(/\.+$/, "");
+    if (
+      !/^[a-z0-9_]([a-z0-9_-]{0,62})(\.[a-z0-9_]([a-z0-9_-]{0,62}))*$/.test(domain) ||
+      domain.length > 253
+    ) {
+      throw new Refusal("bad_request", `"${host}" is not a valid host name`);
+    }
+    let resolved: string[];
+    try {
+      resolved = await this.resolveHost(domain);
+    } catch {
+      throw new Refusal("upstream_failed", `Could not resolve ${domain}`);
+    }
+    const addresses = resolved.map((text) => parseIpLiteral(text)).filter((a): a is IpAddress => a !== null);
+    if (addresses.length === 0) throw new Refusal("upstream_failed", `Could not resolve ${domain}`);
+    // Every address is checked, not just the first: a name mixing public and private answers is
+    // a rebinding attempt as far as we are concerned.
+    for (const address of addresses) {
+      const why = this.classify(address, port);
+      if (why)
+        throw new Refusal("destination_forbidden", `Destination ${domain} resolves to a ${why} address`);
+    }
+    return { address: (addresses[0] as IpAddress).text, port, domain };
+  }
+}

@@ -1,0 +1,91 @@
+import { randomUUID } from "node:crypto";
+import { applyLedgerEntry, type Database } from "@bytetoll/db";
+import { sql } from "drizzle-orm";
+import type { ProxyType, UsageRow } from "./meter.ts";
+
+export interface UsageBatch {
+  id: string;
+  rows: UsageRow[];
+  /** Whole bytes of premium balance each user owes for this batch. */
+  debits: Map<string, number>;
+}
+
+export interface Prices {
+  pricePerGbUsd: number;
+  dcPricePerGbUsd: number;
+}
+
+function micros(usd: number): bigint {
+  return BigInt(Math.round(usd * 1_000_000));
+}
+
+/** Mobile bytes debit 1:1; datacenter bytes at DC price / price, rounded up to a whole byte once
+ * per batch and user (integer arithmetic: no float drift on large counts). */
+export function debitsOf(rows: UsageRow[], prices: Prices): Map<string, number> {
+  const totals = new Map<string, Record<ProxyType, bigint>>();
+  for (const row of rows) {
+    const total = totals.get(row.userId) ?? { mobile: 0n, dc: 0n };
+    total[row.proxyType] += BigInt(row.bytes);
+    totals.set(row.userId, total);
+  }
+  const price = micros(prices.pricePerGbUsd);
+  const dcPrice = micros(prices.dcPricePerGbUsd);
+  const debits = new Map<string, number>();
+  for (const [userId, total] of totals) {
+    const dc = (total.dc * dcPrice + price - 1n) / price;
+    debits.set(userId, Number(total.mobile + dc));
+  }
+  return debits;
+}
+
+export function makeBatch(rows: UsageRow[], prices: Prices): UsageBatch {
+  return { id: randomUUID(), rows, debits: debitsOf(rows, prices) };
+}
+
+/**
+ * Commits one batch in ONE transaction: the batch id (unique), the rollups and one ledger debit
+ * per user. Committing the same batch again changes nothing, so a flush whose outcome is unknown
+ * is simply retried. Returns the users' new balances, or null when the batch was already in.
+ */
+export async function commitBatch(
+  database: Database,
+  batch: UsageBatch,
+): Promise<Map<string, number> | null> {
+  return database.db.transaction(async (tx) => {
+    const claimed = await tx.execute(
+      sql`INSERT INTO usage_batches (id) VALUES (${batch.id}) ON CONFLICT (id) DO NOTHING RETURNING id`,
+    );
+    if (claimed.rows.length === 0) return null;
+    if (batch.rows.length > 0) {
+      const values = sql.join(
+        batch.rows.map(
+          (r) =>
+            sql`(${r.userId}::uuid, ${r.day}::date, ${r.domain}::text, ${r.proxyType}::text, ${r.bytes}::bigint, ${r.requests}::bigint)`,
+        ),
+        sql`, `,
+      );
+      // Joined with users so usage of an account deleted meanwhile is dropped instead of
+      // failing the whole batch forever on the foreign key.
+      await tx.execute(sql`
+        INSERT INTO usage_rollups (user_id, day, domain, proxy_type, bytes, requests)
+        SELECT v.user_id, v.day, v.domain, v.proxy_type, v.bytes, v.requests
+          FROM (VALUES ${values}) AS v(user_id, day, domain, proxy_type, bytes, requests)
+          JOIN users u ON u.id = v.user_id
+        ON CONFLICT (user_id, day, domain, proxy_type) DO UPDATE
+          SET bytes = usage_rollups.bytes + EXCLUDED.bytes,
+              requests = usage_rollups.requests + EXCLUDED.requests`);
+    }
+    const balances = new Map<string, number>();
+    for (const [userId, debit] of batch.debits) {
+      if (debit <= 0) continue;
+      const result = await applyLedgerEntry(tx, {
+        userId,
+        kind: "usage",
+        reference: `${batch.id}:${userId}`,
+        deltaBytes: -debit,
+      });
+      if (result.balanceBytes !== null) balances.set(userId, result.balanceBytes);
+    }
+    return balances;
+  });
+}

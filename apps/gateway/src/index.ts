@@ -1,0 +1,3 @@
+export { type GatewayConfig, loadGatewayConfig } from "./config.ts";
+export { CREDENTIALS_CHANNEL } from "./credentials-channel.ts";
+export { createGateway, type Gateway, type GatewayOptions } from "./gateway.ts";

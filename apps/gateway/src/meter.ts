@@ -1,0 +1,138 @@
+import type net from "node:net";
+import { type Account, remainingOf } from "./accounts.ts";
+import { cursorOf } from "./dial.ts";
+
+export type ProxyType = "mobile" | "dc";
+
+export interface UsageRow {
+  userId: string;
+  day: string;
+  domain: string;
+  proxyType: ProxyType;
+  bytes: number;
+  requests: number;
+}
+
+function utcDay(now = new Date()): string {
+  return now.toISOString().slice(0, 10);
+}
+
+export interface MeterOptions {
+  /** Debit per metered byte by proxy type (mobile 1, datacenter DC price / price). */
+  ratio: Record<ProxyType, number>;
+  onBytes(proxyType: ProxyType, bytes: number): void;
+}
+
+/**
+ * Collects metered bytes per (user, UTC day, domain, proxy type) until the flusher takes them.
+ * A flow is one plain-HTTP request or one CONNECT tunnel; it reads its target socket's byte
+ * counters, which count exactly what the target sent and received (cleartext, headers
+ * included, without an upstream proxy's handshake and without the client-side TLS of 8443).
+ */
+export class Meter {
+  private rows = new Map<string, UsageRow>();
+  /** Changes whenever `rows` is handed over, so flows re-fetch their row objects. */
+  epoch = 0;
+  private day = utcDay();
+  /** When the oldest byte in `rows` was recorded (for the flush-lag metric). */
+  oldestAt: number | null = null;
+  readonly flows = new Set<Flow>();
+
+  constructor(readonly options: MeterOptions) {}
+
+  row(userId: string, domain: string, proxyType: ProxyType): UsageRow {
+    const key = `${userId}\u0000${this.day}\u0000${domain}\u0000${proxyType}`;
+    let row = this.rows.get(key);
+    if (!row) {
+      row = { userId, day: this.day, domain, proxyType, bytes: 0, requests: 0 };
+      this.rows.set(key, row);
+      this.oldestAt ??= Date.now();
+    }
+    return row;
+  }
+
+  open(account: Account, domain: string, proxyType: ProxyType, abort: () => void): Flow {
+    const flow = new Flow(this, account, domain, proxyType, abort);
+    this.flows.add(flow);
+    account.flows.add(flow);
+    flow.row().requests += 1;
+    return flow;
+  }
+
+  /** Reads every live flow and hands over everything metered so far. */
+  take(): UsageRow[] {
+    for (const flow of this.flows) flow.poll();
+    const taken = [...this.rows.values()].filter((row) => row.bytes > 0 || row.requests > 0);
+    this.rows = new Map();
+    this.epoch += 1;
+    this.day = utcDay();
+    this.oldestAt = null;
+    return taken;
+  }
+}
+
+/** Closes every live connection of an account whose balance is used up. */
+export function enforceBalance(account: Account): void {
+  if (remainingOf(account) > 0) return;
+  for (const flow of [...account.flows]) flow.abort();
+}
+
+export class Flow {
+  private socket: net.Socket | null = null;
+  private currentRow: UsageRow | null = null;
+  private rowEpoch = -1;
+  private readonly ratio: number;
+  private finished = false;
+
+  constructor(
+    private readonly meter: Meter,
+    readonly account: Account,
+    readonly domain: string,
+    readonly proxyType: ProxyType,
+    readonly abort: () => void,
+  ) {
+    this.ratio = meter.options.ratio[proxyType];
+  }
+
+  row(): UsageRow {
+    if (this.rowEpoch !== this.meter.epoch || !this.currentRow) {
+      this.currentRow = this.meter.row(this.account.userId, this.domain, this.proxyType);
+      this.rowEpoch = this.meter.epoch;
+    }
+    return this.currentRow;
+  }
+
+  /** The target socket this flow's bytes go through (set once it is known). */
+  attach(socket: net.Socket): void {
+    if (this.finished) return;
+    this.socket = socket;
+  }
+
+  /** Moves the bytes since the last poll into the usage rows; called on every chunk from the
+   * target, so an exhausted account is cut within one chunk, and by the flusher. */
+  poll(): void {
+    const socket = this.socket;
+    if (!socket) return;
+    const cursor = cursorOf.get(socket);
+    if (!cursor) return;
+    const read = socket.bytesRead;
+    const written = socket.bytesWritten ?? cursor.written;
+    const delta = read - cursor.read + (written - cursor.written);
+    if (delta <= 0) return;
+    cursor.read = read;
+    cursor.written = written;
+    this.row().bytes += delta;
+    this.account.uncommitted += delta * this.ratio;
+    this.meter.options.onBytes(this.proxyType, delta);
+    if (remainingOf(this.account) <= 0) enforceBalance(this.account);
+  }
+
+  finish(): void {
+    if (this.finished) return;
+    this.poll();
+    this.finished = true;
+    this.socket = null;
+    this.meter.flows.delete(this);
+    this.account.flows.delete(this);
+  }
+}

@@ -1,0 +1,81 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import type { RefusalCode } from "./refusal.ts";
+
+/** One registry per gateway (not prom-client's global one), so several gateways in one process
+ * (tests, `npm start`) never collide. */
+export function createGatewayMetrics(lagSeconds: () => number) {
+  const registry = new Registry();
+  const registers = [registry];
+  const bytes = new Counter({
+    name: "bytetoll_gateway_bytes_total",
+    help: "Metered bytes relayed between clients and targets (both directions)",
+    labelNames: ["proxy_type"] as const,
+    registers,
+  });
+  const requests = new Counter({
+    name: "bytetoll_gateway_requests_total",
+    help: "Proxied plain-HTTP requests and CONNECT tunnels",
+    labelNames: ["kind"] as const,
+    registers,
+  });
+  const refusals = new Counter({
+    name: "bytetoll_gateway_refusals_total",
+    help: "Requests refused by the gateway, by reason",
+    labelNames: ["reason"] as const,
+    registers,
+  });
+  const openConnections = new Gauge({
+    name: "bytetoll_gateway_open_connections",
+    help: "Open client connections by listener",
+    labelNames: ["listener"] as const,
+    registers,
+  });
+  const openTunnels = new Gauge({
+    name: "bytetoll_gateway_open_tunnels",
+    help: "Open CONNECT tunnels",
+    registers,
+  });
+  const flushDuration = new Histogram({
+    name: "bytetoll_gateway_flush_duration_seconds",
+    help: "Time to commit one usage batch",
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers,
+  });
+  const flushFailures = new Counter({
+    name: "bytetoll_gateway_flush_failures_total",
+    help: "Usage batches that failed to commit (they are retried)",
+    registers,
+  });
+  new Gauge({
+    name: "bytetoll_gateway_flush_lag_seconds",
+    help: "Age of the oldest metered byte not yet committed to the database",
+    registers,
+    collect() {
+      this.set(lagSeconds());
+    },
+  });
+  for (const reason of [
+    "auth_required",
+    "bad_credentials",
+    "bad_username_option",
+    "balance_exhausted",
+    "destination_forbidden",
+    "upstream_failed",
+    "bad_request",
+  ] satisfies RefusalCode[]) {
+    refusals.labels(reason).inc(0);
+  }
+  return {
+    registry,
+    bytesMobile: bytes.labels("mobile"),
+    bytesDc: bytes.labels("dc"),
+    requests,
+    refusals,
+    openConnections,
+    openTunnels,
+    flushDuration,
+    flushFailures,
+  };
+}
+
+export type GatewayMetrics = ReturnType<typeof createGatewayMetrics>;

@@ -1,0 +1,37 @@
+export interface BasicCredentials {
+  username: string;
+  password: string;
+}
+
+/** `Proxy-Authorization: Basic base64(user:pass)`; anything else is treated as absent. */
+export function parseProxyAuthorization(header: string | undefined): BasicCredentials | null {
+  if (!header) return null;
+  const match = /^basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
+  if (!match) return null;
+  const decoded = Buffer.from(match[1] as string, "base64").toString("utf8");
+  const colon = decoded.indexOf(":");
+  if (colon <= 0) return null;
+  return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
+}
+
+export interface UsernameOptions {
+  /** The credential's own username, options removed. */
+  base: string;
+  /** `-session-{8 alphanumerics}`: pins the upstream for the session's lifetime. */
+  sessionId: string | undefined;
+  /** `-routing-smart`: the user's datacenter rules decide the proxy type. */
+  smart: boolean;
+}
+
+const OPTIONS = /^(.+?)(?:-session-([A-Za-z0-9]{8}))?(-routing-smart)?$/;
+
+/** `{username}[-session-{id}][-routing-smart]`, in that order. Whatever is left over stays in
+ * `base`; if no credential has that name the caller reports an unknown option. */
+export function parseUsernameOptions(username: string): UsernameOptions {
+  const match = OPTIONS.exec(username);
+  return {
+    base: match?.[1] ?? username,
+    sessionId: match?.[2],
+    smart: match?.[3] !== undefined,
+  };
+}

@@ -1,0 +1,72 @@
+import type { ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+
+export type RefusalCode =
+  | "auth_required"
+  | "bad_credentials"
+  | "bad_username_option"
+  | "balance_exhausted"
+  | "destination_forbidden"
+  | "upstream_failed"
+  | "bad_request";
+
+const statusOf: Record<RefusalCode, [number, string]> = {
+  auth_required: [407, "Proxy Authentication Required"],
+  bad_credentials: [407, "Proxy Authentication Required"],
+  bad_username_option: [407, "Proxy Authentication Required"],
+  balance_exhausted: [402, "Payment Required"],
+  destination_forbidden: [403, "Forbidden"],
+  upstream_failed: [502, "Bad Gateway"],
+  bad_request: [400, "Bad Request"],
+};
+
+/** A request the gateway will not carry; the code travels in `X-ByteToll-Error` so clients
+ * (and the server's connection test) can tell the reasons apart without parsing the body. */
+export class Refusal extends Error {
+  readonly status: number;
+  readonly statusText: string;
+  constructor(
+    readonly code: RefusalCode,
+    message: string,
+  ) {
+    super(message);
+    const [status, statusText] = statusOf[code];
+    this.status = status;
+    this.statusText = statusText;
+  }
+}
+
+function headersFor(refusal: Refusal, body: string): Record<string, string> {
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json; charset=utf-8",
+    "Content-Length": String(Buffer.byteLength(body)),
+    "X-ByteToll-Error": refusal.code,
+  };
+  if (refusal.status === 407) headers["Proxy-Authenticate"] = 'Basic realm="ByteToll"';
+  return headers;
+}
+
+function bodyFor(refusal: Refusal): string {
+  return JSON.stringify({ success: false, error: refusal.code, message: refusal.message });
+}
+
+/** Refusal to a plain-HTTP proxy request; the client connection stays usable (keep-alive). */
+export function sendRefusal(res: ServerResponse, refusal: Refusal): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  const body = bodyFor(refusal);
+  res.writeHead(refusal.status, refusal.statusText, headersFor(refusal, body));
+  res.end(body);
+}
+
+/** Refusal to a CONNECT: the socket has left the HTTP parser, so the reply is written raw. */
+export function sendRawRefusal(socket: Duplex, refusal: Refusal): void {
+  const body = bodyFor(refusal);
+  const head = Object.entries({ ...headersFor(refusal, body), Connection: "close" })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  if (socket.writable) socket.end(`HTTP/1.1 ${refusal.status} ${refusal.statusText}\r\n${head}\r\n${body}`);
+  else socket.destroy();
+}

@@ -1,0 +1,62 @@
+/** Where a proxy type's traffic leaves: straight out, or through another proxy. */
+export type UpstreamSpec =
+  | { kind: "direct"; id: string }
+  | {
+      kind: "http" | "https" | "socks5";
+      id: string;
+      host: string;
+      port: number;
+      username: string | undefined;
+      password: string | undefined;
+    };
+
+const defaultPorts = { http: 80, https: 443, socks5: 1080 } as const;
+
+export function parseUpstream(text: string): UpstreamSpec {
+  if (text === "direct") return { kind: "direct", id: "direct" };
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw new Error(`"${text}" is neither "direct" nor a proxy URL`);
+  }
+  const kind = url.protocol.slice(0, -1);
+  if (kind !== "http" && kind !== "https" && kind !== "socks5") {
+    throw new Error(`"${url.protocol}" upstreams are not supported (use http, https or socks5)`);
+  }
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  const port = url.port === "" ? defaultPorts[kind] : Number(url.port);
+  return {
+    kind,
+    // The id never carries the credentials: it appears in logs and connection-pool keys.
+    id: `${kind}://${url.host}`,
+    host,
+    port,
+    username: url.username === "" ? undefined : decodeURIComponent(url.username),
+    password: url.password === "" ? undefined : decodeURIComponent(url.password),
+  };
+}
+
+/** FNV-1a: a stable, fast hash so one session id always lands on the same upstream. */
+function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+export class UpstreamPool {
+  private next = 0;
+  constructor(readonly members: UpstreamSpec[]) {
+    if (members.length === 0) throw new Error("an upstream pool needs at least one member");
+  }
+
+  /** Sticky sessions hash to a fixed member; everything else goes round-robin. */
+  pick(sessionKey: string | undefined): UpstreamSpec {
+    const index =
+      sessionKey === undefined ? this.next++ % this.members.length : fnv1a(sessionKey) % this.members.length;
+    return this.members[index] as UpstreamSpec;
+  }
+}

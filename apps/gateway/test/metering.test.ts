@@ -1,0 +1,222 @@
+import net from "node:net";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { ProxyAgent, request } from "undici";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gateway } from "../src/gateway.ts";
+import {
+  balanceOf,
+  basic,
+  curl,
+  getOver,
+  openTunnel,
+  seedUser,
+  startGateway,
+  testCertificate,
+  until,
+  usageOf,
+} from "./support/harness.ts";
+import { startOrigin, type TestOrigin } from "./support/origin.ts";
+
+let database: TestDatabase;
+let gateway: Gateway;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  gateway = await startGateway(database, {
+    resolveHost: async (host) => (host === "origin.test" ? ["127.0.0.1"] : []),
+  });
+});
+afterAll(async () => {
+  await gateway.close();
+  await database.close();
+});
+
+async function withOrigin<T>(secure: boolean, fn: (origin: TestOrigin) => Promise<T>): Promise<T> {
+  const origin = await startOrigin(secure ? await testCertificate() : undefined);
+  try {
+    return await fn(origin);
+  } finally {
+    await origin.close();
+  }
+}
+
+describe("metering is exact to the byte", () => {
+  it("bills plain HTTP requests on one kept-alive client connection exactly as the origin saw them", async () => {
+    const user = await seedUser(database, 10_000_000);
+    await withOrigin(false, async (origin) => {
+      const agent = new ProxyAgent({
+        uri: `http://127.0.0.1:${gateway.httpPort}`,
+        token: basic(user.username, user.password),
+        proxyTunnel: false,
+      });
+      const base = `http://127.0.0.1:${origin.port}`;
+      const big = await request(`${base}/bytes/200000`, { dispatcher: agent });
+      expect(big.statusCode).toBe(200);
+      expect((await big.body.arrayBuffer()).byteLength).toBe(200_000);
+      const echo = await request(`${base}/echo?x=1`, {
+        dispatcher: agent,
+        method: "POST",
+        body: "z".repeat(5000),
+      });
+      expect(await echo.body.text()).toBe("z".repeat(5000));
+      const chunked = await request(`${base}/chunked`, { dispatcher: agent });
+      expect(await chunked.body.text()).toBe("first chunk\nsecond chunk\n");
+      const hello = await request(`${base}/`, { dispatcher: agent });
+      expect(hello.headers["x-seen-proxy-auth"]).toBe("false");
+      await hello.body.text();
+      await agent.close();
+
+      expect(await gateway.flush()).toBe(true);
+      const usage = await usageOf(database, user.userId);
+      expect(usage).toEqual([
+        { domain: "127.0.0.1", proxyType: "mobile", bytes: origin.bytes(), requests: 4 },
+      ]);
+      expect(await balanceOf(database, user.userId)).toBe(10_000_000 - origin.bytes());
+    });
+  });
+
+  it("bills a CONNECT tunnel (TLS inside) exactly as the origin saw it, excluding the CONNECT exchange", async () => {
+    const user = await seedUser(database, 10_000_000);
+    await withOrigin(true, async (origin) => {
+      const result = await curl([
+        "-k",
+        "-p",
+        "-x",
+        `http://${user.username}:${user.password}@127.0.0.1:${gateway.httpPort}`,
+        `https://127.0.0.1:${origin.port}/bytes/150000`,
+        "-o",
+        "/dev/null",
+      ]);
+      expect(result.status).toBe(200);
+      await until(() => origin.openSockets() === 0, "the tunnel to close");
+      await gateway.flush();
+      const usage = await usageOf(database, user.userId);
+      expect(usage).toEqual([
+        { domain: "127.0.0.1", proxyType: "mobile", bytes: origin.bytes(), requests: 1 },
+      ]);
+      expect(origin.bytes()).toBeGreaterThan(150_000);
+    });
+  });
+
+  it("bills plain HTTP and CONNECT through the TLS listener (8443) without its outer TLS", async () => {
+    const user = await seedUser(database, 10_000_000);
+    const proxy = `https://${user.username}:${user.password}@127.0.0.1:${gateway.httpsPort}`;
+    await withOrigin(false, async (origin) => {
+      const plain = await curl([
+        "--proxy-insecure",
+        "-x",
+        proxy,
+        `http://127.0.0.1:${origin.port}/bytes/70000`,
+      ]);
+      expect(plain.status).toBe(200);
+      expect(plain.body.length).toBe(70_000);
+      await withOrigin(true, async (secureOrigin) => {
+        const tunnel = await curl([
+          "-k",
+          "-p",
+          "--proxy-insecure",
+          "-x",
+          proxy,
+          `https://127.0.0.1:${secureOrigin.port}/bytes/90000`,
+          "-o",
+          "/dev/null",
+        ]);
+        expect(tunnel.status).toBe(200);
+        await until(() => secureOrigin.openSockets() === 0, "the tunnel to close");
+        await gateway.flush();
+        const [row] = await usageOf(database, user.userId);
+        expect(row?.bytes).toBe(origin.bytes() + secureOrigin.bytes());
+        expect(row?.requests).toBe(2);
+      });
+    });
+  });
+
+  it("attributes usage to the host name the client asked for, with the Host header intact", async () => {
+    const user = await seedUser(database, 10_000_000);
+    await withOrigin(false, async (origin) => {
+      const result = await curl([
+        "-x",
+        `http://${user.username}:${user.password}@127.0.0.1:${gateway.httpPort}`,
+        "-D",
+        "-",
+        `http://Origin.Test.:${origin.port}/echo`,
+      ]);
+      expect(result.status).toBe(200);
+      expect(result.body.toLowerCase()).toContain(`x-seen-host: origin.test.:${origin.port}`);
+      await gateway.flush();
+      const usage = await usageOf(database, user.userId);
+      expect(usage.map((u) => [u.domain, u.bytes])).toEqual([["origin.test", origin.bytes()]]);
+    });
+  });
+
+  it("prices datacenter traffic at DC price / price, rounded up once per batch", async () => {
+    const user = await seedUser(database, 10_000_000);
+    await database.query(
+      "INSERT INTO routing_rules (user_id, rule, service) VALUES ($1, 'origin.test', 'datacenter')",
+      [user.userId],
+    );
+    await withOrigin(false, async (origin) => {
+      const result = await curl([
+        "-x",
+        `http://${user.username}-routing-smart:${user.password}@127.0.0.1:${gateway.httpPort}`,
+        `http://origin.test:${origin.port}/bytes/12345`,
+      ]);
+      expect(result.status).toBe(200);
+      await gateway.flush();
+      const usage = await usageOf(database, user.userId);
+      expect(usage).toEqual([{ domain: "origin.test", proxyType: "dc", bytes: origin.bytes(), requests: 1 }]);
+      expect(await balanceOf(database, user.userId)).toBe(10_000_000 - Math.ceil(origin.bytes() / 10));
+    });
+  });
+
+  it("reads a live tunnel as deltas: usage is committed while the tunnel is still open", async () => {
+    const user = await seedUser(database, 10_000_000);
+    await withOrigin(false, async (origin) => {
+      const tunnel = await openTunnel(
+        gateway.httpPort,
+        basic(user.username, user.password),
+        `127.0.0.1:${origin.port}`,
+      );
+      await getOver(tunnel, "/bytes/40000", 40_000);
+      await gateway.flush();
+      const [afterFirst] = await usageOf(database, user.userId);
+      expect(afterFirst).toMatchObject({ bytes: origin.bytes(), requests: 1 });
+      await getOver(tunnel, "/bytes/1000", 1000);
+      await gateway.flush();
+      const [afterSecond] = await usageOf(database, user.userId);
+      expect(afterSecond).toMatchObject({ bytes: origin.bytes(), requests: 1 });
+      expect(origin.openSockets()).toBe(1);
+      tunnel.destroy();
+    });
+  });
+
+  it("several plain requests share one client connection (keep-alive)", async () => {
+    const user = await seedUser(database, 10_000_000);
+    await withOrigin(false, async (origin) => {
+      const socket = net.connect(gateway.httpPort, "127.0.0.1");
+      const auth = basic(user.username, user.password);
+      for (const size of [10, 2000, 30]) {
+        await new Promise<void>((resolve) => {
+          let data = "";
+          const onData = (chunk: Buffer) => {
+            data += chunk.toString("latin1");
+            const end = data.indexOf("\r\n\r\n");
+            if (end !== -1 && data.length - end - 4 >= size) {
+              socket.removeListener("data", onData);
+              resolve();
+            }
+          };
+          socket.on("data", onData);
+          socket.write(
+            `GET http://127.0.0.1:${origin.port}/bytes/${size} HTTP/1.1\r\nHost: 127.0.0.1:${origin.port}\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+          );
+        });
+      }
+      socket.destroy();
+      await gateway.flush();
+      expect(await usageOf(database, user.userId)).toEqual([
+        { domain: "127.0.0.1", proxyType: "mobile", bytes: origin.bytes(), requests: 3 },
+      ]);
+    });
+  });
+});

@@ -1,0 +1,86 @@
+import http from "node:http";
+import https from "node:https";
+import type { AddressInfo, Socket } from "node:net";
+
+/** A target web site that counts every raw byte on its sockets, independently of the gateway:
+ * what the gateway bills must equal what this origin saw, to the byte. */
+export interface TestOrigin {
+  port: number;
+  /** Bytes received + sent on all sockets so far (TLS records included for the https origin). */
+  bytes(): number;
+  /** Sockets currently open. */
+  openSockets(): number;
+  close(): Promise<void>;
+}
+
+function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
+  const url = new URL(req.url ?? "/", "http://origin");
+  const size = /^\/bytes\/(\d+)$/.exec(url.pathname);
+  if (size) {
+    const total = Number(size[1]);
+    res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": String(total) });
+    // Written in pieces so big bodies stream (and can be cut off) instead of sitting in memory.
+    const piece = Buffer.alloc(64 * 1024, 97);
+    let left = total;
+    const pump = () => {
+      while (left > 0) {
+        const n = Math.min(left, piece.length);
+        left -= n;
+        if (!res.write(piece.subarray(0, n))) {
+          res.once("drain", pump);
+          return;
+        }
+      }
+      res.end();
+    };
+    pump();
+    return;
+  }
+  if (url.pathname === "/echo") {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const body = Buffer.concat(chunks);
+      res.writeHead(200, { "Content-Type": "text/plain", "X-Seen-Host": req.headers.host ?? "" });
+      res.end(body);
+    });
+    return;
+  }
+  if (url.pathname === "/chunked") {
+    res.writeHead(200, { "Content-Type": "text/plain" });
+    res.write("first chunk\n");
+    setImmediate(() => res.end("second chunk\n"));
+    return;
+  }
+  res.writeHead(200, {
+    "Content-Type": "text/plain",
+    "X-Seen-Proxy-Auth": String(req.headers["proxy-authorization"] !== undefined),
+  });
+  res.end("hello from origin\n");
+}
+
+export async function startOrigin(tls?: { cert: string; key: string }): Promise<TestOrigin> {
+  const server = tls
+    ? https.createServer({ cert: tls.cert, key: tls.key }, handler)
+    : http.createServer(handler);
+  const sockets = new Set<Socket>();
+  let closedBytes = 0;
+  server.on("connection", (socket: Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => {
+      sockets.delete(socket);
+      closedBytes += socket.bytesRead + socket.bytesWritten;
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as AddressInfo).port,
+    bytes: () => closedBytes + [...sockets].reduce((sum, s) => sum + s.bytesRead + s.bytesWritten, 0),
+    openSockets: () => sockets.size,
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
