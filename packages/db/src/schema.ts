@@ -183,3 +183,52 @@ export const appSettings = pgTable("app_settings", {
   value: jsonb("value").notNull(),
   updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().default(sql`now()`),
 });
+
+/** Top-up orders (decision 003). Money is integer cents, data integer bytes. `credited_bytes` is
+ * how much of `bytes` has reached the ledger: the credit moves it forward with a conditional
+ * UPDATE in the same transaction as the ledger entry, so replays and races credit once. */
+export const orders = pgTable(
+  "orders",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    method: text("method").notNull(), // crypto | card
+    networkType: text("network_type"), // solana | polygon | base | ethereum
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    paymentStatus: text("payment_status").notNull().default("waiting"),
+    provider: text("provider").notNull(), // sandbox | nowpayments | stripe
+    providerPaymentId: text("provider_payment_id"),
+    payAddress: text("pay_address"),
+    qrCode: text("qr_code"),
+    priceAmountCents: bigint("price_amount_cents", { mode: "number" }),
+    paymentToken: text("payment_token"),
+    payinHash: text("payin_hash"),
+    creditedBytes: bigint("credited_bytes", { mode: "number" }).notNull().default(0),
+    balanceBytesAfter: bigint("balance_bytes_after", { mode: "number" }),
+    stripeSessionId: text("stripe_session_id"),
+    stripeRedirectUrl: text("stripe_redirect_url"),
+    dealId: text("deal_id"),
+    quantity: integer("quantity"),
+    note: text("note"),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    paidAt: timestamp("paid_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("orders_user_created_idx").on(t.userId, t.createdAt),
+    uniqueIndex("orders_provider_payment_uq").on(t.provider, t.providerPaymentId),
+    uniqueIndex("orders_stripe_session_uq").on(t.stripeSessionId),
+    index("orders_waiting_expiry_idx").on(t.expiresAt).where(sql`payment_status = 'waiting'`),
+  ],
+);
+
+/** Stripe webhook events already handled: a redelivered event id is a no-op. */
+export const stripeEvents = pgTable("stripe_events", {
+  id: text("id").primaryKey(),
+  type: text("type").notNull(),
+  createdAt: createdAt(),
+});
