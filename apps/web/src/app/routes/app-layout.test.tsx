@@ -139,3 +139,18 @@ describe("dashboard layout", () => {
     await waitFor(() => expect(screen.queryByTestId("mobile-sidebar")).not.toBeInTheDocument());
   });
 });
+
+describe("token expiry", () => {
+  it("signs the user out when the token reaches its 10 s expiry margin", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout", "Date"] });
+    signInWithToken("short-jwt", 40);
+    stubApi({ "GET /auth/session": ok(TEST_USER) });
+    const { router } = renderRoute("/usage");
+    expect(await screen.findByRole("heading", { name: "Usage" })).toBeInTheDocument();
+    vi.advanceTimersByTime(25_000);
+    expect(router.state.location.pathname).toBe("/usage");
+    vi.advanceTimersByTime(6_000);
+    await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    expect(window.localStorage.getItem(STORAGE_KEYS.appToken)).toBeNull();
+  });
+});

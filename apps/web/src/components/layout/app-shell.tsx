@@ -20,6 +20,12 @@ export function AppShell({ actions, children }: { actions: ReactNode; children: 
 
   return (
     <div className="min-h-dvh bg-slate-50">
+      <a
+        href="#main-content"
+        className="sr-only rounded-lg bg-white px-4 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:outline-none focus:ring-2 focus:ring-indigo-500"
+      >
+        Skip to content
+      </a>
       <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-slate-200 bg-white lg:flex">
         <div className="flex h-16 items-center px-6">
           <Link
@@ -81,7 +87,13 @@ export function AppShell({ actions, children }: { actions: ReactNode; children: 
           </Link>
           <div className="ml-auto flex items-center gap-1 sm:gap-2">{actions}</div>
         </header>
-        <main className="flex-1 px-4 py-6 sm:px-6 lg:px-8 lg:py-8">{children}</main>
+        <main
+          id="main-content"
+          tabIndex={-1}
+          className="flex-1 px-4 py-6 focus:outline-none sm:px-6 lg:px-8 lg:py-8"
+        >
+          {children}
+        </main>
       </div>
     </div>
   );

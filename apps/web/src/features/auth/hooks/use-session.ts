@@ -1,7 +1,13 @@
 import type { SessionUser } from "@bytetoll/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
-import { clearToken, isTokenUsable, useStoredToken } from "../../../lib/token-storage.ts";
+import {
+  clearToken,
+  isTokenUsable,
+  type StoredToken,
+  TOKEN_EXPIRY_MARGIN_SECONDS,
+  useStoredToken,
+} from "../../../lib/token-storage.ts";
 import { sessionQueryOptions } from "../api/get-session.ts";
 
 /** SPEC §4 auth session: loading, then anonymous or signed in. */
@@ -26,8 +32,23 @@ export function useSession(): SessionState {
   useEffect(() => {
     if (failed && token !== null) clearToken();
   }, [failed, token]);
+  useSignOutAtExpiry(token === null ? null : stored);
 
   if (token === null || failed) return ANONYMOUS;
   if (query.data) return { status: "signed-in", user: query.data };
   return LOADING;
+}
+
+// setTimeout cannot wait longer than this; a page left open that long re-checks on its next render.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** Ends the session when the token reaches its expiry margin, instead of letting calls fail with 401. */
+function useSignOutAtExpiry(stored: StoredToken | null): void {
+  useEffect(() => {
+    if (stored === null) return;
+    const remainingMs = (stored.exp - TOKEN_EXPIRY_MARGIN_SECONDS) * 1000 - Date.now();
+    if (remainingMs > MAX_TIMER_MS) return;
+    const timer = setTimeout(clearToken, Math.max(remainingMs, 0));
+    return () => clearTimeout(timer);
+  }, [stored]);
 }
