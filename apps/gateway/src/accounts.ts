@@ -118,6 +118,26 @@ export class AccountDirectory {
     this.applyBalanceRead(account, Number(row?.balance_bytes ?? 0), startedAt, generation);
   }
 
+  /** Re-reads the balance of accounts that have live connections and a stale balance, so a
+   * balance used up elsewhere (another gateway instance, an operator adjustment) also ends them. */
+  async refreshLiveBalances(): Promise<Account[]> {
+    const stale = [...this.accounts.values()].filter(
+      (a) => a.flows.size > 0 && a.balanceReadAt + this.ttlMs <= Date.now(),
+    );
+    if (stale.length === 0) return [];
+    const startedAt = Date.now();
+    const generations = new Map(stale.map((a) => [a.userId, a.generation]));
+    const rows = await this.database.query<{ id: string; balance_bytes: string | number }>(
+      "SELECT id, balance_bytes FROM users WHERE id = ANY($1::uuid[])",
+      [stale.map((a) => a.userId)],
+    );
+    for (const row of rows) {
+      const account = this.accountFor(row.id);
+      this.applyBalanceRead(account, Number(row.balance_bytes), startedAt, generations.get(row.id));
+    }
+    return stale;
+  }
+
   /** Does the username exist at all (tells a bad option apart from a bad name). */
   async exists(username: string): Promise<boolean> {
     return (await this.credential(username)) !== null;

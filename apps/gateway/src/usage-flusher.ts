@@ -71,6 +71,11 @@ export class UsageFlusher {
       }
     }
     this.oldestQueuedAt = null;
+    try {
+      for (const account of await this.deps.accounts.refreshLiveBalances()) enforceBalance(account);
+    } catch (error) {
+      this.deps.logger.warn({ err: error }, "could not refresh balances of live connections");
+    }
   }
 
   /** Committed: the batch's debit is now inside the balance the database returned. */

@@ -127,7 +127,8 @@ export function rawExchange(port: number, request: string, secure = false): Prom
       }
       const length = Number(headers["content-length"] ?? Number.NaN);
       const body = data.subarray(end + 4);
-      if (!final && (Number.isNaN(length) || body.length < length)) return;
+      const chunkedDone = headers["transfer-encoding"] === "chunked" && body.includes("0\r\n\r\n");
+      if (!final && !chunkedDone && (Number.isNaN(length) || body.length < length)) return;
       socket.destroy();
       resolve({ status: Number(statusLine?.split(" ")[1]), headers, body: body.toString("utf8") });
     };

@@ -1,0 +1,232 @@
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gateway } from "../src/gateway.ts";
+import { parseUpstream } from "../src/upstreams.ts";
+import {
+  basic,
+  curl,
+  rawExchange,
+  type SeededUser,
+  seedUser,
+  startGateway,
+  until,
+  usageOf,
+} from "./support/harness.ts";
+import { startOrigin, type TestOrigin } from "./support/origin.ts";
+import { startUpstreamProxy, type UpstreamProxy } from "./support/upstream-proxy.ts";
+
+let database: TestDatabase;
+let user: SeededUser;
+let origin: TestOrigin;
+
+const names: Record<string, string[]> = {
+  localhost: ["127.0.0.1", "::1"],
+  "internal.test": ["10.1.2.3"],
+  "metadata.test": ["169.254.169.254"],
+  "mixed.test": ["93.184.216.34", "10.0.0.7"],
+  "v6private.test": ["fd00::1"],
+  "mapped.test": ["::ffff:10.0.0.1"],
+  "api.example.test": ["127.0.0.1"],
+  "example.test": ["127.0.0.1"],
+  "other.test": ["127.0.0.1"],
+};
+const resolveHost = async (host: string) => names[host] ?? [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  user = await seedUser(database, 100_000_000);
+  origin = await startOrigin();
+});
+afterAll(async () => {
+  await origin.close();
+  await database.close();
+});
+
+describe("egress guard", () => {
+  let guarded: Gateway;
+  beforeAll(async () => {
+    guarded = await startGateway(database, { egressAllow: [], resolveHost });
+  });
+  afterAll(async () => {
+    await guarded.close();
+  });
+
+  const bypasses = [
+    "127.0.0.1",
+    "2130706433",
+    "0x7f000001",
+    "0177.0.0.1",
+    "127.1",
+    "127.0.1",
+    "0x7f.1",
+    "0x7F.0.0.0x1",
+    "017700000001",
+    "127.0.0.1.",
+    "[::1]",
+    "[::ffff:127.0.0.1]",
+    "[::ffff:7f00:1]",
+    "[0:0:0:0:0:ffff:127.0.0.1]",
+    "[::127.0.0.1]",
+    "[::]",
+    "0",
+    "0.0.0.0",
+    "10.0.0.1",
+    "0xa.0.0.1",
+    "167772161",
+    "172.16.0.1",
+    "192.168.1.1",
+    "3232235777",
+    "169.254.169.254",
+    "0xa9fea9fe",
+    "2852039166",
+    "100.64.0.1",
+    "224.0.0.1",
+    "255.255.255.255",
+    "[fc00::1]",
+    "[fd12:3456::1]",
+    "[fe80::1]",
+    "[ff02::1]",
+    "[64:ff9b::a00:1]",
+    "[2002:a00:1::1]",
+    "[2001:0:4136:e378:8000:63bf:3fff:fdd2]",
+    "localhost",
+    "LOCALHOST.",
+    "internal.test",
+    "metadata.test",
+    "mixed.test",
+    "v6private.test",
+    "mapped.test",
+  ];
+
+  it.each(bypasses)("CONNECT %s is refused with 403", async (host) => {
+    const auth = basic(user.username, user.password);
+    const response = await rawExchange(
+      guarded.httpPort,
+      `CONNECT ${host}:${origin.port} HTTP/1.1\r\nHost: ${host}:${origin.port}\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+    );
+    expect(response.status).toBe(403);
+    expect(response.headers["x-bytetoll-error"]).toBe("destination_forbidden");
+  });
+
+  it.each(bypasses)("GET http://%s/ is refused with 403", async (host) => {
+    const auth = basic(user.username, user.password);
+    const response = await rawExchange(
+      guarded.httpPort,
+      `GET http://${host}:${origin.port}/ HTTP/1.1\r\nHost: ${host}\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+    );
+    expect(response.status).toBe(403);
+    expect(response.headers["x-bytetoll-error"]).toBe("destination_forbidden");
+  });
+
+  it("never checks destinations for clients without valid credentials", async () => {
+    const response = await rawExchange(guarded.httpPort, "CONNECT 10.0.0.1:80 HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(response.status).toBe(407);
+  });
+});
+
+describe("the gateway never connects to itself", () => {
+  it("refuses its own listeners even where EGRESS_ALLOW opens loopback", async () => {
+    const gateway = await startGateway(database, { resolveHost });
+    try {
+      const auth = basic(user.username, user.password);
+      for (const target of [
+        `127.0.0.1:${gateway.httpPort}`,
+        `127.0.0.2:${gateway.httpsPort}`,
+        `localhost:${gateway.metricsPort}`,
+        `[::ffff:127.0.0.1]:${gateway.httpPort}`,
+      ]) {
+        const response = await rawExchange(
+          gateway.httpPort,
+          `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+        );
+        expect(response.status, target).toBe(403);
+      }
+      const allowed = await rawExchange(
+        gateway.httpPort,
+        `GET http://127.0.0.1:${origin.port}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+      );
+      expect(allowed.status).toBe(200);
+    } finally {
+      await gateway.close();
+    }
+  });
+});
+
+describe("routing through upstream pools", () => {
+  let mobileA: UpstreamProxy;
+  let mobileB: UpstreamProxy;
+  let datacenter: UpstreamProxy;
+  let gateway: Gateway;
+  beforeAll(async () => {
+    mobileA = await startUpstreamProxy({ username: "up", password: "s3cret" });
+    mobileB = await startUpstreamProxy();
+    datacenter = await startUpstreamProxy();
+    gateway = await startGateway(database, {
+      resolveHost,
+      mobileUpstreams: [parseUpstream(mobileA.url), parseUpstream(mobileB.url)],
+      datacenterUpstreams: [parseUpstream(datacenter.url)],
+    });
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await Promise.all([mobileA.close(), mobileB.close(), datacenter.close()]);
+  });
+  const reset = () => {
+    for (const proxy of [mobileA, mobileB, datacenter]) proxy.tunnels.length = 0;
+  };
+  const tunnelThrough = (username: string, host = "127.0.0.1") =>
+    curl([
+      "-p",
+      "-x",
+      `http://${username}:${user.password}@127.0.0.1:${gateway.httpPort}`,
+      `http://${host}:${origin.port}/bytes/100`,
+    ]);
+
+  it("spreads requests without a session over the mobile pool, round-robin", async () => {
+    reset();
+    for (let i = 0; i < 4; i++) expect((await tunnelThrough(user.username)).status).toBe(200);
+    expect(mobileA.tunnels.length).toBe(2);
+    expect(mobileB.tunnels.length).toBe(2);
+    expect(datacenter.tunnels.length).toBe(0);
+  });
+
+  it("keeps a sticky session on one upstream", async () => {
+    for (const session of ["Aa000001", "Bb000002", "Cc000003", "Dd000004"]) {
+      reset();
+      for (let i = 0; i < 3; i++)
+        expect((await tunnelThrough(`${user.username}-session-${session}`)).status).toBe(200);
+      expect([mobileA.tunnels.length, mobileB.tunnels.length].sort()).toEqual([0, 3]);
+    }
+  });
+
+  it("sends -routing-smart traffic over datacenter only for the user's datacenter domains", async () => {
+    await database.query(
+      "INSERT INTO routing_rules (user_id, rule, service) VALUES ($1, 'example.test', 'datacenter'), ($1, 'other.test', 'premium')",
+      [user.userId],
+    );
+    reset();
+    expect((await tunnelThrough(`${user.username}-routing-smart`, "api.example.test")).status).toBe(200);
+    expect((await tunnelThrough(`${user.username}-routing-smart`, "example.test")).status).toBe(200);
+    expect(datacenter.tunnels.length).toBe(2);
+    expect((await tunnelThrough(`${user.username}-routing-smart`, "other.test")).status).toBe(200);
+    expect((await tunnelThrough(user.username, "api.example.test")).status).toBe(200);
+    expect(datacenter.tunnels.length).toBe(2);
+    expect(mobileA.tunnels.length + mobileB.tunnels.length).toBe(2);
+  });
+
+  it("meters chained traffic exactly, without the upstream's CONNECT exchange", async () => {
+    const chained = await seedUser(database, 10_000_000);
+    const before = origin.bytes();
+    const plain = await curl([
+      "-x",
+      `http://${chained.username}:${chained.password}@127.0.0.1:${gateway.httpPort}`,
+      `http://127.0.0.1:${origin.port}/bytes/5000`,
+      `http://127.0.0.1:${origin.port}/echo`,
+    ]);
+    expect(plain.status).toBe(200);
+    await gateway.flush();
+    const [row] = await usageOf(database, chained.userId);
+    await until(() => origin.bytes() - before === row?.bytes, "origin count to settle");
+    expect(row?.requests).toBe(2);
+  });
+});

@@ -1,0 +1,191 @@
+import net from "node:net";
+import { hashSecret } from "@bytetoll/db";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CREDENTIALS_CHANNEL } from "../src/credentials-channel.ts";
+import type { Gateway } from "../src/gateway.ts";
+import { basic, curl, rawExchange, type SeededUser, seedUser, startGateway } from "./support/harness.ts";
+import { startOrigin, type TestOrigin } from "./support/origin.ts";
+
+let database: TestDatabase;
+let gateway: Gateway;
+let origin: TestOrigin;
+let user: SeededUser;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  gateway = await startGateway(database, { cacheTtlMs: 300 });
+  origin = await startOrigin();
+  user = await seedUser(database, 1_000_000);
+});
+afterAll(async () => {
+  await gateway.close();
+  await origin.close();
+  await database.close();
+});
+
+function plainGet(authorization: string | null, target = `127.0.0.1:${origin.port}`, path = "/") {
+  const auth = authorization === null ? "" : `Proxy-Authorization: ${authorization}\r\n`;
+  return rawExchange(
+    gateway.httpPort,
+    `GET http://${target}${path} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`,
+  );
+}
+
+function connect(authorization: string | null, target = `127.0.0.1:${origin.port}`) {
+  const auth = authorization === null ? "" : `Proxy-Authorization: ${authorization}\r\n`;
+  return rawExchange(gateway.httpPort, `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
+}
+
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe("refusals carry their reason", () => {
+  it("asks for credentials with 407 auth_required and a Basic challenge, on HTTP and CONNECT", async () => {
+    for (const response of [await plainGet(null), await connect(null), await plainGet("Bearer abc")]) {
+      expect(response.status).toBe(407);
+      expect(response.headers["x-bytetoll-error"]).toBe("auth_required");
+      expect(response.headers["proxy-authenticate"]).toBe('Basic realm="ByteToll"');
+      expect(JSON.parse(response.body)).toMatchObject({ success: false, error: "auth_required" });
+    }
+    const viaCurl = await curl([
+      "-x",
+      `http://127.0.0.1:${gateway.httpPort}`,
+      `http://127.0.0.1:${origin.port}/`,
+    ]);
+    expect(viaCurl.status).toBe(407);
+  });
+
+  it("refuses a wrong password or unknown user with 407 bad_credentials", async () => {
+    for (const auth of [basic(user.username, "wrong"), basic("nobody", "x"), basic(user.username, "")]) {
+      const response = await plainGet(auth);
+      expect(response.status).toBe(407);
+      expect(response.headers["x-bytetoll-error"]).toBe("bad_credentials");
+      expect(JSON.parse(response.body).message).toMatch(/username or password/);
+    }
+  });
+
+  it("refuses unknown or malformed username options with 407 bad_username_option", async () => {
+    for (const name of [
+      `${user.username}-country-us`,
+      `${user.username}-session-abc`,
+      `${user.username}-session-abcdefgh1`,
+      `${user.username}-routing-smart-session-abcdefgh`,
+      `${user.username}-routing-dumb`,
+    ]) {
+      const response = await connect(basic(name, user.password));
+      expect(response.status, name).toBe(407);
+      expect(response.headers["x-bytetoll-error"], name).toBe("bad_username_option");
+    }
+  });
+
+  it("accepts the documented options", async () => {
+    for (const name of [
+      `${user.username}-session-Ab12cd34`,
+      `${user.username}-routing-smart`,
+      `${user.username}-session-abcd1234-routing-smart`,
+    ]) {
+      expect((await plainGet(basic(name, user.password))).status, name).toBe(200);
+    }
+  });
+
+  it("refuses an account without balance, and anonymous temporary credentials, with 402", async () => {
+    const broke = await seedUser(database, 0);
+    const response = await plainGet(basic(broke.username, broke.password));
+    expect(response.status).toBe(402);
+    expect(response.headers["x-bytetoll-error"]).toBe("balance_exhausted");
+    await database.query(
+      "INSERT INTO proxy_credentials (username, password_hash, password_enc) VALUES ('anon1', $1, 'x')",
+      [hashSecret("anonpass")],
+    );
+    const anonymous = await connect(basic("anon1", "anonpass"));
+    expect(anonymous.status).toBe(402);
+    expect(anonymous.headers["x-bytetoll-error"]).toBe("balance_exhausted");
+  });
+
+  it("refuses private destinations with 403 and unreachable ones with 502", async () => {
+    const forbidden = await plainGet(basic(user.username, user.password), "10.0.0.1:80");
+    expect(forbidden.status).toBe(403);
+    expect(forbidden.headers["x-bytetoll-error"]).toBe("destination_forbidden");
+    const closed = await freePort();
+    for (const response of [
+      await plainGet(basic(user.username, user.password), `127.0.0.1:${closed}`),
+      await connect(basic(user.username, user.password), `127.0.0.1:${closed}`),
+    ]) {
+      expect(response.status).toBe(502);
+      expect(response.headers["x-bytetoll-error"]).toBe("upstream_failed");
+    }
+  });
+
+  it("answers requests that are not proxy requests with 400", async () => {
+    const response = await rawExchange(gateway.httpPort, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(response.status).toBe(400);
+    expect(response.headers["x-bytetoll-error"]).toBe("bad_request");
+    const badConnect = await connect(basic(user.username, user.password), "no-port-here");
+    expect(badConnect.status).toBe(400);
+  });
+
+  it("counts refusals by reason on /metrics", async () => {
+    const response = await fetch(`http://127.0.0.1:${gateway.metricsPort}/metrics`);
+    const text = await response.text();
+    expect(text).toMatch(/bytetoll_gateway_refusals_total\{reason="auth_required"\} [1-9]/);
+    expect(text).toMatch(/bytetoll_gateway_refusals_total\{reason="balance_exhausted"\} [1-9]/);
+    expect(text).toContain("bytetoll_gateway_flush_lag_seconds");
+  });
+});
+
+describe("credential changes", () => {
+  it("sees a regenerated password within the cache lifetime", async () => {
+    const changing = await seedUser(database, 1_000_000);
+    expect((await plainGet(basic(changing.username, changing.password))).status).toBe(200);
+    await database.query("UPDATE proxy_credentials SET password_hash = $1 WHERE username = $2", [
+      hashSecret("new-password"),
+      changing.username,
+    ]);
+    let status = 0;
+    for (let i = 0; i < 100 && status !== 407; i++) {
+      status = (await plainGet(basic(changing.username, changing.password))).status;
+      if (status !== 407) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(status).toBe(407);
+    expect((await plainGet(basic(changing.username, "new-password"))).status).toBe(200);
+  });
+
+  it("drops a cached credential at once when the server publishes the username on Redis", async () => {
+    const redisUrl = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+    const listening = await startGateway(database, { cacheTtlMs: 600_000, redisUrl });
+    const publisher = new Redis(redisUrl);
+    try {
+      const changing = await seedUser(database, 1_000_000);
+      const get = (password: string) =>
+        rawExchange(
+          listening.httpPort,
+          `GET http://127.0.0.1:${origin.port}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(changing.username, password)}\r\n\r\n`,
+        );
+      expect((await get(changing.password)).status).toBe(200);
+      await database.query("UPDATE proxy_credentials SET password_hash = $1 WHERE username = $2", [
+        hashSecret("rotated"),
+        changing.username,
+      ]);
+      // Still cached (TTL is ten minutes), so only the published invalidation can explain a 407.
+      expect((await get(changing.password)).status).toBe(200);
+      await publisher.publish(CREDENTIALS_CHANNEL, changing.username);
+      let status = 0;
+      for (let i = 0; i < 100 && status !== 407; i++) {
+        status = (await get(changing.password)).status;
+        if (status !== 407) await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(status).toBe(407);
+      expect((await get("rotated")).status).toBe(200);
+    } finally {
+      publisher.disconnect();
+      await listening.close();
+    }
+  });
+});
