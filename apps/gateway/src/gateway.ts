@@ -122,6 +122,9 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
 
   function wire(server: http.Server, listener: "http" | "https"): void {
     server.keepAliveTimeout = 30_000;
+    // Uploads through a proxy may legitimately take long; only the headers have a deadline.
+    server.requestTimeout = 0;
+    server.headersTimeout = 60_000;
     server.on("request", onRequest);
     server.on("connect", onConnect);
     server.on("connection", (socket: Socket) => {

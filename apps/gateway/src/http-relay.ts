@@ -112,9 +112,16 @@ export function createHttpRelay(deps: HttpRelayDeps) {
         proxyRes.rawHeaders,
         connectionListed(proxyRes.headers.connection),
       );
-      res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders);
-      proxyRes.pipe(res);
       proxyRes.on("error", () => res.destroy());
+      try {
+        res.writeHead(proxyRes.statusCode ?? 502, proxyRes.statusMessage, responseHeaders);
+      } catch (error) {
+        proxyReq?.destroy();
+        const reason = `The destination sent an unusable response: ${(error as Error).message}`;
+        deps.refuse(res, new Refusal("upstream_failed", reason));
+        return;
+      }
+      proxyRes.pipe(res);
     });
     proxyReq.on("error", (error) => {
       finish();
@@ -132,6 +139,8 @@ export function createHttpRelay(deps: HttpRelayDeps) {
     res.on("close", () => {
       if (!res.writableFinished) proxyReq?.destroy();
     });
+    // A client that goes away mid-body must not become an unhandled 'error'.
+    req.on("error", () => proxyReq?.destroy());
     req.pipe(proxyReq);
   }
 

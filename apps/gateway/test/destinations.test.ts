@@ -13,6 +13,7 @@ import {
   usageOf,
 } from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
+import { startSocksProxy } from "./support/socks-proxy.ts";
 import { startUpstreamProxy, type UpstreamProxy } from "./support/upstream-proxy.ts";
 
 let database: TestDatabase;
@@ -228,5 +229,28 @@ describe("routing through upstream pools", () => {
     const [row] = await usageOf(database, chained.userId);
     await until(() => origin.bytes() - before === row?.bytes, "origin count to settle");
     expect(row?.requests).toBe(2);
+  });
+});
+
+describe("SOCKS5 upstreams", () => {
+  it("tunnels plain HTTP and CONNECT through a SOCKS5 exit with credentials, metered exactly", async () => {
+    const socks = await startSocksProxy("exit", "pw");
+    const gateway = await startGateway(database, { mobileUpstreams: [parseUpstream(socks.url)] });
+    try {
+      const viaSocks = await seedUser(database, 10_000_000);
+      const before = origin.bytes();
+      const proxy = `http://${viaSocks.username}:${viaSocks.password}@127.0.0.1:${gateway.httpPort}`;
+      const plain = await curl(["-x", proxy, `http://127.0.0.1:${origin.port}/bytes/3000`]);
+      const tunnelled = await curl(["-p", "-x", proxy, `http://127.0.0.1:${origin.port}/bytes/4000`]);
+      expect([plain.status, tunnelled.status]).toEqual([200, 200]);
+      expect(socks.targets).toEqual([`127.0.0.1:${origin.port}`, `127.0.0.1:${origin.port}`]);
+      await gateway.flush();
+      const [row] = await usageOf(database, viaSocks.userId);
+      await until(() => origin.bytes() - before === row?.bytes, "origin count to settle");
+      expect(row?.requests).toBe(2);
+    } finally {
+      await gateway.close();
+      await socks.close();
+    }
   });
 });
