@@ -1,10 +1,15 @@
+import { decodeDealId } from "@bytetoll/contracts";
 import { ArrowLeft } from "lucide-react";
-import { Link } from "react-router";
+import { Link, useSearchParams } from "react-router";
 import { LayoutSkeleton } from "../../components/layout/layout-skeleton.tsx";
-import { ScreenPlaceholder } from "../../components/layout/screen-placeholder.tsx";
 import { BrandLogo } from "../../components/ui/brand-logo.tsx";
 import { buttonClassName } from "../../components/ui/button.tsx";
 import { RequireSignedIn } from "../../features/auth/components/require-signed-in.tsx";
+import { useSession } from "../../features/auth/hooks/use-session.ts";
+import { CryptoCheckoutForm } from "../../features/checkout/components/crypto-checkout-form.tsx";
+import { DealUnavailable } from "../../features/checkout/components/deal-unavailable.tsx";
+import { OrderStatusView } from "../../features/checkout/components/order-status-view.tsx";
+import { parseUsdParam } from "../../features/checkout/purchase-amount.ts";
 
 /** /checkout: signed in, outside the dashboard layout (SPEC §2 route table). */
 export function Component() {
@@ -23,10 +28,26 @@ export function Component() {
             Dashboard
           </Link>
         </header>
-        <main className="px-4 py-8 sm:px-6 lg:px-8">
-          <ScreenPlaceholder title="Checkout" arrivesWith="issue 3 (buying data)" />
+        <main className="mx-auto max-w-2xl px-4 py-8 sm:px-6 lg:px-8">
+          <CheckoutContent />
         </main>
       </div>
     </RequireSignedIn>
   );
+}
+
+/** SPEC §2 Checkout: order_id shows that order; otherwise the payment form for usd/di. */
+function CheckoutContent() {
+  const session = useSession();
+  const [search] = useSearchParams();
+  const orderId = search.get("order_id");
+  if (session.status !== "signed-in") return null;
+  if (orderId) return <OrderStatusView key={orderId} orderId={orderId} userId={session.user.id} />;
+
+  const di = search.get("di");
+  const dealId = decodeDealId(di);
+  // A di that is not one of our encodings cannot name a live deal.
+  if (di && dealId === null) return <DealUnavailable />;
+  const usd = parseUsdParam(search.get("usd"));
+  return <CryptoCheckoutForm fixedUsd={usd > 0 ? usd : null} dealId={dealId} />;
 }

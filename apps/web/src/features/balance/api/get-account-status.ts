@@ -1,0 +1,36 @@
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { ApiError, type ApiSuccess, apiRequest } from "../../../lib/api-client.ts";
+import { DEFAULT_RETRIES } from "../../../lib/query-client.ts";
+
+/** GET /account/status (decision 003): the caller's balance. */
+export interface AccountStatus {
+  balance_gb: number;
+  balance_bytes: number;
+}
+
+/** Starts with ["account"] so logout's cleanup (USER_DATA_QUERY_KEYS) removes it. */
+export const ACCOUNT_STATUS_QUERY_KEY = ["account", "status"] as const;
+
+export async function getAccountStatus(signal?: AbortSignal): Promise<AccountStatus> {
+  const body = await apiRequest<ApiSuccess<AccountStatus>>("/account/status", { signal });
+  return body.data;
+}
+
+/** SPEC §8: a refused token will not become valid by asking again; anything else gets 3 more tries. */
+export function retryBalance(failureCount: number, error: Error): boolean {
+  if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return false;
+  return failureCount < DEFAULT_RETRIES;
+}
+
+export const accountStatusQueryOptions = () =>
+  queryOptions({
+    queryKey: ACCOUNT_STATUS_QUERY_KEY,
+    queryFn: ({ signal }) => getAccountStatus(signal),
+    // SPEC §9: account balance stale after 30 s.
+    staleTime: 30_000,
+    retry: retryBalance,
+  });
+
+export function useAccountStatus() {
+  return useQuery(accountStatusQueryOptions());
+}

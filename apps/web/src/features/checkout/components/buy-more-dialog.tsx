@@ -1,0 +1,134 @@
+import * as Dialog from "@radix-ui/react-dialog";
+import { Loader2, Plus, X } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import { Button } from "../../../components/ui/button.tsx";
+import { formatMoney } from "../../../lib/format.ts";
+import { FALLBACK_PRICE_PER_GB_USD, useConfig } from "../../config/api/get-config.ts";
+import type { Network, PaymentMethod } from "../../transactions/api/order.ts";
+import { type PaymentChoice, useStartPurchase } from "../hooks/use-start-purchase.ts";
+import { DEFAULT_PURCHASE_GB, gbAmountProblem, MIN_PURCHASE_GB, totalUsd } from "../purchase-amount.ts";
+import { CryptoNetworkFields } from "./crypto-network-fields.tsx";
+import { PaymentMethodChoice } from "./payment-method-choice.tsx";
+
+/** Buy More → Buy More Data (SPEC §2): GB amount, total before paying, USDC network or card. */
+export function BuyMoreDialog() {
+  const [open, setOpen] = useState(false);
+  return (
+    <Dialog.Root open={open} onOpenChange={setOpen}>
+      <Dialog.Trigger asChild>
+        <Button>
+          <Plus aria-hidden="true" className="size-4" />
+          Buy More
+        </Button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
+        <Dialog.Content
+          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl focus:outline-none"
+          data-testid="buy-more-dialog"
+        >
+          {/* Mounted only while open, so every opening starts from the defaults. */}
+          <BuyMoreForm />
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function BuyMoreForm() {
+  const config = useConfig();
+  const pricePerGb = config.data?.price_per_gb_usd ?? FALLBACK_PRICE_PER_GB_USD;
+  const [gbInput, setGbInput] = useState(String(DEFAULT_PURCHASE_GB));
+  const [method, setMethod] = useState<PaymentMethod>("crypto");
+  const [network, setNetwork] = useState<Network | null>(null);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const purchase = useStartPurchase();
+  const amountId = useId();
+  const problemId = useId();
+
+  const problem = gbAmountProblem(gbInput, pricePerGb);
+  const gb = problem ? 0 : Number(gbInput);
+  const total = totalUsd(gb, pricePerGb);
+  const choice: PaymentChoice | null =
+    method === "card" ? { method: "card" } : network && acknowledged ? { method: "crypto", network } : null;
+  const canPay = !problem && choice !== null && !purchase.pending;
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (problem || choice === null || purchase.pending) return;
+    void purchase.start({ amountUsd: total, choice });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-5">
+      <div className="flex items-start justify-between gap-4">
+        <div>
+          <Dialog.Title className="text-lg font-semibold text-slate-900">Buy More Data</Dialog.Title>
+          <Dialog.Description className="mt-1 text-sm text-slate-500">
+            {formatMoney(pricePerGb)} per GB. Data never expires.
+          </Dialog.Description>
+        </div>
+        <Dialog.Close asChild>
+          <Button variant="ghost" aria-label="Close">
+            <X aria-hidden="true" className="size-5" />
+          </Button>
+        </Dialog.Close>
+      </div>
+
+      <div className="space-y-1.5">
+        <label htmlFor={amountId} className="block text-sm font-medium text-slate-700">
+          Amount (GB)
+        </label>
+        <input
+          id={amountId}
+          type="number"
+          inputMode="numeric"
+          min={MIN_PURCHASE_GB}
+          step={1}
+          value={gbInput}
+          onChange={(event) => setGbInput(event.target.value)}
+          aria-invalid={problem !== null}
+          aria-describedby={problem ? problemId : undefined}
+          className="block w-full rounded-lg border border-slate-300 px-3 py-2.5 text-sm text-slate-900 shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30"
+        />
+        {problem ? (
+          <p id={problemId} className="text-sm text-red-600">
+            {problem}
+          </p>
+        ) : null}
+      </div>
+
+      <PaymentMethodChoice value={method} onChange={setMethod} />
+      {method === "crypto" ? (
+        <CryptoNetworkFields
+          network={network}
+          onNetworkChange={setNetwork}
+          acknowledged={acknowledged}
+          onAcknowledgedChange={setAcknowledged}
+        />
+      ) : null}
+
+      <div className="flex items-center justify-between rounded-lg bg-slate-50 px-4 py-3 text-sm">
+        <span className="text-slate-600">Total</span>
+        <span className="text-lg font-semibold text-slate-900" data-testid="buy-more-total">
+          {problem ? "—" : formatMoney(total)}
+        </span>
+      </div>
+
+      {purchase.error ? (
+        <p role="alert" className="text-sm text-red-600">
+          {purchase.error}
+        </p>
+      ) : null}
+
+      <Button type="submit" className="w-full" disabled={!canPay}>
+        {purchase.pending ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
+        {purchase.pending
+          ? "Creating order…"
+          : problem
+            ? "Pay"
+            : `Pay ${formatMoney(total)} ${method === "card" ? "by card" : "with USDC"}`}
+      </Button>
+    </form>
+  );
+}

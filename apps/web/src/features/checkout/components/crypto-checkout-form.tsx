@@ -1,0 +1,124 @@
+import { CreditCard, Loader2 } from "lucide-react";
+import { type FormEvent, useId, useState } from "react";
+import { Button } from "../../../components/ui/button.tsx";
+import { formatGb, formatMoney } from "../../../lib/format.ts";
+import { FALLBACK_PRICE_PER_GB_USD, useConfig } from "../../config/api/get-config.ts";
+import type { Network } from "../../transactions/api/order.ts";
+import { type PaymentChoice, useStartPurchase } from "../hooks/use-start-purchase.ts";
+import { DEFAULT_PURCHASE_GB, totalUsd, usdAmountProblem } from "../purchase-amount.ts";
+import { CryptoNetworkFields } from "./crypto-network-fields.tsx";
+
+/**
+ * /checkout without order_id (SPEC §2/§5): pay a USD amount in USDC on a chosen network, or by card.
+ * `fixedUsd` (the usd query value) locks the amount; `dealId` buys at a deal's terms.
+ */
+export function CryptoCheckoutForm({ fixedUsd, dealId }: { fixedUsd: number | null; dealId: number | null }) {
+  const config = useConfig();
+  const pricePerGb = config.data?.price_per_gb_usd ?? FALLBACK_PRICE_PER_GB_USD;
+  const [amountInput, setAmountInput] = useState(() =>
+    String(fixedUsd ?? totalUsd(DEFAULT_PURCHASE_GB, FALLBACK_PRICE_PER_GB_USD)),
+  );
+  const [network, setNetwork] = useState<Network | null>(null);
+  const [acknowledged, setAcknowledged] = useState(false);
+  const purchase = useStartPurchase();
+  const amountId = useId();
+  const problemId = useId();
+
+  const problem = fixedUsd === null ? usdAmountProblem(amountInput) : null;
+  const amountUsd = fixedUsd ?? (problem ? 0 : Number(amountInput));
+  const canPayCrypto = !problem && network !== null && acknowledged && !purchase.pending;
+  const canPayCard = !problem && !purchase.pending;
+
+  function pay(choice: PaymentChoice) {
+    void purchase.start({ amountUsd, choice, ...(dealId !== null ? { dealId } : {}) });
+  }
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (canPayCrypto && network) pay({ method: "crypto", network });
+  }
+
+  return (
+    <form onSubmit={submit} noValidate className="space-y-6" data-testid="crypto-checkout-form">
+      <div>
+        <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Checkout</h1>
+        <p className="mt-1 text-sm text-slate-500">Pay with USDC. Powered by our crypto payment provider.</p>
+      </div>
+
+      {fixedUsd === null ? (
+        <div className="space-y-1.5">
+          <label htmlFor={amountId} className="block text-sm font-medium text-slate-700">
+            Amount (USD)
+          </label>
+          <input
+            id={amountId}
+            type="number"
+            inputMode="decimal"
+            min={0.01}
+            step={0.01}
+            value={amountInput}
+            onChange={(event) => setAmountInput(event.target.value)}
+            aria-invalid={problem !== null}
+            aria-describedby={problem ? problemId : undefined}
+            className="block w-full rounded-lg border border-slate-300 px-3 py-2.5 text-sm text-slate-900 shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30"
+          />
+          {problem ? (
+            <p id={problemId} className="text-sm text-red-600">
+              {problem}
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+
+      <dl className="flex items-center justify-between rounded-lg bg-slate-50 px-4 py-3 text-sm">
+        <dt className="text-slate-600">Total</dt>
+        <dd className="text-right">
+          <span className="block text-lg font-semibold text-slate-900" data-testid="checkout-total">
+            {problem ? "—" : formatMoney(amountUsd)}
+          </span>
+          {/* A deal sells at its own price, which this form does not know. */}
+          {dealId === null && !problem ? (
+            <span className="block text-xs text-slate-500">{formatGb(amountUsd / pricePerGb)} of data</span>
+          ) : null}
+        </dd>
+      </dl>
+
+      <CryptoNetworkFields
+        network={network}
+        onNetworkChange={setNetwork}
+        acknowledged={acknowledged}
+        onAcknowledgedChange={setAcknowledged}
+      />
+
+      {purchase.error ? (
+        <p role="alert" className="text-sm text-red-600">
+          {purchase.error}
+        </p>
+      ) : null}
+
+      <div className="space-y-3">
+        <Button type="submit" className="w-full" disabled={!canPayCrypto}>
+          {purchase.pending ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
+          {purchase.pending ? "Creating order…" : "Pay"}
+        </Button>
+        <div className="flex items-center gap-3 text-xs text-slate-400">
+          <span className="h-px flex-1 bg-slate-200" />
+          or
+          <span className="h-px flex-1 bg-slate-200" />
+        </div>
+        <Button
+          variant="secondary"
+          className="w-full"
+          disabled={!canPayCard}
+          onClick={() => pay({ method: "card" })}
+        >
+          <CreditCard aria-hidden="true" className="size-4" />
+          Pay by card
+        </Button>
+        <p className="text-center text-xs text-slate-500">
+          Card payments are powered by our card payment provider.
+        </p>
+      </div>
+    </form>
+  );
+}

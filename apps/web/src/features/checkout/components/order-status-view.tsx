@@ -1,0 +1,190 @@
+import { CreditCard, ExternalLink, Loader2, RefreshCw } from "lucide-react";
+import { useState } from "react";
+import { Button } from "../../../components/ui/button.tsx";
+import { Skeleton } from "../../../components/ui/skeleton.tsx";
+import { formatDateTime, formatGb, formatMoney, formatUsdc } from "../../../lib/format.ts";
+import { useRealtimeConnection } from "../../realtime/hooks/use-realtime-connection.ts";
+import { useTransaction } from "../../transactions/api/get-transaction.ts";
+import type { Order } from "../../transactions/api/order.ts";
+import { OrderStatusBadge } from "../../transactions/components/order-status-badge.tsx";
+import { useLiveOrderUpdates } from "../../transactions/hooks/use-live-order-updates.ts";
+import { useRefreshOrder } from "../hooks/use-refresh-order.ts";
+import { errorMessage, goToCardPage } from "../hooks/use-start-purchase.ts";
+import { CopyButton } from "./copy-button.tsx";
+import { LiveStatusIndicator } from "./live-status-indicator.tsx";
+
+/** /checkout?order_id=… (SPEC §2): the order's payment state, live and refreshable by hand. */
+export function OrderStatusView({ orderId, userId }: { orderId: string; userId: string }) {
+  const order = useTransaction(orderId);
+  const connection = useRealtimeConnection();
+  useLiveOrderUpdates(userId);
+  const refresher = useRefreshOrder(orderId);
+
+  if (order.isPending) {
+    return (
+      <div className="space-y-4" data-testid="order-loading">
+        <Skeleton className="h-8 w-48" />
+        <Skeleton className="h-40 w-full" />
+      </div>
+    );
+  }
+  if (order.isError) {
+    return (
+      <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-sm text-red-700">
+        {errorMessage(order.error, "Failed to fetch transaction")}
+      </div>
+    );
+  }
+
+  const data = order.data;
+  return (
+    <div className="space-y-6" data-testid="order-status-view">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <div className="space-y-1">
+          <h1 className="flex items-center gap-3 text-2xl font-semibold tracking-tight text-slate-900">
+            Order
+            <OrderStatusBadge status={data.payment_status} />
+          </h1>
+          <p className="font-mono text-xs break-all text-slate-500">{data.order_id}</p>
+          <LiveStatusIndicator state={connection} />
+        </div>
+        <Button variant="secondary" onClick={() => void refresher.refresh()} disabled={refresher.checking}>
+          <RefreshCw aria-hidden="true" className={refresher.checking ? "size-4 animate-spin" : "size-4"} />
+          {refresher.checking ? "Checking..." : "Refresh"}
+        </Button>
+      </div>
+      {refresher.error ? (
+        <p role="alert" className="text-sm text-red-600">
+          {refresher.error}
+        </p>
+      ) : null}
+
+      {data.payment_status === "waiting" ? <WaitingForPayment order={data} /> : null}
+      {data.payment_status === "paid" ? (
+        <p className="rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
+          Payment received. {formatGb(data.gb)} added to your balance.
+        </p>
+      ) : null}
+
+      <OrderDetails order={data} />
+    </div>
+  );
+}
+
+function WaitingForPayment({ order }: { order: Order }) {
+  return (
+    <section
+      aria-label="Payment instructions"
+      className="space-y-4 rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+    >
+      {order.method === "card" ? (
+        <ContinueWithCard orderId={order.order_id} />
+      ) : order.pay_address ? (
+        <div className="flex flex-col gap-6 sm:flex-row sm:items-start">
+          {order.qr_code ? (
+            <img
+              src={order.qr_code}
+              alt="QR code of the pay address"
+              className="size-44 shrink-0 self-center rounded-lg border border-slate-200 sm:self-start"
+            />
+          ) : null}
+          <div className="min-w-0 space-y-3 text-sm">
+            <p className="text-slate-700">
+              Send exactly{" "}
+              <strong className="text-slate-900">
+                {order.price_amount === null ? "—" : `${formatUsdc(order.price_amount)} USDC`}
+              </strong>
+              {order.payment_token ? ` (${order.payment_token})` : ""} to this address:
+            </p>
+            <div className="flex flex-wrap items-center gap-2">
+              <code
+                className="rounded-md bg-slate-100 px-2 py-1.5 font-mono text-xs break-all text-slate-900"
+                data-testid="pay-address"
+              >
+                {order.pay_address}
+              </code>
+              <CopyButton value={order.pay_address} label="Copy pay address" />
+            </div>
+            <p className="text-xs text-amber-800">Only send USDC on this network, or the funds are lost.</p>
+          </div>
+        </div>
+      ) : null}
+      <p className="flex items-center gap-2 text-sm text-slate-600" aria-live="polite">
+        <Loader2 aria-hidden="true" className="size-4 animate-spin text-indigo-600" />
+        Waiting for payment… This page updates by itself when it arrives.
+      </p>
+    </section>
+  );
+}
+
+function ContinueWithCard({ orderId }: { orderId: string }) {
+  const [pending, setPending] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  async function go() {
+    setPending(true);
+    setError(null);
+    try {
+      await goToCardPage(orderId);
+    } catch (failure) {
+      setError(errorMessage(failure, "Something went wrong. Please try again."));
+      setPending(false);
+    }
+  }
+  return (
+    <div className="space-y-2">
+      <Button onClick={() => void go()} disabled={pending}>
+        <CreditCard aria-hidden="true" className="size-4" />
+        Pay by card
+      </Button>
+      {error ? (
+        <p role="alert" className="text-sm text-red-600">
+          {error}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function OrderDetails({ order }: { order: Order }) {
+  const rows: Array<[string, React.ReactNode]> = [
+    [
+      "Amount",
+      order.price_amount === null ? formatMoney(order.amount_usd) : `${formatUsdc(order.price_amount)} USDC`,
+    ],
+    ["Payment token", order.payment_token ?? "—"],
+    ["Data", formatGb(order.gb)],
+    ["Balance after", order.balance_gb_after === null ? "—" : formatGb(order.balance_gb_after)],
+    ["Created", formatDateTime(order.created_at)],
+  ];
+  return (
+    <section
+      aria-label="Order details"
+      className="rounded-2xl border border-slate-200 bg-white p-6 shadow-sm"
+    >
+      <dl className="grid gap-4 text-sm sm:grid-cols-2">
+        {rows.map(([term, value]) => (
+          <div key={term}>
+            <dt className="font-medium text-slate-500">{term}</dt>
+            <dd
+              className="mt-1 text-slate-900"
+              data-testid={`order-${term.toLowerCase().replaceAll(" ", "-")}`}
+            >
+              {value}
+            </dd>
+          </div>
+        ))}
+      </dl>
+      {order.transaction_url ? (
+        <a
+          href={order.transaction_url}
+          target="_blank"
+          rel="noopener noreferrer"
+          className="mt-4 inline-flex items-center gap-1.5 text-sm font-medium text-indigo-600 hover:text-indigo-500"
+        >
+          View transaction
+          <ExternalLink aria-hidden="true" className="size-4" />
+        </a>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,61 @@
+import { useState } from "react";
+import { useNavigate } from "react-router";
+import { useCreateTransaction } from "../../transactions/api/create-transaction.ts";
+import type { Network } from "../../transactions/api/order.ts";
+import { createCardSession } from "../api/create-card-session.ts";
+import { leavePage } from "../leave-page.ts";
+
+export type PaymentChoice = { method: "crypto"; network: Network } | { method: "card" };
+
+export interface PurchaseRequest {
+  amountUsd: number;
+  choice: PaymentChoice;
+  dealId?: number;
+}
+
+export function errorMessage(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}
+
+export const orderPath = (orderId: string) => `/checkout?order_id=${encodeURIComponent(orderId)}`;
+
+/** Opens the hosted card page of an existing order; the browser leaves the app from here. */
+export async function goToCardPage(orderId: string): Promise<void> {
+  const url = await createCardSession(orderId);
+  leavePage(url);
+}
+
+/**
+ * The step where money starts to move, shared by Buy More and the checkout form: create the order,
+ * then show its payment page (USDC) or leave for the hosted card page (card).
+ */
+export function useStartPurchase() {
+  const createTransaction = useCreateTransaction();
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const [pending, setPending] = useState(false);
+
+  async function start({ amountUsd, choice, dealId }: PurchaseRequest): Promise<void> {
+    setError(null);
+    setPending(true);
+    try {
+      const order = await createTransaction.mutateAsync({
+        amount: amountUsd,
+        method: choice.method,
+        ...(choice.method === "crypto" ? { network_type: choice.network } : {}),
+        ...(dealId !== undefined ? { deal_id: dealId } : {}),
+      });
+      if (choice.method === "card") {
+        await goToCardPage(order.order_id);
+        // Stay "pending": the page is being replaced by the card page.
+        return;
+      }
+      await navigate(orderPath(order.order_id));
+    } catch (failure) {
+      setError(errorMessage(failure, "Something went wrong. Please try again."));
+    }
+    setPending(false);
+  }
+
+  return { start, pending, error };
+}

@@ -1,0 +1,38 @@
+import { useQueryClient } from "@tanstack/react-query";
+import { useCallback } from "react";
+import { ACCOUNT_STATUS_QUERY_KEY } from "../../balance/api/get-account-status.ts";
+import { useRealtimeEvent } from "../../realtime/hooks/use-realtime-connection.ts";
+import { transactionQueryKey } from "../api/get-transaction.ts";
+import { TRANSACTIONS_QUERY_KEY } from "../api/get-transactions.ts";
+import type { Order } from "../api/order.ts";
+
+export const ORDER_UPDATED_EVENT = "topup-transaction.updated";
+
+export const orderChannel = (userId: string) => `topup-transactions.${userId}`;
+
+function orderOf(payload: unknown): Order | null {
+  if (typeof payload !== "object" || payload === null) return null;
+  const order = (payload as { topup_transaction?: unknown }).topup_transaction;
+  if (typeof order !== "object" || order === null) return null;
+  return typeof (order as { order_id?: unknown }).order_id === "string" ? (order as Order) : null;
+}
+
+/**
+ * Decision 003: every change of the user's orders arrives on topup-transactions.{userId}. The
+ * order's cache entry takes the new state as is; balance and history are read again because a
+ * payment changes both.
+ */
+export function useLiveOrderUpdates(userId: string | null): void {
+  const queryClient = useQueryClient();
+  const onUpdate = useCallback(
+    (payload: unknown) => {
+      const order = orderOf(payload);
+      if (!order) return;
+      queryClient.setQueryData(transactionQueryKey(order.order_id), order);
+      void queryClient.invalidateQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY });
+      void queryClient.invalidateQueries({ queryKey: TRANSACTIONS_QUERY_KEY });
+    },
+    [queryClient],
+  );
+  useRealtimeEvent(userId ? orderChannel(userId) : null, ORDER_UPDATED_EVENT, onUpdate);
+}
