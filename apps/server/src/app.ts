@@ -7,6 +7,7 @@ import type { Config } from "./config.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { devOutboxRoutes } from "./modules/dev-outbox/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import { legalPlaceholderRoutes } from "./modules/public-config/legal-pages.ts";
 import { publicConfigRoutes } from "./modules/public-config/routes.ts";
 import apiDocsPlugin from "./plugins/api-docs.ts";
 import authPlugin from "./plugins/auth.ts";
@@ -84,6 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
 
   await app.register(healthRoutes);
   await app.register(publicConfigRoutes);
+  await app.register(legalPlaceholderRoutes);
   await app.register(authRoutes);
   if (!config.isProduction && mailer.kind === "outbox") await app.register(devOutboxRoutes);
 

@@ -24,12 +24,16 @@ const booleanFlag = z
   .transform((value) => value === "true" || value === "1" || value === "yes");
 
 const urlWithProtocols = (protocols: string[]) =>
-  z
-    .url({ error: `must be a URL (${protocols.join(", ")})` })
-    .refine(
-      (value) => protocols.includes(new URL(value).protocol),
-      `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
-    );
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
+  );
 
 /** "direct" or a comma list of http/https/socks5 proxy URLs. */
 const upstreamList = z

@@ -36,8 +36,8 @@ async function main() {
       process.exit(1);
     }
   };
-  process.once("SIGINT", () => void stop("SIGINT"));
-  process.once("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
 
   await app.listen({ port: config.PORT, host: "0.0.0.0" });
   console.log(`ByteToll is running at ${config.APP_URL}`);

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createTestApp, TEST_APP_URL, type TestApp } from "./helpers/test-app.ts";
 
 let t: TestApp;
@@ -118,6 +118,33 @@ describe("GET /config", () => {
         privacy_url: `${TEST_APP_URL}/privacy`,
       },
     });
+  });
+});
+
+describe("without a web build", () => {
+  it("tells the operator to run npm run build", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/login", headers: { accept: "text/html" } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toContain("npm run build");
+  });
+});
+
+describe("legal pages", () => {
+  it.each(["/terms", "/privacy"])(
+    "serves a placeholder at %s until the operator sets its URL",
+    async (url) => {
+      const response = await t.app.inject({ method: "GET", url });
+      expect(response.statusCode).toBe(200);
+      expect(response.body).toContain("has not published this document yet");
+    },
+  );
+
+  it("leaves the path to the SPA when the operator links elsewhere", async () => {
+    const custom = await createTestApp({ TERMS_URL: "https://example.com/terms" }, { database: t.database });
+    onTestFinished(() => custom.close());
+    expect((await custom.app.inject({ method: "GET", url: "/terms" })).statusCode).toBe(404);
+    const config = await custom.app.inject({ method: "GET", url: "/config" });
+    expect(config.json().data.terms_url).toBe("https://example.com/terms");
   });
 });
 

@@ -4,10 +4,17 @@ import { successEnvelope } from "./envelope.ts";
 export const EMAIL_MAX_LENGTH = 254;
 export const EMAIL_DOMAIN_MAX_LENGTH = 253;
 
+/** Control characters (NUL above all) are never part of an address and break storage. */
+export function hasControlCharacters(value: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+  return /[\u0000-\u001f\u007f]/.test(value);
+}
+
 /** SPEC §5: {local}@{domain}, at most 254 characters, no "..", domain at most 253. */
 export function isValidEmail(value: string): boolean {
   if (value.length === 0 || value.length > EMAIL_MAX_LENGTH) return false;
   if (value.includes("..")) return false;
+  if (hasControlCharacters(value)) return false;
   const at = value.lastIndexOf("@");
   if (at <= 0 || at === value.length - 1) return false;
   const domain = value.slice(at + 1);
@@ -24,6 +31,13 @@ export const emailSchema = z
   .min(1, "Email is required for login.")
   .refine(isValidEmail, "Please enter a valid email address.");
 
+/** Proxy usernames and passwords are URL-safe printable ASCII (DESIGN §3). */
+const printable = (field: string, max: number) =>
+  z
+    .string()
+    .max(max, `${field} must be at most ${max} characters`)
+    .regex(/^[\x21-\x7e]*$/, `${field} must be printable ASCII without spaces`);
+
 /** Order ids travel in the link path (/magic/auth/order/{orderId}): URL-safe only. */
 export const orderIdSchema = z
   .string()
@@ -36,8 +50,8 @@ export const orderIdSchema = z
 export const loginRequestSchema = z.object({
   email: emailSchema,
   addFreeCredit: z.boolean().optional(),
-  username: z.string().max(128).optional(),
-  password: z.string().max(256).optional(),
+  username: printable("username", 128).optional(),
+  password: printable("password", 256).optional(),
   dealId: z.number().int().positive("dealId must be a whole number greater than 0").nullable().optional(),
   purchaseAmount: z
     .number()

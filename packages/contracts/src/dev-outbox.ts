@@ -1,9 +1,16 @@
 import { z } from "zod";
+import { hasControlCharacters } from "./auth.ts";
 import { successEnvelope } from "./envelope.ts";
 
 /** GET /dev/outbox/messages?to= — messages the dev outbox stored, newest first. */
 export const devOutboxQuerySchema = z.object({
-  to: z.string().trim().toLowerCase().max(254).optional(),
+  to: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .max(254, "to must be at most 254 characters")
+    .refine((value) => !hasControlCharacters(value), "to must not contain control characters")
+    .optional(),
 });
 
 export const devOutboxMessageSchema = z.object({

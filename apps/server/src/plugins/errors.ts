@@ -26,6 +26,11 @@ export function validationMessage(error: ValidationError): string {
   return `${field}: ${message}`;
 }
 
+function isDataException(error: unknown): boolean {
+  const code = (error as { code?: unknown }).code;
+  return typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code);
+}
+
 /** One error model (STYLE habit 4): 4xx → {success:false, message}; 5xx → a fixed message, logged. */
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
@@ -34,6 +39,12 @@ async function errorsPlugin(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send({ success: false, message: validationMessage(error) });
+    }
+    if (isDataException(error)) {
+      // A value the schemas let through but PostgreSQL cannot hold (SQLSTATE class 22): the
+      // input is at fault, so it is a 400, and nothing was written.
+      request.log.warn({ err: error }, "database refused a value");
+      return reply.code(400).send({ success: false, message: "Invalid request: a value is malformed." });
     }
     const status = error.statusCode ?? 500;
     if (status >= 400 && status < 500) {

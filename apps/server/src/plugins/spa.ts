@@ -27,7 +27,8 @@ async function spaPlugin(app: FastifyInstance) {
   if (hasBuild) {
     await app.register(fastifyStatic, {
       root: distDir,
-      index: false,
+      // "/" is the dashboard route: the SPA's index.html.
+      index: "index.html",
       cacheControl: false,
       setHeaders(res, filePath) {
         const relative = path.relative(distDir, filePath);

@@ -29,12 +29,17 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
   });
 }
 
-/** A real app on its own fresh database (PGlite, or PostgreSQL with DATABASE_URL). */
+/**
+ * A real app on its own fresh database (PGlite, or PostgreSQL with DATABASE_URL). Pass another
+ * test app's `database` to build a differently configured app over it (cheaper than a new
+ * database; closing this app then leaves the database open).
+ */
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  options: { mailer?: Mailer; beforeReady?: (app: App) => void } = {},
+  options: { mailer?: Mailer; beforeReady?: (app: App) => void; database?: TestDatabase } = {},
 ): Promise<TestApp> {
-  const database = await createTestDatabase();
+  const ownsDatabase = !options.database;
+  const database = options.database ?? (await createTestDatabase());
   const config = testConfig(overrides);
   const printed: string[] = [];
   const mailer =
@@ -50,7 +55,7 @@ export async function createTestApp(
     printed,
     async close() {
       await app.close();
-      await database.close();
+      if (ownsDatabase) await database.close();
     },
   };
 }

@@ -1,0 +1,126 @@
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+const scratch = mkdtempSync(path.join(tmpdir(), "bytetoll-config-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const base = { JWT_SECRET: "x".repeat(40) };
+
+function problemsOf(env: Record<string, string>): string[] {
+  try {
+    loadConfig({ ...base, ...env });
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("loadConfig", () => {
+  it("gives a complete local product with nothing set", () => {
+    const config = loadConfig({ DATA_DIR: path.join(scratch, "defaults") });
+    expect(config).toMatchObject({
+      PORT: 3000,
+      APP_URL: "http://localhost:3000",
+      CRYPTO_PROVIDER: "sandbox",
+      GATEWAY_HOST: "localhost",
+      GATEWAY_HTTP_PORT: 8080,
+      GATEWAY_HTTPS_PORT: 8443,
+      MOBILE_UPSTREAMS: ["direct"],
+      DATACENTER_UPSTREAMS: ["direct"],
+      EGRESS_ALLOW: [],
+      PRICE_PER_GB_USD: 3,
+      DC_PRICE_PER_GB_USD: 0.3,
+      FREE_GB: 1,
+      NODE_ENV: "development",
+      LOG_LEVEL: "info",
+    });
+    expect(config.DATABASE_URL).toBeUndefined();
+    expect(config.SMTP_URL).toBeUndefined();
+  });
+
+  it("derives APP_URL from PORT and GATEWAY_HOST from APP_URL", () => {
+    expect(loadConfig({ ...base, PORT: "4000" }).APP_URL).toBe("http://localhost:4000");
+    const config = loadConfig({ ...base, APP_URL: "https://proxy.example.com/" });
+    expect(config.APP_URL).toBe("https://proxy.example.com");
+    expect(config.GATEWAY_HOST).toBe("proxy.example.com");
+  });
+
+  it("parses lists and numbers", () => {
+    const config = loadConfig({
+      ...base,
+      MOBILE_UPSTREAMS: "http://a:1, socks5://b:2",
+      EGRESS_ALLOW: "127.0.0.0/8,::1/128",
+      PRICE_PER_GB_USD: "2.5",
+      FREE_GB: "0",
+    });
+    expect(config.MOBILE_UPSTREAMS).toEqual(["http://a:1", "socks5://b:2"]);
+    expect(config.EGRESS_ALLOW).toEqual(["127.0.0.0/8", "::1/128"]);
+    expect(config.PRICE_PER_GB_USD).toBe(2.5);
+    expect(config.FREE_GB).toBe(0);
+  });
+
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["APP_URL", "not a url"],
+    ["DATABASE_URL", "mysql://x"],
+    ["REDIS_URL", "http://x"],
+    ["SMTP_URL", "mail.example.com"],
+    ["JWT_SECRET", "short"],
+    ["CRYPTO_PROVIDER", "paypal"],
+    ["GATEWAY_HTTP_PORT", "0"],
+    ["MOBILE_UPSTREAMS", "ftp://x"],
+    ["EGRESS_ALLOW", "10.0.0.0/33"],
+    ["PRICE_PER_GB_USD", "-1"],
+    ["FREE_GB", "lots"],
+    ["NODE_ENV", "staging"],
+    ["LOG_LEVEL", "loud"],
+    ["TRUST_PROXY", "maybe"],
+  ])("names %s when it is %j", (name, value) => {
+    const problems = problemsOf({ [name]: value });
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  it("requires the provider's keys with CRYPTO_PROVIDER=nowpayments", () => {
+    const problems = problemsOf({ CRYPTO_PROVIDER: "nowpayments" });
+    expect(problems.map((problem) => problem.split(":")[0]).sort()).toEqual([
+      "NOWPAYMENTS_API_KEY",
+      "NOWPAYMENTS_IPN_SECRET",
+    ]);
+  });
+
+  it("generates JWT_SECRET into DATA_DIR with mode 0600 and reuses it", () => {
+    const dataDir = path.join(scratch, "secret");
+    const first = loadConfig({ DATA_DIR: dataDir });
+    const file = path.join(dataDir, "jwt-secret");
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(readFileSync(file, "utf8")).toBe(first.JWT_SECRET);
+    expect(first.JWT_SECRET.length).toBeGreaterThanOrEqual(32);
+    expect(loadConfig({ DATA_DIR: dataDir }).JWT_SECRET).toBe(first.JWT_SECRET);
+  });
+});
+
+describe("starting the server with a wrong value", () => {
+  it("exits non-zero with a message naming the variable", () => {
+    const root = fileURLToPath(new URL("../../..", import.meta.url));
+    const result = spawnSync(
+      path.join(root, "node_modules/.bin/tsx"),
+      [path.join(root, "apps/server/src/server.ts")],
+      {
+        env: { PATH: process.env.PATH, PORT: "not-a-port", DATA_DIR: path.join(scratch, "spawn") },
+        encoding: "utf8",
+        timeout: 30_000,
+      },
+    );
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("PORT: ");
+    expect(result.stderr).toContain("not-a-port");
+  });
+});

@@ -1,0 +1,75 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+
+const INDEX =
+  '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-a1b2c3.js"></script></body></html>';
+
+let distDir: string;
+let t: TestApp;
+beforeAll(async () => {
+  distDir = mkdtempSync(path.join(tmpdir(), "bytetoll-dist-"));
+  mkdirSync(path.join(distDir, "assets"));
+  writeFileSync(path.join(distDir, "index.html"), INDEX);
+  writeFileSync(path.join(distDir, "assets", "index-a1b2c3.js"), "console.log('app')");
+  writeFileSync(path.join(distDir, "favicon.svg"), "<svg/>");
+  t = await createTestApp({ WEB_DIST_DIR: distDir });
+});
+afterAll(async () => {
+  await t.close();
+  rmSync(distDir, { recursive: true, force: true });
+});
+
+const html = { accept: "text/html,application/xhtml+xml,*/*;q=0.8" };
+
+describe("serving the SPA", () => {
+  it.each(["/", "/login", "/magic/auth/order/abc?magic_credential=x", "/no/such/page"])(
+    "answers a browser's GET %s with index.html",
+    async (url) => {
+      const response = await t.app.inject({ method: "GET", url, headers: html });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["content-type"]).toContain("text/html");
+      expect(response.headers["cache-control"]).toBe("no-cache");
+      expect(response.body).toBe(INDEX);
+    },
+  );
+
+  it("serves hashed assets with a long cache and other files without", async () => {
+    const asset = await t.app.inject({ method: "GET", url: "/assets/index-a1b2c3.js" });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    const icon = await t.app.inject({ method: "GET", url: "/favicon.svg" });
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("answers unknown paths that do not ask for HTML with a JSON 404", async () => {
+    const missingAsset = await t.app.inject({
+      method: "GET",
+      url: "/assets/missing.js",
+      headers: { accept: "*/*" },
+    });
+    expect(missingAsset.statusCode).toBe(404);
+    expect(missingAsset.json()).toEqual({ success: false, message: "Not found" });
+    const api = await t.app.inject({
+      method: "GET",
+      url: "/transactions/xyz",
+      headers: { accept: "application/json" },
+    });
+    expect(api.statusCode).toBe(404);
+    expect(api.json().success).toBe(false);
+  });
+
+  it("does not serve index.html for a POST to an unknown path", async () => {
+    const response = await t.app.inject({ method: "POST", url: "/login", headers: html, payload: {} });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ success: false, message: "Not found" });
+  });
+
+  it("keeps API routes ahead of the SPA", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/config", headers: html });
+    expect(response.json().success).toBe(true);
+  });
+});
