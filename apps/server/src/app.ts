@@ -4,16 +4,22 @@ import type { Database } from "@bytetoll/db";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
+import { accountRoutes } from "./modules/account/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { devOutboxRoutes } from "./modules/dev-outbox/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import ordersPlugin from "./modules/orders/plugin.ts";
+import { orderRoutes } from "./modules/orders/routes.ts";
+import { paymentRoutes } from "./modules/payments/routes.ts";
 import { legalPlaceholderRoutes } from "./modules/public-config/legal-pages.ts";
 import { publicConfigRoutes } from "./modules/public-config/routes.ts";
 import apiDocsPlugin from "./plugins/api-docs.ts";
 import authPlugin from "./plugins/auth.ts";
 import errorsPlugin from "./plugins/errors.ts";
 import { createMailer, type Mailer } from "./plugins/mail.ts";
+import paymentsPlugin, { type PaymentsOptions } from "./plugins/payments.ts";
 import rateLimitPlugin from "./plugins/rate-limit.ts";
+import realtimePlugin from "./plugins/realtime.ts";
 import securityPlugin from "./plugins/security.ts";
 import spaPlugin from "./plugins/spa.ts";
 import type { App } from "./types.ts";
@@ -25,6 +31,8 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** A pino logger, or false for none; default: pino at LOG_LEVEL. */
   logger?: FastifyBaseLogger | boolean;
+  /** Payment provider overrides (tests point Stripe's client at a local stand-in). */
+  payments?: PaymentsOptions;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -82,11 +90,17 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(rateLimitPlugin);
   await app.register(apiDocsPlugin);
   await app.register(authPlugin);
+  await app.register(realtimePlugin);
+  await app.register(paymentsPlugin, options.payments ?? {});
+  await app.register(ordersPlugin);
 
   await app.register(healthRoutes);
   await app.register(publicConfigRoutes);
   await app.register(legalPlaceholderRoutes);
   await app.register(authRoutes);
+  await app.register(accountRoutes);
+  await app.register(orderRoutes);
+  await app.register(paymentRoutes);
   if (!config.isProduction && mailer.kind === "outbox") await app.register(devOutboxRoutes);
 
   await app.register(spaPlugin);

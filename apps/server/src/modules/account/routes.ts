@@ -1,0 +1,34 @@
+import { bytesToGb, errorResponse } from "@bytetoll/contracts";
+import { z } from "zod";
+import { type App, requireUser } from "../../types.ts";
+import { createAccountRepository } from "./repository.ts";
+
+const accountStatusResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ balance_gb: z.number(), balance_bytes: z.number() }),
+});
+
+/** GET /account/status: the caller's balance (decision 003). */
+export async function accountRoutes(app: App) {
+  const repository = createAccountRepository(app.database);
+
+  app.get(
+    "/account/status",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["account"],
+        summary: "The caller's data balance",
+        security: [{ bearer: [] }],
+        response: { 200: accountStatusResponse, 401: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request) => {
+      const balanceBytes = await repository.balanceBytes(requireUser(request).id);
+      return {
+        success: true as const,
+        data: { balance_gb: bytesToGb(balanceBytes), balance_bytes: balanceBytes },
+      };
+    },
+  );
+}

@@ -1,0 +1,49 @@
+import { bytesToGb } from "@bytetoll/contracts";
+import type { schema } from "@bytetoll/db";
+import type { Network, Order, PaymentStatus } from "./schemas.ts";
+
+export type OrderRow = typeof schema.orders.$inferSelect;
+
+const EXPLORERS: Record<Network, string> = {
+  solana: "https://solscan.io/tx/",
+  polygon: "https://polygonscan.com/tx/",
+  base: "https://basescan.org/tx/",
+  ethereum: "https://etherscan.io/tx/",
+};
+
+/** SPEC §3: an empty hash or the provider's DUMMY_TX_ID placeholder has no explorer page. */
+export function transactionUrl(network: string | null, payinHash: string | null): string | null {
+  if (!network || !payinHash || payinHash === "DUMMY_TX_ID") return null;
+  const explorer = EXPLORERS[network as Network];
+  return explorer ? `${explorer}${encodeURIComponent(payinHash)}` : null;
+}
+
+const iso = (value: Date | string) => new Date(value).toISOString();
+
+/** The one JSON shape of an order (decision 003): API, realtime and CLI all print this. */
+export function toOrderView(row: OrderRow): Order {
+  return {
+    order_id: row.id,
+    user_id: row.userId,
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+    expires_at: iso(row.expiresAt),
+    paid_at: row.paidAt ? iso(row.paidAt) : null,
+    note: row.note,
+    method: row.method as Order["method"],
+    network_type: row.networkType as Order["network_type"],
+    amount_usd: Number(row.amountCents) / 100,
+    gb: bytesToGb(Number(row.bytes)),
+    payment_status: row.paymentStatus as PaymentStatus,
+    pay_address: row.payAddress,
+    qr_code: row.qrCode,
+    price_amount: row.priceAmountCents === null ? null : Number(row.priceAmountCents) / 100,
+    payment_token: row.paymentToken,
+    payin_hash: row.payinHash,
+    transaction_url: transactionUrl(row.networkType, row.payinHash),
+    balance_gb_after: row.balanceBytesAfter === null ? null : bytesToGb(Number(row.balanceBytesAfter)),
+    stripe_redirect_url: row.stripeRedirectUrl,
+    deal_id: row.dealId,
+    quantity: row.quantity,
+  };
+}

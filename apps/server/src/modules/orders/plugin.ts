@@ -1,0 +1,41 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { createOrdersService, type OrdersService } from "./service.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    orders: OrdersService;
+  }
+}
+
+/** How often each instance expires overdue orders; reads also expire what they show. */
+const EXPIRY_SWEEP_MS = 60_000;
+
+/** One orders service per app (routes, webhooks, admin all credit through it), plus the sweep
+ * that turns unpaid orders `expired` so the open checkout page hears about it. */
+async function ordersPlugin(app: FastifyInstance) {
+  app.decorate(
+    "orders",
+    createOrdersService({
+      database: app.database,
+      config: app.config,
+      payments: app.payments,
+      publish: (order) => app.realtime.publishOrder(order),
+    }),
+  );
+
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook("onReady", async () => {
+    timer = setInterval(() => {
+      app.orders
+        .expireDue()
+        .catch((error: unknown) => app.log.warn({ err: error }, "order expiry sweep failed"));
+    }, EXPIRY_SWEEP_MS);
+    timer.unref();
+  });
+  app.addHook("preClose", async () => {
+    clearInterval(timer);
+  });
+}
+
+export default fp(ordersPlugin, { name: "orders", dependencies: ["payments", "realtime"] });

@@ -1,0 +1,156 @@
+import { type Database, type Db, schema } from "@bytetoll/db";
+import { and, count, desc, eq, lte, sql } from "drizzle-orm";
+import type { OrderRow } from "./order-view.ts";
+
+const { orders, stripeEvents } = schema;
+
+/** An open transaction of either driver. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+type Executor = Db | Tx;
+
+export const ORDER_VALID_MINUTES = 60;
+
+export type NewOrder = Omit<typeof orders.$inferInsert, "expiresAt" | "createdAt" | "updatedAt">;
+
+/** SQL for orders; no business rules here. */
+export function createOrdersRepository(database: Database) {
+  const { db } = database;
+  return {
+    transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+      return db.transaction(work);
+    },
+
+    async insert(values: NewOrder): Promise<OrderRow> {
+      const [row] = await db
+        .insert(orders)
+        .values({ ...values, expiresAt: sql`now() + make_interval(mins => ${ORDER_VALID_MINUTES})` })
+        .returning();
+      if (!row) throw new Error("order insert returned nothing");
+      return row;
+    },
+
+    async findForUser(userId: string, orderId: string): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.id, orderId), eq(orders.userId, userId)));
+      return row;
+    },
+
+    async find(orderId: string): Promise<OrderRow | undefined> {
+      const [row] = await db.select().from(orders).where(eq(orders.id, orderId));
+      return row;
+    },
+
+    async findByProviderPayment(provider: string, paymentId: string): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .select()
+        .from(orders)
+        .where(and(eq(orders.provider, provider), eq(orders.providerPaymentId, paymentId)));
+      return row;
+    },
+
+    /** Locks the row until the transaction ends: concurrent confirmations queue up here. */
+    async lock(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
+      const [row] = await tx.select().from(orders).where(eq(orders.id, orderId)).for("update");
+      return row;
+    },
+
+    /** Moves credited_bytes forward only from the value the caller saw (compare-and-set). */
+    async recordCredit(
+      tx: Tx,
+      orderId: string,
+      change: {
+        fromCredited: number;
+        toCredited: number;
+        status: "paid" | "partially_paid";
+        balanceBytesAfter: number | null;
+        payinHash: string | null;
+      },
+    ): Promise<OrderRow | undefined> {
+      const [row] = await tx
+        .update(orders)
+        .set({
+          creditedBytes: change.toCredited,
+          paymentStatus: change.status,
+          balanceBytesAfter: change.balanceBytesAfter,
+          payinHash: change.payinHash === null ? sql`${orders.payinHash}` : change.payinHash,
+          paidAt: sql`coalesce(${orders.paidAt}, now())`,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(orders.id, orderId), eq(orders.creditedBytes, change.fromCredited)))
+        .returning();
+      return row;
+    },
+
+    /** waiting → failed | expired; anything else stays as it is. */
+    async closeWaiting(
+      executor: Executor,
+      orderId: string,
+      status: "failed" | "expired",
+    ): Promise<OrderRow | undefined> {
+      const [row] = await executor
+        .update(orders)
+        .set({ paymentStatus: status, updatedAt: sql`now()` })
+        .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "waiting")))
+        .returning();
+      return row;
+    },
+
+    /** One conditional UPDATE: whichever instance runs it first expires a row, once. */
+    async expireDue(userId?: string): Promise<OrderRow[]> {
+      const due = and(eq(orders.paymentStatus, "waiting"), lte(orders.expiresAt, sql`now()`));
+      return db
+        .update(orders)
+        .set({ paymentStatus: "expired", updatedAt: sql`now()` })
+        .where(userId ? and(due, eq(orders.userId, userId)) : due)
+        .returning();
+    },
+
+    async attachCheckout(
+      orderId: string,
+      checkout: { providerPaymentId: string | null; redirectUrl: string },
+    ): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .update(orders)
+        .set({
+          providerPaymentId: checkout.providerPaymentId,
+          stripeSessionId: checkout.providerPaymentId,
+          stripeRedirectUrl: checkout.redirectUrl,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "waiting")))
+        .returning();
+      return row;
+    },
+
+    async listForUser(
+      userId: string,
+      options: { limit: number; offset: number; method?: "crypto" | "card" | undefined },
+    ): Promise<{ rows: OrderRow[]; total: number }> {
+      const where = options.method
+        ? and(eq(orders.userId, userId), eq(orders.method, options.method))
+        : eq(orders.userId, userId);
+      const [rows, totals] = await Promise.all([
+        db
+          .select()
+          .from(orders)
+          .where(where)
+          .orderBy(desc(orders.createdAt), desc(orders.id))
+          .limit(options.limit)
+          .offset(options.offset),
+        db.select({ total: count() }).from(orders).where(where),
+      ]);
+      return { rows, total: Number(totals[0]?.total ?? 0) };
+    },
+
+    /** True the first time an event id is seen; inside the caller's transaction so a failed
+     * handling rolls the record back and the redelivery is processed. */
+    async recordStripeEvent(tx: Tx, id: string, type: string): Promise<boolean> {
+      const rows = await tx.insert(stripeEvents).values({ id, type }).onConflictDoNothing().returning();
+      return rows.length > 0;
+    },
+  };
+}
+
+export type OrdersRepository = ReturnType<typeof createOrdersRepository>;

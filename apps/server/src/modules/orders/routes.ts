@@ -1,0 +1,67 @@
+import { errorResponse } from "@bytetoll/contracts";
+import { type App, requireUser } from "../../types.ts";
+import { replyUnavailable } from "../payments/unavailable-errors.ts";
+import {
+  createOrderRequest,
+  errors,
+  listOrdersQuery,
+  orderIdParams,
+  orderPage,
+  orderResponse,
+} from "./schemas.ts";
+
+/** POST /transactions, GET /transactions/{orderId}, GET /transactions (decision 003). */
+export async function orderRoutes(app: App) {
+  replyUnavailable(app);
+
+  app.post(
+    "/transactions",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["orders"],
+        summary: "Create a top-up order (USDC or card)",
+        security: [{ bearer: [] }],
+        body: createOrderRequest,
+        response: { 201: orderResponse, ...errors, 502: errorResponse, 503: errorResponse },
+      },
+    },
+    async (request, reply) => {
+      const order = await app.orders.create(requireUser(request).id, request.body);
+      return reply.code(201).send({ success: true as const, data: order });
+    },
+  );
+
+  app.get(
+    "/transactions/:orderId",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["orders"],
+        summary: "One of the caller's orders",
+        security: [{ bearer: [] }],
+        params: orderIdParams,
+        response: { 200: orderResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await app.orders.get(requireUser(request).id, request.params.orderId),
+    }),
+  );
+
+  app.get(
+    "/transactions",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["orders"],
+        summary: "The caller's orders, newest first",
+        security: [{ bearer: [] }],
+        querystring: listOrdersQuery,
+        response: { 200: orderPage, ...errors },
+      },
+    },
+    async (request) => app.orders.list(requireUser(request).id, request.query),
+  );
+}

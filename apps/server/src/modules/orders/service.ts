@@ -1,0 +1,255 @@
+import { randomUUID } from "node:crypto";
+import { applyLedgerEntry, type Database } from "@bytetoll/db";
+import type { Config } from "../../config.ts";
+import { AppError, notFound } from "../../errors.ts";
+import type { Payments } from "../../plugins/payments.ts";
+import { type PaymentReading, PaymentUnavailableError } from "../payments/provider.ts";
+import { type OrderRow, toOrderView } from "./order-view.ts";
+import { createOrdersRepository, type Tx } from "./repository.ts";
+import {
+  type CreateOrderRequest,
+  type ListOrdersQuery,
+  type Order,
+  type OrderPage,
+  PAYMENT_TOKENS,
+} from "./schemas.ts";
+
+export const ORDER_NOT_FOUND = "Order not found";
+export const DEAL_UNAVAILABLE = "This deal is no longer available. Please check back again soon.";
+export const CARD_UNAVAILABLE = "Card payments are not available.";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+interface Deps {
+  database: Database;
+  config: Config;
+  payments: Payments;
+  /** Called after every committed order change (realtime `topup-transaction.updated`). */
+  publish: (order: Order) => void;
+}
+
+export interface SettleOptions {
+  /** Runs first inside the crediting transaction; false means "already handled" (e.g. a Stripe
+   * event id seen before) and nothing changes. */
+  guard?: (tx: Tx) => Promise<boolean>;
+}
+
+/** Orders and the one place that turns a payment into ledger credit. */
+export function createOrdersService({ database, config, payments, publish }: Deps) {
+  const repository = createOrdersRepository(database);
+
+  const bytesFor = (amountCents: number) => Math.round((amountCents * 1e7) / config.PRICE_PER_GB_USD);
+
+  function publishRows(rows: OrderRow[]): Order[] {
+    const views = rows.map(toOrderView);
+    for (const view of views) publish(view);
+    return views;
+  }
+
+  async function ownedOrder(userId: string, orderId: string): Promise<OrderRow> {
+    if (!UUID.test(orderId)) throw notFound(ORDER_NOT_FOUND);
+    const row = await repository.findForUser(userId, orderId);
+    if (!row) throw notFound(ORDER_NOT_FOUND);
+    return row;
+  }
+
+  /** How many of the order's bytes a reading says have been paid for. */
+  function paidBytes(row: OrderRow, reading: PaymentReading): number {
+    const total = Number(row.bytes);
+    if (reading.status === "paid") return total;
+    if (reading.status !== "partially_paid" || !reading.paid || reading.paid.of <= 0) return 0;
+    const share = Math.max(0, reading.paid.amount) / reading.paid.of;
+    return Math.min(total, Math.floor(total * share));
+  }
+
+  async function settleInTransaction(
+    tx: Tx,
+    orderId: string,
+    reading: PaymentReading,
+    options: SettleOptions,
+  ): Promise<OrderRow | null> {
+    if (options.guard && !(await options.guard(tx))) return null;
+    const row = await repository.lock(tx, orderId);
+    if (!row) throw notFound(ORDER_NOT_FOUND);
+    if (reading.status === "failed" || reading.status === "expired") {
+      return (await repository.closeWaiting(tx, orderId, reading.status)) ?? null;
+    }
+    const credited = Number(row.creditedBytes);
+    const target = paidBytes(row, reading);
+    // Replays, retries and slower twins of a confirmation end here: nothing new was paid.
+    if (target <= credited) return null;
+    const ledger = await applyLedgerEntry(tx, {
+      userId: row.userId,
+      kind: "purchase",
+      reference: `order:${row.id}:${target}`,
+      deltaBytes: target - credited,
+      note: `Order ${row.id}`,
+    });
+    if (!ledger.applied) throw new Error(`ledger already holds order:${row.id}:${target}`);
+    const updated = await repository.recordCredit(tx, orderId, {
+      fromCredited: credited,
+      toCredited: target,
+      status: target >= Number(row.bytes) ? "paid" : "partially_paid",
+      balanceBytesAfter: ledger.balanceBytes,
+      payinHash: reading.payinHash ?? null,
+    });
+    // Unreachable while the row lock is held; throwing rolls the ledger entry back if it happens.
+    if (!updated) throw new Error(`order ${row.id} changed while locked`);
+    return updated;
+  }
+
+  return {
+    async create(userId: string, input: CreateOrderRequest): Promise<Order> {
+      // Deals arrive in their own issue; until then no deal is live.
+      if (input.deal_id !== undefined) throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
+      const provider = input.method === "card" ? payments.card : payments.crypto;
+      if (!provider) throw new PaymentUnavailableError(CARD_UNAVAILABLE, 503);
+      const id = randomUUID();
+      const amountCents = Math.round(input.amount * 100);
+      const bytes = bytesFor(amountCents);
+      const network = input.method === "crypto" ? (input.network_type ?? null) : null;
+      // Card checkouts are opened by POST /stripe/sessions, when the customer chooses to pay.
+      const payment =
+        input.method === "crypto"
+          ? await provider.createPayment({
+              orderId: id,
+              amountCents,
+              network,
+              description: `${bytes / 1e9} GB of proxy data`,
+            })
+          : null;
+      const row = await repository.insert({
+        id,
+        userId,
+        method: input.method,
+        networkType: network,
+        amountCents,
+        bytes,
+        provider: provider.name,
+        providerPaymentId: payment?.providerPaymentId ?? null,
+        payAddress: payment?.payAddress ?? null,
+        qrCode: payment?.qrCode ?? null,
+        priceAmountCents: payment?.priceAmountCents ?? null,
+        paymentToken: network ? PAYMENT_TOKENS[network] : PAYMENT_TOKENS.card,
+      });
+      const [view] = publishRows([row]);
+      return view ?? toOrderView(row);
+    },
+
+    async get(userId: string, orderId: string): Promise<Order> {
+      const row = await ownedOrder(userId, orderId);
+      if (row.paymentStatus === "waiting" && new Date(row.expiresAt).getTime() <= Date.now()) {
+        const expired = await repository.closeWaiting(database.db, row.id, "expired");
+        if (expired) return publishRows([expired])[0] ?? toOrderView(expired);
+        const current = await repository.find(row.id);
+        if (current) return toOrderView(current);
+      }
+      return toOrderView(row);
+    },
+
+    async list(userId: string, query: ListOrdersQuery): Promise<OrderPage> {
+      publishRows(await repository.expireDue(userId));
+      const { rows, total } = await repository.listForUser(userId, {
+        limit: query.per_page,
+        offset: (query.page - 1) * query.per_page,
+        method: query.source,
+      });
+      const from = rows.length > 0 ? (query.page - 1) * query.per_page + 1 : null;
+      return {
+        success: true,
+        data: rows.map(toOrderView),
+        current_page: query.page,
+        last_page: Math.max(1, Math.ceil(total / query.per_page)),
+        per_page: query.per_page,
+        total,
+        from,
+        to: from === null ? null : from + rows.length - 1,
+      };
+    },
+
+    /** POST /stripe/sessions: the hosted card page for a waiting card order (reused if opened). */
+    async startCardCheckout(userId: string, orderId: string): Promise<{ redirect_url: string }> {
+      const row = await ownedOrder(userId, orderId);
+      if (row.method !== "card") throw new AppError(400, "This order is not a card payment.", "not_card");
+      if (row.paymentStatus !== "waiting") {
+        throw new AppError(409, "This order can no longer be paid.", "order_closed");
+      }
+      if (row.stripeRedirectUrl) return { redirect_url: row.stripeRedirectUrl };
+      const provider = payments.card;
+      if (!provider || provider.name !== row.provider)
+        throw new PaymentUnavailableError(CARD_UNAVAILABLE, 503);
+      const payment = await provider.createPayment({
+        orderId: row.id,
+        amountCents: Number(row.amountCents),
+        network: null,
+        description: `${Number(row.bytes) / 1e9} GB of proxy data`,
+      });
+      if (!payment.redirectUrl) throw new PaymentUnavailableError(CARD_UNAVAILABLE, 503);
+      const updated = await repository.attachCheckout(row.id, {
+        providerPaymentId: payment.providerPaymentId,
+        redirectUrl: payment.redirectUrl,
+      });
+      if (!updated) throw new AppError(409, "This order can no longer be paid.", "order_closed");
+      publishRows([updated]);
+      return { redirect_url: payment.redirectUrl };
+    },
+
+    /**
+     * THE place money becomes data: applies a provider's reading to an order. A credit is one
+     * transaction — row lock, ledger entry for the newly paid bytes (reference
+     * order:{id}:{credited_after}), compare-and-set of credited_bytes — so replays, retries,
+     * concurrent confirmations and late payments credit exactly once. Returns the changed order,
+     * or null when nothing changed.
+     */
+    async settle(
+      orderId: string,
+      reading: PaymentReading,
+      options: SettleOptions = {},
+    ): Promise<Order | null> {
+      if (!UUID.test(orderId)) throw notFound(ORDER_NOT_FOUND);
+      if (reading.status === "waiting") return null;
+      const changed = await repository.transaction((tx) =>
+        settleInTransaction(tx, orderId, reading, options),
+      );
+      return changed ? (publishRows([changed])[0] ?? null) : null;
+    },
+
+    /** Sandbox confirmation (POST /dev/orders/{id}/pay, sandbox card page, CLI). `amountUsd` below
+     * the order's amount simulates a partial payment. */
+    async paySandbox(orderId: string, amountUsd?: number): Promise<Order> {
+      if (!UUID.test(orderId)) throw notFound(ORDER_NOT_FOUND);
+      const row = await repository.find(orderId);
+      if (!row) throw notFound(ORDER_NOT_FOUND);
+      if (row.provider !== "sandbox") {
+        throw new AppError(400, "Only sandbox orders can be paid here.", "not_sandbox");
+      }
+      const due = Number(row.amountCents);
+      const paidCents = amountUsd === undefined ? due : Math.round(amountUsd * 100);
+      const reading: PaymentReading =
+        paidCents >= due
+          ? { status: "paid", payinHash: "DUMMY_TX_ID" }
+          : { status: "partially_paid", paid: { amount: paidCents, of: due }, payinHash: "DUMMY_TX_ID" };
+      await this.settle(orderId, reading);
+      const current = await repository.find(orderId);
+      if (!current) throw notFound(ORDER_NOT_FOUND);
+      return toOrderView(current);
+    },
+
+    async findByProviderPayment(provider: string, paymentId: string): Promise<OrderRow | undefined> {
+      return repository.findByProviderPayment(provider, paymentId);
+    },
+
+    async find(orderId: string): Promise<OrderRow | undefined> {
+      return UUID.test(orderId) ? repository.find(orderId) : undefined;
+    },
+
+    recordStripeEvent: (tx: Tx, id: string, type: string) => repository.recordStripeEvent(tx, id, type),
+
+    /** Expires every waiting order past its time (the interval timer; safe on many instances). */
+    async expireDue(): Promise<number> {
+      return publishRows(await repository.expireDue()).length;
+    },
+  };
+}
+
+export type OrdersService = ReturnType<typeof createOrdersService>;

@@ -1,0 +1,130 @@
+import { z } from "zod";
+import type { Network } from "../orders/schemas.ts";
+import {
+  type CreatedPayment,
+  type PaymentProvider,
+  type PaymentReading,
+  type PaymentRequest,
+  PaymentUnavailableError,
+} from "./provider.ts";
+import { qrCodeFor } from "./sandbox-provider.ts";
+
+/** NOWPayments currency codes for USDC on each network we offer. */
+const PAY_CURRENCY: Record<Network, string> = {
+  solana: "usdcsol",
+  polygon: "usdcmatic",
+  base: "usdcbase",
+  ethereum: "usdc",
+};
+
+const paymentId = z.union([z.string(), z.number()]).transform(String);
+
+const createdSchema = z.object({
+  payment_id: paymentId,
+  pay_address: z.string().min(1),
+  pay_amount: z.coerce.number().positive(),
+});
+
+const statusSchema = z.object({
+  payment_id: paymentId,
+  payment_status: z.string(),
+  pay_amount: z.coerce.number().nonnegative(),
+  actually_paid: z.coerce.number().nonnegative().nullish(),
+  order_id: z.string().nullish(),
+  payin_hash: z.string().nullish(),
+});
+
+/** finished/confirmed (and sending, which follows confirmed) mean the funds arrived. */
+export function mapNowPaymentsStatus(body: z.infer<typeof statusSchema>): PaymentReading {
+  const base = { payinHash: body.payin_hash ?? null, orderId: body.order_id ?? null };
+  switch (body.payment_status) {
+    case "finished":
+    case "confirmed":
+    case "sending":
+      return { ...base, status: "paid" };
+    case "partially_paid":
+      return {
+        ...base,
+        status: "partially_paid",
+        paid: { amount: body.actually_paid ?? 0, of: body.pay_amount },
+      };
+    case "failed":
+    case "refunded":
+      return { ...base, status: "failed" };
+    case "expired":
+      return { ...base, status: "expired" };
+    default:
+      return { ...base, status: "waiting" };
+  }
+}
+
+/** NOWPAYMENTS_API_URL may be given with or without the /v1 suffix. */
+export function nowPaymentsBase(apiUrl: string): string {
+  const trimmed = apiUrl.replace(/\/+$/, "");
+  return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`;
+}
+
+export function createNowPaymentsProvider(options: {
+  apiUrl: string;
+  apiKey: string;
+  callbackUrl: string;
+}): PaymentProvider {
+  const base = nowPaymentsBase(options.apiUrl);
+
+  async function call(path: string, init: RequestInit = {}): Promise<unknown> {
+    let response: Response;
+    try {
+      response = await fetch(`${base}${path}`, {
+        ...init,
+        headers: { "x-api-key": options.apiKey, "content-type": "application/json" },
+        signal: AbortSignal.timeout(10_000),
+      });
+    } catch {
+      throw new PaymentUnavailableError("The crypto payment provider is unavailable. Please try again.");
+    }
+    if (!response.ok) {
+      throw new PaymentUnavailableError("The crypto payment provider refused the payment. Please try again.");
+    }
+    return response.json().catch(() => null);
+  }
+
+  return {
+    name: "nowpayments",
+    async createPayment(request: PaymentRequest): Promise<CreatedPayment> {
+      if (!request.network) throw new Error("NOWPayments takes crypto payments only");
+      const body = await call("/payment", {
+        method: "POST",
+        body: JSON.stringify({
+          price_amount: request.amountCents / 100,
+          price_currency: "usd",
+          pay_currency: PAY_CURRENCY[request.network],
+          order_id: request.orderId,
+          order_description: request.description,
+          ipn_callback_url: options.callbackUrl,
+        }),
+      });
+      const created = createdSchema.safeParse(body);
+      if (!created.success) {
+        throw new PaymentUnavailableError(
+          "The crypto payment provider answered unexpectedly. Please try again.",
+        );
+      }
+      return {
+        providerPaymentId: created.data.payment_id,
+        payAddress: created.data.pay_address,
+        qrCode: await qrCodeFor(created.data.pay_address),
+        // Round up: sending a fraction of a cent less would leave the payment partially paid.
+        priceAmountCents: Math.ceil(created.data.pay_amount * 100 - 1e-9),
+        redirectUrl: null,
+      };
+    },
+    async readPayment(providerPaymentId: string): Promise<PaymentReading> {
+      const body = await call(`/payment/${encodeURIComponent(providerPaymentId)}`);
+      const status = statusSchema.safeParse(body);
+      if (!status.success || status.data.payment_id !== providerPaymentId) {
+        throw new PaymentUnavailableError("The crypto payment provider answered unexpectedly.");
+      }
+      return mapNowPaymentsStatus(status.data);
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import type { Network } from "../orders/schemas.ts";
+
+/** What a provider needs to open a payment for an order. */
+export interface PaymentRequest {
+  orderId: string;
+  amountCents: number;
+  /** Null for card payments. */
+  network: Network | null;
+  description: string;
+}
+
+export interface CreatedPayment {
+  providerPaymentId: string | null;
+  payAddress: string | null;
+  /** data:image/png;base64 of the pay address. */
+  qrCode: string | null;
+  /** What the customer must send, in USDC cents. */
+  priceAmountCents: number | null;
+  /** Hosted page to send the customer to (card payments). */
+  redirectUrl: string | null;
+}
+
+/** A provider's current word on a payment, mapped onto decision 003's statuses. */
+export interface PaymentReading {
+  status: "waiting" | "paid" | "partially_paid" | "failed" | "expired";
+  /** For partial payments: `amount` paid of `of` expected (same unit). */
+  paid?: { amount: number; of: number };
+  payinHash?: string | null;
+  /** The order the provider has on record for this payment. */
+  orderId?: string | null;
+}
+
+/** One interface for every way of paying (sandbox, NOWPayments, Stripe Checkout). */
+export interface PaymentProvider {
+  readonly name: "sandbox" | "nowpayments" | "stripe";
+  createPayment(request: PaymentRequest): Promise<CreatedPayment>;
+  readPayment(providerPaymentId: string): Promise<PaymentReading>;
+}
+
+/** The provider could not be reached or refused: the customer may retry (HTTP 502/503). */
+export class PaymentUnavailableError extends Error {
+  constructor(
+    message: string,
+    readonly statusCode = 502,
+  ) {
+    super(message);
+    this.name = "PaymentUnavailableError";
+  }
+}

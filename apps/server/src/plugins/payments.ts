@@ -1,0 +1,72 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import Stripe from "stripe";
+import { createNowPaymentsProvider } from "../modules/payments/nowpayments-provider.ts";
+import type { PaymentProvider } from "../modules/payments/provider.ts";
+import { createSandboxProvider } from "../modules/payments/sandbox-provider.ts";
+import { createStripeProvider } from "../modules/payments/stripe-provider.ts";
+
+export interface PaymentsOptions {
+  /** Where the Stripe client sends API calls (tests point it at a local stand-in). */
+  stripeApi?: { host: string; port: number; protocol: "http" | "https" };
+}
+
+export interface Payments {
+  /** USDC payments: the sandbox or NOWPayments (CRYPTO_PROVIDER). */
+  crypto: PaymentProvider;
+  /** Card payments: Stripe Checkout when configured, the sandbox card page outside production,
+   * otherwise none (card payments are refused with 503). */
+  card: PaymentProvider | null;
+  /** The Stripe client and webhook secret, present only with STRIPE_SECRET_KEY. */
+  stripe: { client: Stripe; webhookSecret: string } | null;
+  /** The sandbox's dev endpoints exist: sandbox in use and not production. */
+  sandboxEnabled: boolean;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    payments: Payments;
+  }
+}
+
+/** Builds the payment providers once from the configuration. */
+export function createPayments(config: FastifyInstance["config"], options: PaymentsOptions = {}): Payments {
+  const sandbox = createSandboxProvider(config.APP_URL);
+  const crypto =
+    config.CRYPTO_PROVIDER === "nowpayments"
+      ? createNowPaymentsProvider({
+          apiUrl: config.NOWPAYMENTS_API_URL,
+          // Both are required by the config schema when CRYPTO_PROVIDER=nowpayments.
+          apiKey: config.NOWPAYMENTS_API_KEY ?? "",
+          callbackUrl: `${config.APP_URL}/webhooks/crypto`,
+        })
+      : sandbox;
+  const stripe =
+    config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
+      ? {
+          client: new Stripe(config.STRIPE_SECRET_KEY, {
+            maxNetworkRetries: 1,
+            timeout: 10_000,
+            ...options.stripeApi,
+          }),
+          webhookSecret: config.STRIPE_WEBHOOK_SECRET,
+        }
+      : null;
+  const card = stripe
+    ? createStripeProvider(stripe.client, config.APP_URL)
+    : config.isProduction
+      ? null
+      : sandbox;
+  return {
+    crypto,
+    card,
+    stripe,
+    sandboxEnabled: !config.isProduction && (crypto === sandbox || card === sandbox),
+  };
+}
+
+async function paymentsPlugin(app: FastifyInstance, options: PaymentsOptions) {
+  app.decorate("payments", createPayments(app.config, options));
+}
+
+export default fp(paymentsPlugin, { name: "payments" });

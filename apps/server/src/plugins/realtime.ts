@@ -1,0 +1,116 @@
+import { createAdapter } from "@socket.io/redis-adapter";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import fp from "fastify-plugin";
+import { Redis } from "ioredis";
+import { Server, type Socket } from "socket.io";
+import type { Order } from "../modules/orders/schemas.ts";
+import type { AuthUser } from "../types.ts";
+import { type ChannelAck, ordersChannel, parseChannel } from "./realtime-channels.ts";
+
+export interface Realtime {
+  io: Server;
+  /** `topup-transaction.updated` to the owner's room, on this and (with Redis) every instance. */
+  publishOrder(order: Order): void;
+  /** `deal.updated` to the public `deals` room. */
+  publishDeal(deal: Record<string, unknown>): void;
+}
+
+declare module "fastify" {
+  interface FastifyInstance {
+    realtime: Realtime;
+  }
+}
+
+interface SocketData {
+  user: AuthUser | null;
+}
+
+/** Runs the app's one bearer check (plugins/auth.ts) on the handshake token. That check reads
+ * only the Authorization header and sets `user`, so a minimal request object is all it needs. */
+async function userForToken(app: FastifyInstance, token: string): Promise<AuthUser | null> {
+  const probe = { headers: { authorization: `Bearer ${token}` }, user: null as AuthUser | null };
+  try {
+    await app.authenticate(probe as unknown as FastifyRequest, undefined as unknown as FastifyReply);
+    return probe.user;
+  } catch {
+    return null;
+  }
+}
+
+function ackWith(ack: unknown, reply: ChannelAck) {
+  if (typeof ack === "function") ack(reply);
+}
+
+/** Socket.IO on the Fastify server (decision 003): rooms `deals` and `topup-transactions.{userId}`. */
+async function realtimePlugin(app: FastifyInstance) {
+  const io = new Server(app.server, {
+    path: "/socket.io",
+    serveClient: false,
+    cors: { origin: [new URL(app.config.APP_URL).origin], credentials: false },
+  });
+
+  let redis: Redis[] = [];
+  if (app.config.REDIS_URL) {
+    const pub = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: 2 });
+    const sub = pub.duplicate();
+    for (const client of [pub, sub]) {
+      client.on("error", (error) => app.log.warn({ err: error }, "realtime redis error"));
+    }
+    redis = [pub, sub];
+    io.adapter(createAdapter(pub, sub));
+  }
+
+  io.use((socket, next) => {
+    const token: unknown = socket.handshake.auth?.token;
+    if (token === undefined || token === null || token === "") {
+      (socket.data as SocketData).user = null;
+      return next();
+    }
+    if (typeof token !== "string") return next(new Error("Unauthorized"));
+    userForToken(app, token).then(
+      (user) => {
+        if (!user) return next(new Error("Unauthorized"));
+        (socket.data as SocketData).user = user;
+        next();
+      },
+      () => next(new Error("Unauthorized")),
+    );
+  });
+
+  io.on("connection", (socket: Socket) => {
+    const user = (socket.data as SocketData).user;
+    socket.on("subscribe", async (payload: unknown, ack: unknown) => {
+      const channel = parseChannel(payload, user);
+      if (!channel.ok) return ackWith(ack, channel);
+      await socket.join(channel.room);
+      ackWith(ack, { ok: true });
+    });
+    socket.on("unsubscribe", async (payload: unknown, ack: unknown) => {
+      const channel = parseChannel(payload, user);
+      if (!channel.ok) return ackWith(ack, channel);
+      await socket.leave(channel.room);
+      ackWith(ack, { ok: true });
+    });
+  });
+
+  app.decorate("realtime", {
+    io,
+    publishOrder(order: Order) {
+      io.to(ordersChannel(order.user_id)).emit("topup-transaction.updated", { topup_transaction: order });
+    },
+    publishDeal(deal: Record<string, unknown>) {
+      io.to("deals").emit("deal.updated", { deal });
+    },
+  });
+
+  // Open sockets would keep the HTTP server from closing: drop them before Fastify closes it.
+  app.addHook("preClose", async () => {
+    io.local.disconnectSockets(true);
+    io.engine.close();
+  });
+  app.addHook("onClose", async () => {
+    await Promise.all(redis.map((client) => client.quit().catch(() => client.disconnect())));
+  });
+}
+
+export default fp(realtimePlugin, { name: "realtime", dependencies: ["auth"] });
