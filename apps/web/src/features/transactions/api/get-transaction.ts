@@ -27,12 +27,20 @@ export async function getTransaction(orderId: string, signal?: AbortSignal): Pro
   }
 }
 
+/**
+ * SPEC §8: the order fetch retries twice. A 4xx (not found, not yours, signed out) is the server's
+ * considered answer, so it is shown at once instead of after two more identical refusals.
+ */
+export function retryOrder(failureCount: number, error: Error): boolean {
+  if (error instanceof ApiError && error.status >= 400 && error.status < 500) return false;
+  return failureCount < 2;
+}
+
 export const transactionQueryOptions = (orderId: string) =>
   queryOptions({
     queryKey: transactionQueryKey(orderId),
     queryFn: ({ signal }) => getTransaction(orderId, signal),
-    // SPEC §8: the order fetch retries twice.
-    retry: 2,
+    retry: retryOrder,
   });
 
 export function useTransaction(orderId: string | null) {
