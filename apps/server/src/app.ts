@@ -13,6 +13,7 @@ import { orderRoutes } from "./modules/orders/routes.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
 import { legalPlaceholderRoutes } from "./modules/public-config/legal-pages.ts";
 import { publicConfigRoutes } from "./modules/public-config/routes.ts";
+import { usageRoutes } from "./modules/usage/routes.ts";
 import apiDocsPlugin from "./plugins/api-docs.ts";
 import authPlugin from "./plugins/auth.ts";
 import errorsPlugin from "./plugins/errors.ts";
@@ -101,6 +102,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(accountRoutes);
   await app.register(orderRoutes);
   await app.register(paymentRoutes);
+  await app.register(usageRoutes);
   if (!config.isProduction && mailer.kind === "outbox") await app.register(devOutboxRoutes);
 
   await app.register(spaPlugin);

@@ -4,3 +4,4 @@ export { decodeDealId, encodeDealId } from "./deal-id.ts";
 export * from "./dev-outbox.ts";
 export * from "./envelope.ts";
 export * from "./public-config.ts";
+export * from "./usage.ts";

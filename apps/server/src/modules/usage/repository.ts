@@ -1,0 +1,148 @@
+import type { Database } from "@bytetoll/db";
+
+/** An inclusive window of UTC days, as YYYY-MM-DD. */
+export interface DayWindow {
+  from: string;
+  to: string;
+}
+
+/** Exact sums of one bucket. Sums come back as float8: exact for integers below 2^53 (9 PB),
+ * and both drivers (pg, PGlite) hand float8 over as a JS number, unlike numeric or int8. */
+export interface UsageTotals {
+  mobile_bytes: number;
+  dc_bytes: number;
+  mobile_requests: number;
+  dc_requests: number;
+}
+
+export interface DayTotals extends UsageTotals {
+  date: string;
+}
+
+export interface DomainTotals extends UsageTotals {
+  value: string;
+  /** True for the row that groups everything below the top N. */
+  others: boolean;
+}
+
+/** One rollup row exactly as stored, counts as decimal text (never rounded through a float). */
+export interface ExportLine {
+  date: string;
+  domain: string;
+  proxy_type: string;
+  bytes: string;
+  requests: string;
+}
+
+export interface ExportCursor {
+  date: string;
+  domain: string;
+  proxyType: string;
+}
+
+// The four metric sums of SPEC §3 over a set of rollup rows.
+const METRIC_SUMS = `
+  coalesce(sum(bytes) FILTER (WHERE proxy_type = 'mobile'), 0)::float8 AS mobile_bytes,
+  coalesce(sum(bytes) FILTER (WHERE proxy_type = 'dc'), 0)::float8 AS dc_bytes,
+  coalesce(sum(requests) FILTER (WHERE proxy_type = 'mobile'), 0)::float8 AS mobile_requests,
+  coalesce(sum(requests) FILTER (WHERE proxy_type = 'dc'), 0)::float8 AS dc_requests`;
+
+// Every query below filters on (user_id, day range): the leading columns of the rollups'
+// primary key (user_id, day, domain, proxy_type), so each is one range scan of that index.
+const IN_WINDOW = "user_id = $1 AND day BETWEEN $2::date AND $3::date";
+
+const BY_DAY = `
+  WITH totals AS (
+    SELECT day, ${METRIC_SUMS}
+      FROM usage_rollups
+     WHERE ${IN_WINDOW}
+     GROUP BY day
+  )
+  SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
+         coalesce(t.mobile_bytes, 0) AS mobile_bytes,
+         coalesce(t.dc_bytes, 0) AS dc_bytes,
+         coalesce(t.mobile_requests, 0) AS mobile_requests,
+         coalesce(t.dc_requests, 0) AS dc_requests
+    FROM generate_series($2::date, $3::date, interval '1 day') AS d(day)
+    LEFT JOIN totals t ON t.day = d.day::date
+   ORDER BY d.day`;
+
+// Ranked by total bytes, then requests, then name, so equal totals still come back in a stable
+// order. Rows ranked below $4 fall into one bucket; a NULL $4 keeps every domain. The bucket is
+// grouped by rank, not by name, so a domain that happens to be called "Others" is never merged.
+const BY_DOMAIN = `
+  WITH per_domain AS (
+    SELECT domain, ${METRIC_SUMS}, sum(bytes) AS total_bytes, sum(requests) AS total_requests
+      FROM usage_rollups
+     WHERE ${IN_WINDOW}
+     GROUP BY domain
+  ), ranked AS (
+    SELECT per_domain.*,
+           row_number() OVER (ORDER BY total_bytes DESC, total_requests DESC, domain) AS rank
+      FROM per_domain
+  ), bucketed AS (
+    SELECT ranked.*,
+           CASE WHEN $4::int IS NULL OR rank <= $4::int THEN rank ELSE $4::int + 1 END AS bucket
+      FROM ranked
+  )
+  SELECT min(domain) AS value,
+         ($4::int IS NOT NULL AND bucket > $4::int) AS others,
+         sum(mobile_bytes) AS mobile_bytes,
+         sum(dc_bytes) AS dc_bytes,
+         sum(mobile_requests) AS mobile_requests,
+         sum(dc_requests) AS dc_requests
+    FROM bucketed
+   GROUP BY bucket
+   ORDER BY bucket`;
+
+const BY_PROXY_TYPE = `SELECT ${METRIC_SUMS} FROM usage_rollups WHERE ${IN_WINDOW}`;
+
+const EXPORT_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS date, domain, proxy_type, bytes::text AS bytes,
+  requests::text AS requests`;
+
+// Keyset pages in primary-key order: each page is a bounded range scan, however big the account.
+const EXPORT_FIRST_PAGE = `
+  SELECT ${EXPORT_COLUMNS} FROM usage_rollups
+   WHERE ${IN_WINDOW}
+   ORDER BY day, domain, proxy_type
+   LIMIT $4`;
+
+const EXPORT_NEXT_PAGE = `
+  SELECT ${EXPORT_COLUMNS} FROM usage_rollups
+   WHERE ${IN_WINDOW} AND (day, domain, proxy_type) > ($5::date, $6::text, $7::text)
+   ORDER BY day, domain, proxy_type
+   LIMIT $4`;
+
+/** The SQL of usage statistics: read-only, one statement per grouping, caller's rows only. */
+export function createUsageRepository(database: Database) {
+  return {
+    byDay(userId: string, window: DayWindow): Promise<DayTotals[]> {
+      return database.query<DayTotals>(BY_DAY, [userId, window.from, window.to]);
+    },
+
+    /** Every domain, largest first; with `top`, the first `top` plus one row for the rest. */
+    byDomain(userId: string, window: DayWindow, top: number | null): Promise<DomainTotals[]> {
+      return database.query<DomainTotals>(BY_DOMAIN, [userId, window.from, window.to, top]);
+    },
+
+    async byProxyType(userId: string, window: DayWindow): Promise<UsageTotals> {
+      const [row] = await database.query<UsageTotals>(BY_PROXY_TYPE, [userId, window.from, window.to]);
+      // An aggregate without GROUP BY always yields exactly one row.
+      return row!;
+    },
+
+    exportPage(
+      userId: string,
+      window: DayWindow,
+      limit: number,
+      after: ExportCursor | null,
+    ): Promise<ExportLine[]> {
+      const base = [userId, window.from, window.to, limit];
+      return after
+        ? database.query<ExportLine>(EXPORT_NEXT_PAGE, [...base, after.date, after.domain, after.proxyType])
+        : database.query<ExportLine>(EXPORT_FIRST_PAGE, base);
+    },
+  };
+}
+
+export type UsageRepository = ReturnType<typeof createUsageRepository>;

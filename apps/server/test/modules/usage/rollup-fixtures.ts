@@ -1,0 +1,31 @@
+import type { Database } from "@bytetoll/db";
+
+export interface RollupRow {
+  userId: string;
+  /** Days before today (UTC); 0 is today. */
+  daysAgo: number;
+  domain: string;
+  proxyType: "mobile" | "dc";
+  bytes: number | string;
+  requests: number;
+}
+
+/** The UTC day `daysAgo` days before `now`, as the gateway files it (YYYY-MM-DD). */
+export function utcDay(daysAgo: number, now = new Date()): string {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  return new Date(today - daysAgo * 86_400_000).toISOString().slice(0, 10);
+}
+
+/** Writes rollups with the gateway's own upsert, so repeated keys add up as they do in production. */
+export async function insertRollups(database: Database, rows: RollupRow[], now = new Date()): Promise<void> {
+  for (const row of rows) {
+    await database.query(
+      `INSERT INTO usage_rollups (user_id, day, domain, proxy_type, bytes, requests)
+       VALUES ($1, $2::date, $3, $4, $5::bigint, $6::bigint)
+       ON CONFLICT (user_id, day, domain, proxy_type) DO UPDATE
+         SET bytes = usage_rollups.bytes + EXCLUDED.bytes,
+             requests = usage_rollups.requests + EXCLUDED.requests`,
+      [row.userId, utcDay(row.daysAgo, now), row.domain, row.proxyType, String(row.bytes), row.requests],
+    );
+  }
+}

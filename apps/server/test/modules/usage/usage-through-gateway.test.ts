@@ -1,0 +1,142 @@
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { applyLedgerEntry, hashSecret, randomSecret } from "@bytetoll/db";
+import { createGateway, type Gateway, loadGatewayConfig } from "@bytetoll/gateway";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, signIn } from "../../helpers/sign-in.ts";
+import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
+
+/** DESIGN §3 / issue 5: traffic shows in the API within 5 s of the transfer ending. */
+const FRESHNESS_MS = 5_000;
+const BODY_BYTES = 5_000_000;
+
+let t: TestApp;
+let gateway: Gateway;
+let origin: http.Server;
+/** Raw bytes the origin's sockets carried, counted by the origin itself, at socket close. */
+let originBytes = 0;
+const originSocketsClosed: Array<() => void> = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  origin = http.createServer((_request, response) => {
+    // Closing after each response lets the test read the origin's byte count at socket close.
+    response.writeHead(200, {
+      "content-type": "application/octet-stream",
+      "content-length": BODY_BYTES,
+      connection: "close",
+    });
+    response.end(Buffer.alloc(BODY_BYTES, 120));
+  });
+  origin.on("connection", (socket: Socket) => {
+    socket.on("close", () => {
+      originBytes += socket.bytesRead + socket.bytesWritten;
+      originSocketsClosed.shift()?.();
+    });
+  });
+  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  const config = loadGatewayConfig({
+    GATEWAY_BIND: "127.0.0.1",
+    GATEWAY_HTTP_PORT: "0",
+    GATEWAY_HTTPS_PORT: "0",
+    GATEWAY_METRICS_PORT: "off",
+    EGRESS_ALLOW: "127.0.0.1/32",
+  });
+  // The gateway's own flush timer (≤ 2 s) is what this test relies on; nothing flushes by hand.
+  gateway = createGateway({
+    database: t.database,
+    config: { ...config, dataDir: undefined, flushIntervalMs: 1_000, shutdownGraceMs: 200 },
+    logger: pino({ level: "silent" }),
+  });
+  await gateway.listen();
+});
+afterAll(async () => {
+  await gateway?.close();
+  await new Promise((resolve) => origin?.close(resolve));
+  await t?.close();
+});
+
+/** Proxy credentials and a balance as the credentials and order services would leave them. */
+async function proxyUserFor(userId: string) {
+  const username = `u${randomSecret(6).replace(/[^A-Za-z0-9]/g, "x")}`;
+  const password = randomSecret(12);
+  await t.database.query(
+    "INSERT INTO proxy_credentials (user_id, username, password_hash, password_enc) VALUES ($1, $2, $3, 'unused')",
+    [userId, username, hashSecret(password)],
+  );
+  await applyLedgerEntry(t.database.db, {
+    userId,
+    kind: "purchase",
+    reference: `usage-test-${userId}`,
+    deltaBytes: 10e9,
+  });
+  return { username, password };
+}
+
+/** One plain-HTTP request through the gateway; resolves once the origin has closed its socket. */
+function fetchThroughGateway(username: string, password: string): Promise<void> {
+  const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/bytes`;
+  const closed = new Promise<void>((resolve) => originSocketsClosed.push(resolve));
+  const done = new Promise<void>((resolve, reject) => {
+    const request = http.request({
+      host: "127.0.0.1",
+      port: gateway.httpPort,
+      path: target,
+      agent: false,
+      headers: {
+        host: new URL(target).host,
+        connection: "close",
+        "proxy-authorization": `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`,
+      },
+    });
+    request.on("response", (response) => {
+      if (response.statusCode !== 200) reject(new Error(`gateway answered ${response.statusCode}`));
+      response.resume();
+      response.on("end", resolve);
+    });
+    request.on("error", reject);
+    request.end();
+  });
+  return done.then(() => closed);
+}
+
+describe("usage through the gateway", () => {
+  it("shows a transfer by day, domain, type and in the export within 5 s, matching the bytes moved", async () => {
+    const user = await signIn(t.app, "traffic-usage@example.com");
+    const { username, password } = await proxyUserFor(user.id);
+
+    await fetchThroughGateway(username, password);
+    await fetchThroughGateway(username, password);
+    const ended = Date.now();
+
+    const get = (url: string) => t.app.inject({ method: "GET", url, headers: bearer(user.token) });
+    let csv = "";
+    while (Date.now() - ended < FRESHNESS_MS) {
+      csv = (await get("/proxies/usage/export?days=1")).body;
+      if (csv.includes(",2\r\n")) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const [header, line, ...rest] = csv.split("\r\n");
+    expect(header).toBe("date,domain,proxy_type,bytes,requests");
+    expect(rest).toEqual([""]);
+    const [, domain, proxyType, bytes, requests] = line!.split(",");
+    expect({ domain, proxyType, requests }).toEqual({
+      domain: "127.0.0.1",
+      proxyType: "mobile",
+      requests: "2",
+    });
+    // Every byte the origin saw, request and response headers included (DESIGN §3).
+    expect(Number(bytes)).toBe(originBytes);
+
+    const expectedGb = Math.round((originBytes / 1e9) * 100) / 100;
+    const byDomain = (await get("/proxies/usage?group_by=domain&days=1&others=true")).json().data;
+    expect(byDomain).toEqual([
+      { value: "127.0.0.1", mobile_gb: expectedGb, dc_gb: 0, mobile_requests: 2, dc_requests: 0 },
+    ]);
+    const byType = (await get("/proxies/usage?group_by=proxy_type&days=1")).json().data;
+    expect(byType).toEqual([{ mobile_gb: expectedGb, dc_gb: 0, mobile_requests: 2, dc_requests: 0 }]);
+    const byDay = (await get("/proxies/usage?group_by=day&days=1")).json().data;
+    expect(byDay[0]).toMatchObject({ mobile_gb: expectedGb, mobile_requests: 2 });
+  });
+});

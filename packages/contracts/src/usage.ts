@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { successEnvelope } from "./envelope.ts";
+
+/** SPEC §9: the periods the Usage page offers, in days. */
+export const USAGE_PERIODS = [1, 7, 14, 30, 90] as const;
+export type UsagePeriod = (typeof USAGE_PERIODS)[number];
+
+export const USAGE_GROUPINGS = ["day", "domain", "proxy_type"] as const;
+export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
+
+/** SPEC §7: days defaults to 7, 7 and 30 for day, domain and proxy_type. */
+export const DEFAULT_USAGE_DAYS: Record<UsageGrouping, UsagePeriod> = { day: 7, domain: 7, proxy_type: 30 };
+
+/** SPEC §9: the domain chart shows the top 5 by total and groups the rest as Others. */
+export const USAGE_TOP_DOMAINS = 5;
+export const USAGE_OTHERS_LABEL = "Others";
+
+const PERIOD_VALUES = USAGE_PERIODS.map(String) as [string, ...string[]];
+const PERIOD_MESSAGE = `days must be one of ${USAGE_PERIODS.join(", ")}`;
+
+/** Query strings carry text: days stay strings here and become a UsagePeriod with parseUsagePeriod. */
+export const usagePeriodQuery = z.enum(PERIOD_VALUES, { error: PERIOD_MESSAGE }).optional();
+
+export function parseUsagePeriod(value: string | undefined, fallback: UsagePeriod): UsagePeriod {
+  if (value === undefined) return fallback;
+  const period = Number(value) as UsagePeriod;
+  if (!USAGE_PERIODS.includes(period)) throw new RangeError(PERIOD_MESSAGE);
+  return period;
+}
+
+/** GET /proxies/usage query (SPEC §7). */
+export const usageQuerySchema = z.object({
+  group_by: z.enum(USAGE_GROUPINGS, { error: `group_by must be one of ${USAGE_GROUPINGS.join(", ")}` }),
+  days: usagePeriodQuery,
+  others: z.enum(["true", "false"], { error: "others must be true or false" }).optional(),
+});
+export type UsageQuery = z.infer<typeof usageQuerySchema>;
+
+/** SPEC §3: the four metric fields. GB = bytes / 1e9 rounded to 2 decimals; requests are counts. */
+export const usageMetricsSchema = z.object({
+  mobile_gb: z.number().nonnegative(),
+  dc_gb: z.number().nonnegative(),
+  mobile_requests: z.number().int().nonnegative(),
+  dc_requests: z.number().int().nonnegative(),
+});
+export type UsageMetrics = z.infer<typeof usageMetricsSchema>;
+
+/** One row per UTC day of the window, zero-filled, oldest first; `date` is YYYY-MM-DD. */
+export const usageDayRowSchema = z.object({
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  ...usageMetricsSchema.shape,
+});
+export type UsageDayRow = z.infer<typeof usageDayRowSchema>;
+
+/** One row per domain, largest total first; with others=true the last row may be "Others". */
+export const usageDomainRowSchema = z.object({ value: z.string(), ...usageMetricsSchema.shape });
+export type UsageDomainRow = z.infer<typeof usageDomainRowSchema>;
+
+/** Decision 005: every grouping answers `data` as an array (SPEC §7); by proxy_type it holds
+ * exactly one row with the four metric fields. */
+export const usageResponse = successEnvelope(
+  z.union([z.array(usageDayRowSchema), z.array(usageDomainRowSchema), z.array(usageMetricsSchema)]),
+);
+
+/** GET /proxies/usage/export query. */
+export const usageExportQuerySchema = z.object({
+  days: usagePeriodQuery,
+  format: z.enum(["csv"], { error: "format must be csv" }).optional(),
+});
+export type UsageExportQuery = z.infer<typeof usageExportQuerySchema>;
+
+/** The export's default period: a month, the usual billing cycle to reconcile against. */
+export const DEFAULT_EXPORT_DAYS: UsagePeriod = 30;
+
+/** CSV header of the export: one line per day × domain × proxy type, exact counts. */
+export const USAGE_EXPORT_COLUMNS = ["date", "domain", "proxy_type", "bytes", "requests"] as const;
