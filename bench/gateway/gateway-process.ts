@@ -1,0 +1,79 @@
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
+import { join } from "node:path";
+import { applyLedgerEntry, hashSecret, openDatabase, schema } from "@bytetoll/db";
+import { pino } from "pino";
+import { defaultGatewayConfig } from "../../apps/gateway/src/config.ts";
+import { createGateway } from "../../apps/gateway/src/gateway.ts";
+
+/** The gateway under test, alone in its process (as in production), on its own in-memory PGlite
+ * with one seeded user; usage is flushed every second as usual. */
+const database = await openDatabase({});
+const [user] = await database.db.insert(schema.users).values({ email: "bench@example.com" }).returning();
+if (!user) throw new Error("seeding failed");
+const username = "bench";
+const password = "bench-password";
+await database.db.insert(schema.proxyCredentials).values({
+  userId: user.id,
+  username,
+  passwordHash: hashSecret(password),
+  passwordEnc: "unused",
+});
+await applyLedgerEntry(database.db, {
+  userId: user.id,
+  kind: "purchase",
+  reference: "bench",
+  deltaBytes: 1e15,
+});
+
+const gateway = createGateway({
+  database,
+  config: {
+    ...defaultGatewayConfig,
+    host: "127.0.0.1",
+    httpPort: 0,
+    httpsPort: 0,
+    metricsPort: null,
+    egressAllow: ["127.0.0.0/8"],
+    shutdownGraceMs: 0,
+  },
+  logger: pino({ level: "silent" }),
+});
+await gateway.listen();
+process.send?.({ type: "ready", port: gateway.httpPort, username, password });
+
+/** BENCH_PROFILE=dir: CPU profile of the measured phases only (not start-up), for `--cpu-prof`
+ * style analysis without PGlite's initialisation drowning the relay. */
+const profileDir = process.env.BENCH_PROFILE;
+const profiler = profileDir ? new Session() : null;
+if (profiler) {
+  profiler.connect();
+  profiler.post("Profiler.enable");
+  profiler.post("Profiler.start");
+}
+
+process.on("message", (message: { type: string }) => {
+  if (message.type === "gc") {
+    globalThis.gc?.();
+    process.send?.({ type: "gc-done" });
+  }
+  if (message.type === "usage") {
+    gateway
+      .flush()
+      .then(() =>
+        database.query<{ bytes: string }>("SELECT coalesce(sum(bytes), 0) AS bytes FROM usage_rollups"),
+      )
+      .then(([row]) => process.send?.({ type: "usage", bytes: Number(row?.bytes ?? 0) }));
+  }
+});
+process.on("disconnect", () => {
+  if (profiler && profileDir) {
+    profiler.post("Profiler.stop", (error, result) => {
+      if (!error)
+        writeFileSync(join(profileDir, `gateway-${process.pid}.cpuprofile`), JSON.stringify(result.profile));
+      gateway.close().finally(() => process.exit(0));
+    });
+    return;
+  }
+  gateway.close().finally(() => process.exit(0));
+});

@@ -1,0 +1,171 @@
+import net from "node:net";
+
+/** How the load generator reaches the origin: straight, or through a proxy (plain or CONNECT). */
+export interface Path {
+  name: string;
+  /** Port to connect to: the origin itself, or the proxy. */
+  port: number;
+  proxy: boolean;
+  authorization?: string;
+}
+
+function connect(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => resolve(socket));
+    socket.setNoDelay(true);
+    socket.once("error", reject);
+  });
+}
+
+/** The proxy closed a kept-alive connection before answering: retry on a new one, as HTTP
+ * clients do for idempotent requests (tinyproxy closes after every response, unannounced). */
+class StaleConnection extends Error {}
+
+/** Reads one HTTP/1.1 response with a Content-Length body, counting (not keeping) the body. */
+function readResponse(socket: net.Socket): Promise<{ closeAfter: boolean }> {
+  return new Promise((resolve, reject) => {
+    let head: Buffer = Buffer.alloc(0);
+    let remaining = -1;
+    let closeAfter = false;
+    const finish = () => {
+      socket.removeListener("data", onData);
+      socket.removeListener("close", onClose);
+      resolve({ closeAfter });
+    };
+    const onData = (chunk: Buffer) => {
+      if (remaining >= 0) {
+        remaining -= chunk.length;
+        if (remaining <= 0) finish();
+        return;
+      }
+      head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
+      const end = head.indexOf("\r\n\r\n");
+      if (end === -1) return;
+      const text = head.subarray(0, end).toString("latin1");
+      if (!/^HTTP\/1\.[01] 200/.test(text)) {
+        reject(new Error(`unexpected response: ${text.split("\r\n")[0]}`));
+        return;
+      }
+      const length = Number(/\r\ncontent-length:\s*(\d+)/i.exec(text)?.[1] ?? "0");
+      closeAfter = /\r\nconnection:\s*close/i.test(text) || text.startsWith("HTTP/1.0");
+      remaining = length - (head.length - end - 4);
+      if (remaining <= 0) finish();
+    };
+    const onClose = () =>
+      reject(
+        head.length === 0 && remaining < 0
+          ? new StaleConnection()
+          : new Error("connection closed mid-response"),
+      );
+    socket.on("data", onData);
+    socket.once("close", onClose);
+  });
+}
+
+/** Opens a CONNECT tunnel to the origin and resolves once the proxy answered 200. */
+export function openTunnel(path: Path, originPort: number): Promise<net.Socket> {
+  return connect(path.port).then(
+    (socket) =>
+      new Promise((resolve, reject) => {
+        let head = "";
+        const onData = (chunk: Buffer) => {
+          head += chunk.toString("latin1");
+          if (!head.includes("\r\n\r\n")) return;
+          socket.removeListener("data", onData);
+          if (/^HTTP\/1\.[01] 200/.test(head)) resolve(socket);
+          else reject(new Error(`CONNECT refused: ${head.split("\r\n")[0]}`));
+        };
+        socket.on("data", onData);
+        const auth = path.authorization ? `Proxy-Authorization: ${path.authorization}\r\n` : "";
+        socket.write(
+          `CONNECT 127.0.0.1:${originPort} HTTP/1.1\r\nHost: 127.0.0.1:${originPort}\r\n${auth}\r\n`,
+        );
+      }),
+  );
+}
+
+function requestText(path: Path, originPort: number, target: string, viaTunnel: boolean): string {
+  const absolute = path.proxy && !viaTunnel;
+  const line = absolute ? `http://127.0.0.1:${originPort}${target}` : target;
+  const auth = absolute && path.authorization ? `Proxy-Authorization: ${path.authorization}\r\n` : "";
+  return `GET ${line} HTTP/1.1\r\nHost: 127.0.0.1:${originPort}\r\n${auth}\r\n`;
+}
+
+/** One large download over a fresh connection; returns MB/s (1 MB = 1e6 bytes). */
+export async function bulkDownload(
+  path: Path,
+  originPort: number,
+  bytes: number,
+  tunnel: boolean,
+): Promise<number> {
+  const socket = tunnel && path.proxy ? await openTunnel(path, originPort) : await connect(path.port);
+  const started = process.hrtime.bigint();
+  const done = readResponse(socket);
+  socket.write(requestText(path, originPort, `/bytes/${bytes}`, tunnel));
+  await done;
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  socket.destroy();
+  return bytes / 1e6 / seconds;
+}
+
+export interface LatencyResult {
+  requestsPerSecond: number;
+  p50Ms: number;
+  p99Ms: number;
+}
+
+/** `connections` keep-alive clients each sending `perConnection` small requests back to back.
+ * A proxy that closes after every response (tinyproxy) is reconnected, and that reconnect is
+ * part of the next request's latency. */
+export async function smallRequests(
+  path: Path,
+  originPort: number,
+  connections: number,
+  perConnection: number,
+): Promise<LatencyResult> {
+  const latencies: number[] = [];
+  const request = requestText(path, originPort, "/small", false);
+  const worker = async () => {
+    let socket: net.Socket | null = null;
+    for (let i = 0; i < perConnection; i++) {
+      const started = process.hrtime.bigint();
+      let closeAfter = false;
+      for (let attempt = 0; ; attempt++) {
+        if (!socket || socket.readableEnded || socket.destroyed) socket = await connect(path.port);
+        const done = readResponse(socket);
+        socket.write(request);
+        try {
+          closeAfter = (await done).closeAfter;
+          break;
+        } catch (error) {
+          socket.destroy();
+          socket = null;
+          if (!(error instanceof StaleConnection) || attempt > 3) throw error;
+        }
+      }
+      latencies.push(Number(process.hrtime.bigint() - started) / 1e6);
+      if (closeAfter) {
+        socket.destroy();
+        socket = null;
+      }
+    }
+    socket?.destroy();
+  };
+  const started = process.hrtime.bigint();
+  await Promise.all(Array.from({ length: connections }, worker));
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { requestsPerSecond: latencies.length / seconds, p50Ms: at(0.5), p99Ms: at(0.99) };
+}
+
+/** Opens `count` CONNECT tunnels (in batches) and leaves them idle; returns them for closing. */
+export async function idleTunnels(path: Path, originPort: number, count: number): Promise<net.Socket[]> {
+  const sockets: net.Socket[] = [];
+  while (sockets.length < count) {
+    const batch = Math.min(50, count - sockets.length);
+    sockets.push(...(await Promise.all(Array.from({ length: batch }, () => openTunnel(path, originPort)))));
+  }
+  for (const socket of sockets) socket.on("error", () => {});
+  return sockets;
+}
