@@ -61,7 +61,7 @@ describe("checkout form", () => {
       amount: 12.5,
       method: "crypto",
       network_type: "polygon",
-      deal_id: 42,
+      deal_id: "42",
     });
   });
 

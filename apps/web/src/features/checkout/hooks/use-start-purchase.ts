@@ -43,7 +43,7 @@ export function useStartPurchase() {
         amount: amountUsd,
         method: choice.method,
         ...(choice.method === "crypto" ? { network_type: choice.network } : {}),
-        ...(dealId !== undefined ? { deal_id: dealId } : {}),
+        ...(dealId !== undefined ? { deal_id: String(dealId) } : {}),
       });
       if (choice.method === "card") {
         await goToCardPage(order.order_id);

@@ -31,7 +31,7 @@ export interface Order {
   transaction_url: string | null;
   balance_gb_after: number | null;
   stripe_redirect_url: string | null;
-  deal_id: number | null;
+  deal_id: string | null;
   quantity: number | null;
 }
 
@@ -40,8 +40,8 @@ export interface CreateTransactionRequest {
   amount: number;
   method: PaymentMethod;
   network_type?: Network;
-  /** The decoded id of SPEC's `di` parameter. */
-  deal_id?: number;
+  /** The decoded id of SPEC's `di` parameter, as the decimal string the server takes. */
+  deal_id?: string;
   quantity?: number;
 }
 
