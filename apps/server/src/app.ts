@@ -5,7 +5,9 @@ import Fastify, { type FastifyBaseLogger } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
+import { apiTokenRoutes } from "./modules/api-token/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
+import { credentialsRoutes } from "./modules/credentials/routes.ts";
 import { devOutboxRoutes } from "./modules/dev-outbox/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import ordersPlugin from "./modules/orders/plugin.ts";
@@ -32,6 +34,9 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** A pino logger, or false for none; default: pino at LOG_LEVEL. */
   logger?: FastifyBaseLogger | boolean;
+  /** Address of the gateway `npm start` runs in this process (the connection test dials it
+   * directly); absent when the gateway runs elsewhere. */
+  inProcessGatewayHost?: string;
   /** Payment provider overrides (tests point Stripe's client at a local stand-in). */
   payments?: PaymentsOptions;
 }
@@ -102,6 +107,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(accountRoutes);
   await app.register(orderRoutes);
   await app.register(paymentRoutes);
+  await app.register(credentialsRoutes, { inProcessGatewayHost: options.inProcessGatewayHost ?? null });
+  await app.register(apiTokenRoutes);
   await app.register(usageRoutes);
   if (!config.isProduction && mailer.kind === "outbox") await app.register(devOutboxRoutes);
 

@@ -116,7 +116,7 @@ const envSchema = z
     MOBILE_UPSTREAMS: upstreamList,
     DATACENTER_UPSTREAMS: upstreamList,
     EGRESS_ALLOW: cidrList,
-    IPINFO_URL: urlWithProtocols(["http:", "https:"]).default("https://ipinfo.io/json"),
+    IPINFO_URL: urlWithProtocols(["http:", "https:"]).optional(),
     PRICE_PER_GB_USD: positiveNumber(3),
     DC_PRICE_PER_GB_USD: positiveNumber(0.3),
     FREE_GB: z.coerce.number({ error: "must be a number" }).min(0, "must be 0 or more").default(1),
@@ -127,6 +127,8 @@ const envSchema = z
     TERMS_URL: urlWithProtocols(["http:", "https:"]).optional(),
     PRIVACY_URL: urlWithProtocols(["http:", "https:"]).optional(),
     TRUST_PROXY: booleanFlag.default(false),
+    // `npm start` runs the gateway in the same process unless this is true (it runs elsewhere).
+    GATEWAY_DISABLED: booleanFlag.default(false),
   })
   .superRefine((env, ctx) => {
     if (env.CRYPTO_PROVIDER === "nowpayments") {
@@ -174,6 +176,9 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     MAIL_FROM:
       env.MAIL_FROM ?? `ByteToll <no-reply@${appHost.includes(".") ? appHost : "localhost.localdomain"}>`,
     GATEWAY_HOST: env.GATEWAY_HOST ?? appHost,
+    // Default: this server's own GET /ipinfo over loopback, so the connection test needs no internet.
+    IPINFO_URL: env.IPINFO_URL ?? `http://127.0.0.1:${env.PORT}/ipinfo`,
+    ipInfoIsBuiltIn: env.IPINFO_URL === undefined,
     DOCS_URL: env.DOCS_URL ?? `${appUrl}/docs`,
     SUPPORT_URL: env.SUPPORT_URL ?? `${appUrl}/docs`,
     TERMS_URL: env.TERMS_URL ?? `${appUrl}/terms`,

@@ -2,6 +2,7 @@ import path from "node:path";
 import { openDatabase } from "@bytetoll/db";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
+import { createEmbeddedGateway, planEmbeddedGateway } from "./embedded-gateway.ts";
 
 /** `npm start`'s server: parse config, open the database, listen, and stop cleanly on a signal. */
 async function main() {
@@ -20,7 +21,9 @@ async function main() {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, "pglite"),
   });
-  const app = await buildApp({ config, database });
+  const gatewayPlan = planEmbeddedGateway(config, process.env);
+  const app = await buildApp({ config, database, inProcessGatewayHost: gatewayPlan?.dialHost });
+  const gateway = gatewayPlan ? createEmbeddedGateway(gatewayPlan, app, database) : null;
 
   let stopping = false;
   const stop = async (signal: string) => {
@@ -28,7 +31,9 @@ async function main() {
     stopping = true;
     app.log.info({ signal }, "shutting down");
     try {
+      // API first (no new work), then the gateway: it lets tunnels finish and flushes their usage.
       await app.close();
+      await gateway?.close();
       await database.close();
       process.exit(0);
     } catch (error) {
@@ -40,6 +45,9 @@ async function main() {
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
   await app.listen({ port: config.PORT, host: "0.0.0.0" });
+  await gateway?.listen();
+  if (gateway)
+    console.log(`Proxy gateway on ports ${gateway.httpPort} (HTTP) and ${gateway.httpsPort} (HTTPS)`);
   console.log(`ByteToll is running at ${config.APP_URL}`);
   if (app.mailer.kind === "outbox") {
     console.log(

@@ -1,3 +1,4 @@
+import { API_TOKEN_PREFIX } from "@bytetoll/contracts";
 import { hashSecret } from "@bytetoll/db";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -34,6 +35,8 @@ async function authPlugin(app: FastifyInstance) {
       );
       return row ? { id: row.id, email: row.email, sessionId: claims.sessionId } : null;
     }
+    // Anything else must look like an API token before it costs a database lookup.
+    if (!token.startsWith(API_TOKEN_PREFIX)) return null;
     const [row] = await app.database.query<UserRow>(
       `SELECT u.id, u.email FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1`,
       [hashSecret(token)],
