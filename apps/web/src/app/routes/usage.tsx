@@ -1,5 +1,5 @@
-import { ScreenPlaceholder } from "../../components/layout/screen-placeholder.tsx";
+import { UsagePage } from "../../features/usage/components/usage-page.tsx";
 
 export function Component() {
-  return <ScreenPlaceholder title="Usage" arrivesWith="issue 5 (usage statistics)" />;
+  return <UsagePage />;
 }

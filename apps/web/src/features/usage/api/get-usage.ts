@@ -1,0 +1,69 @@
+import type {
+  UsageDayRow,
+  UsageDomainRow,
+  UsageGrouping,
+  UsageMetrics,
+  UsagePeriod,
+} from "@bytetoll/contracts";
+import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
+import { ApiError, apiRequest, NETWORK_ERROR_MESSAGE } from "../../../lib/api-client.ts";
+
+/** SPEC §5/§8: what the Usage cards say when the answer is not a usable usage list. */
+export const USAGE_UNEXPECTED_RESPONSE = "Unauthorized or unexpected response";
+export const USAGE_SUCCESS_FALSE = "API returned success: false";
+
+/** How often an open Usage page asks again, so new traffic shows within seconds of its flush. */
+export const USAGE_REFRESH_MS = 5_000;
+
+export interface UsageRowsByGrouping {
+  day: UsageDayRow[];
+  domain: UsageDomainRow[];
+  proxy_type: UsageMetrics[];
+}
+
+/**
+ * GET /proxies/usage (SPEC §7, decision 005). The answer must be JSON with success true and an
+ * array in data: a refused token or a non-JSON body is "Unauthorized or unexpected response", a
+ * JSON `success: false` is "API returned success: false" (SPEC §5).
+ */
+export async function getUsage<G extends UsageGrouping>(
+  groupBy: G,
+  days: UsagePeriod,
+  others: boolean,
+  signal?: AbortSignal,
+): Promise<UsageRowsByGrouping[G]> {
+  let body: { success?: unknown; data?: unknown };
+  try {
+    body = await apiRequest("/proxies/usage", {
+      query: { group_by: groupBy, days, others: groupBy === "domain" ? others : undefined },
+      signal,
+    });
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    if (error.status === 0) throw new Error(NETWORK_ERROR_MESSAGE);
+    const refused = error.status === 401 || error.status === 403 || !error.fromServer;
+    throw new Error(refused ? USAGE_UNEXPECTED_RESPONSE : USAGE_SUCCESS_FALSE);
+  }
+  if (body.success !== true) throw new Error(USAGE_SUCCESS_FALSE);
+  if (!Array.isArray(body.data)) throw new Error(USAGE_UNEXPECTED_RESPONSE);
+  return body.data as UsageRowsByGrouping[G];
+}
+
+/** Starts with ["account"] so logout's cleanup of the account's cached data removes it too. */
+export const usageQueryKey = (groupBy: UsageGrouping, days: UsagePeriod, others: boolean) =>
+  ["account", "usage", groupBy, days, others] as const;
+
+export const usageQueryOptions = <G extends UsageGrouping>(groupBy: G, days: UsagePeriod, others = false) =>
+  queryOptions({
+    queryKey: usageQueryKey(groupBy, days, others),
+    queryFn: ({ signal }) => getUsage(groupBy, days, others, signal),
+    // A new period keeps the old chart on screen until its numbers arrive instead of flashing.
+    placeholderData: keepPreviousData,
+    refetchInterval: USAGE_REFRESH_MS,
+    // The same message again and again is no better than once; a refused token stays refused.
+    retry: false,
+  });
+
+export function useUsage<G extends UsageGrouping>(groupBy: G, days: UsagePeriod, others = false) {
+  return useQuery(usageQueryOptions(groupBy, days, others));
+}

@@ -1,0 +1,33 @@
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  type ChartDatum,
+  DC_COLOR,
+  formatMetric,
+  MOBILE_COLOR,
+  type UsageMetric,
+} from "../usage-chart-data.ts";
+import { UsageTooltip } from "./chart-tooltip.tsx";
+
+/** SPEC §2: stacked bars per UTC day, mobile below DC. */
+export default function DayUsageChart({ data, metric }: { data: ChartDatum[]; metric: UsageMetric }) {
+  return (
+    <ResponsiveContainer width="100%" height={260}>
+      <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
+        <CartesianGrid vertical={false} stroke="#e5e7eb" />
+        <XAxis dataKey="label" tick={{ fontSize: 12 }} tickLine={false} minTickGap={12} />
+        <YAxis
+          tick={{ fontSize: 12 }}
+          tickLine={false}
+          axisLine={false}
+          width={64}
+          tickFormatter={(value: number) => formatMetric(value, metric)}
+          allowDecimals={metric === "gb"}
+        />
+        <Tooltip content={<UsageTooltip metric={metric} />} cursor={{ fill: "#f1f5f9" }} />
+        <Legend iconType="square" wrapperStyle={{ fontSize: 12 }} />
+        <Bar dataKey="mobile" name="Mobile" stackId="usage" fill={MOBILE_COLOR} isAnimationActive={false} />
+        <Bar dataKey="dc" name="DC" stackId="usage" fill={DC_COLOR} isAnimationActive={false} />
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}

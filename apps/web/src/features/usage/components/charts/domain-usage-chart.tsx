@@ -1,0 +1,46 @@
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from "recharts";
+import {
+  type ChartDatum,
+  DC_COLOR,
+  formatMetric,
+  MOBILE_COLOR,
+  type UsageMetric,
+} from "../usage-chart-data.ts";
+import { UsageTooltip } from "./chart-tooltip.tsx";
+
+const ROW_HEIGHT = 36;
+const LABEL_CHARACTERS = 16;
+
+/** Long domains are cut for the axis; the tooltip and the table keep the whole name. */
+const shortLabel = (label: string) =>
+  label.length > LABEL_CHARACTERS ? `${label.slice(0, LABEL_CHARACTERS - 1)}…` : label;
+
+/** SPEC §2: horizontal stacked bars, one per domain (top 5 + Others), largest on top. */
+export default function DomainUsageChart({ data, metric }: { data: ChartDatum[]; metric: UsageMetric }) {
+  return (
+    <ResponsiveContainer width="100%" height={data.length * ROW_HEIGHT + 64}>
+      <BarChart data={data} layout="vertical" margin={{ top: 0, right: 8, bottom: 0, left: 0 }}>
+        <CartesianGrid horizontal={false} stroke="#e5e7eb" />
+        <XAxis
+          type="number"
+          tick={{ fontSize: 12 }}
+          tickLine={false}
+          tickFormatter={(value: number) => formatMetric(value, metric)}
+          allowDecimals={metric === "gb"}
+        />
+        <YAxis
+          type="category"
+          dataKey="label"
+          width={112}
+          tick={{ fontSize: 12 }}
+          tickLine={false}
+          tickFormatter={shortLabel}
+        />
+        <Tooltip content={<UsageTooltip metric={metric} />} cursor={{ fill: "#f1f5f9" }} />
+        <Legend iconType="square" wrapperStyle={{ fontSize: 12 }} />
+        <Bar dataKey="mobile" name="Mobile" stackId="usage" fill={MOBILE_COLOR} isAnimationActive={false} />
+        <Bar dataKey="dc" name="DC" stackId="usage" fill={DC_COLOR} isAnimationActive={false} />
+      </BarChart>
+    </ResponsiveContainer>
+  );
+}

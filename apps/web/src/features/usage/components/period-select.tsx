@@ -1,0 +1,34 @@
+import { USAGE_PERIODS, type UsagePeriod } from "@bytetoll/contracts";
+import { useId } from "react";
+
+/** SPEC §2's period selector: 1d, 7d, 14d, 30d, 90d. */
+export function PeriodSelect({
+  value,
+  onChange,
+  label = "Period",
+}: {
+  value: UsagePeriod;
+  onChange: (period: UsagePeriod) => void;
+  label?: string;
+}) {
+  const id = useId();
+  return (
+    <div className="inline-flex items-center gap-2 text-sm">
+      <label htmlFor={id} className="sr-only">
+        {label}
+      </label>
+      <select
+        id={id}
+        value={value}
+        onChange={(event) => onChange(Number(event.target.value) as UsagePeriod)}
+        className="rounded-lg border border-slate-300 bg-white py-1.5 pr-8 pl-3 font-medium text-slate-700 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+      >
+        {USAGE_PERIODS.map((period) => (
+          <option key={period} value={period}>
+            {period}d
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
