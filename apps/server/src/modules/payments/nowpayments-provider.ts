@@ -82,6 +82,9 @@ export function createNowPaymentsProvider(options: {
     } catch {
       throw new PaymentUnavailableError("The crypto payment provider is unavailable. Please try again.");
     }
+    if (response.status >= 500) {
+      throw new PaymentUnavailableError("The crypto payment provider is unavailable. Please try again.");
+    }
     if (!response.ok) {
       throw new PaymentUnavailableError("The crypto payment provider refused the payment. Please try again.");
     }

@@ -13,7 +13,8 @@ const payBody = z
       .max(MAX_ORDER_USD, `amount_usd must be at most ${MAX_ORDER_USD}`),
   })
   .strict()
-  .optional();
+  // A bodiless POST arrives as null.
+  .nullish();
 
 const errors = { 400: errorResponse, 404: errorResponse, 429: errorResponse };
 

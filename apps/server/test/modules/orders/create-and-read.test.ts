@@ -12,7 +12,7 @@ beforeAll(async () => {
   alice = await customer(t.app, "alice@example.com");
   bob = await customer(t.app, "bob@example.com");
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 describe("POST /transactions", () => {
   it("creates a waiting USDC order with a pay address, QR code and amount to send", async () => {

@@ -1,7 +1,13 @@
+import { createTestDatabase } from "@bytetoll/db/testing";
 import { expect } from "vitest";
+import { buildApp } from "../../../src/app.ts";
+import { signAppToken } from "../../../src/lib/app-token.ts";
 import type { Order } from "../../../src/modules/orders/schemas.ts";
+import { createOutboxMailer } from "../../../src/plugins/mail.ts";
+import type { PaymentsOptions } from "../../../src/plugins/payments.ts";
 import type { App } from "../../../src/types.ts";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
+import { type TestApp, testConfig } from "../../helpers/test-app.ts";
 
 export interface Customer {
   id: string;
@@ -51,3 +57,52 @@ export async function ledgerMismatches(app: App): Promise<unknown[]> {
 }
 
 export const GB = 1e9;
+
+/** A signed-in customer made without the e-mail round trip (for apps whose dev outbox is off). */
+export async function customerWithoutEmail(
+  database: { query<T>(text: string, params?: unknown[]): Promise<T[]> },
+  jwtSecret: string,
+  email: string,
+): Promise<Customer> {
+  const [user] = await database.query<{ id: string }>("INSERT INTO users (email) VALUES ($1) RETURNING id", [
+    email,
+  ]);
+  const [session] = await database.query<{ id: string; exp: number }>(
+    `INSERT INTO sessions (user_id, expires_at) VALUES ($1, now() + interval '1 day')
+     RETURNING id, extract(epoch FROM expires_at)::int AS exp`,
+    [user!.id],
+  );
+  const token = await signAppToken(jwtSecret, {
+    userId: user!.id,
+    sessionId: session!.id,
+    exp: Number(session!.exp),
+  });
+  return { id: user!.id, token, headers: bearer(token) };
+}
+
+/** createTestApp plus buildApp's payment overrides (Stripe's client aimed at a local stand-in). */
+export async function createTestAppWithPayments(
+  overrides: Record<string, string>,
+  payments: PaymentsOptions,
+): Promise<TestApp> {
+  const database = await createTestDatabase();
+  const config = testConfig(overrides);
+  const app = await buildApp({
+    config,
+    database,
+    mailer: createOutboxMailer(database, () => {}),
+    logger: false,
+    payments,
+  });
+  await app.ready();
+  return {
+    app,
+    database,
+    config,
+    printed: [],
+    async close() {
+      await app.close();
+      await database.close();
+    },
+  };
+}

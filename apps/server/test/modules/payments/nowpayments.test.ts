@@ -1,0 +1,233 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signNowPaymentsBody } from "../../../src/modules/payments/nowpayments-signature.ts";
+import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
+import { balanceBytes, type Customer, createOrder, customer, GB, getOrder } from "../orders/helpers.ts";
+import { type StandIn, startStandIn } from "./stand-in-server.ts";
+
+const IPN_SECRET = "ipn-secret-for-tests";
+const API_KEY = "np-api-key";
+
+interface FakePayment {
+  payment_id: number;
+  order_id: string;
+  payment_status: string;
+  pay_address: string;
+  pay_amount: number;
+  actually_paid: number;
+  payin_hash: string | null;
+}
+
+let t: TestApp;
+let api: StandIn;
+let alice: Customer;
+let bob: Customer;
+let down = false;
+const payments = new Map<string, FakePayment>();
+
+beforeAll(async () => {
+  // NOWPayments' API: create a payment, read it back. Statuses are set by the tests.
+  api = await startStandIn((request) => {
+    if (down || request.headers["x-api-key"] !== API_KEY)
+      return { status: 503, body: { message: "unavailable" } };
+    if (request.method === "POST" && request.url === "/v1/payment") {
+      const body = JSON.parse(request.body);
+      const payment: FakePayment = {
+        payment_id: 5_000_000 + payments.size,
+        order_id: body.order_id,
+        payment_status: "waiting",
+        pay_address: `addr-${body.pay_currency}-${payments.size}`,
+        pay_amount: body.price_amount + 0.015,
+        actually_paid: 0,
+        payin_hash: null,
+      };
+      payments.set(String(payment.payment_id), payment);
+      return { status: 201, body: { ...payment, price_amount: body.price_amount, price_currency: "usd" } };
+    }
+    const read = /^\/v1\/payment\/(\d+)$/.exec(request.url);
+    const payment = read ? payments.get(read[1] ?? "") : undefined;
+    if (request.method === "GET" && payment) return { status: 200, body: payment };
+    return { status: 404, body: { message: "not found" } };
+  });
+  t = await createTestApp({
+    CRYPTO_PROVIDER: "nowpayments",
+    NOWPAYMENTS_API_URL: api.url,
+    NOWPAYMENTS_API_KEY: API_KEY,
+    NOWPAYMENTS_IPN_SECRET: IPN_SECRET,
+  });
+  alice = await customer(t.app, "alice@example.com");
+  bob = await customer(t.app, "bob@example.com");
+});
+afterAll(async () => {
+  await t?.close();
+  await api?.close();
+});
+
+function paymentFor(orderId: string): FakePayment {
+  const payment = [...payments.values()].find((p) => p.order_id === orderId);
+  if (!payment) throw new Error(`no payment for ${orderId}`);
+  return payment;
+}
+
+/** An IPN as NOWPayments sends it: the payment's fields, signed (unless told otherwise). */
+function ipn(payment: FakePayment, claims: Partial<FakePayment> = {}, signature?: string | null) {
+  const body = { ...payment, ...claims, price_currency: "usd", updated_at: 1_700_000_000_000 };
+  const sig = signature === undefined ? signNowPaymentsBody(body, IPN_SECRET) : signature;
+  return t.app.inject({
+    method: "POST",
+    url: "/webhooks/crypto",
+    headers: sig === null ? {} : { "x-nowpayments-sig": sig },
+    payload: body,
+  });
+}
+
+describe("NOWPayments orders", () => {
+  it("creates the payment through the provider's API and shows its address and amount", async () => {
+    const order = await createOrder(t.app, alice, { amount: 15, network_type: "solana" });
+    const sent = JSON.parse(api.requests.at(-1)?.body ?? "{}");
+    expect(sent).toMatchObject({
+      price_amount: 15,
+      price_currency: "usd",
+      pay_currency: "usdcsol",
+      order_id: order.order_id,
+      ipn_callback_url: "http://localhost:3000/webhooks/crypto",
+    });
+    const payment = paymentFor(order.order_id);
+    expect(order).toMatchObject({
+      pay_address: payment.pay_address,
+      price_amount: 15.02,
+      payment_status: "waiting",
+    });
+    expect(order.qr_code).toMatch(/^data:image\/png;base64,/);
+  });
+
+  it("answers 502 with a message and creates no order when the provider is down", async () => {
+    down = true;
+    try {
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/transactions",
+        headers: bob.headers,
+        payload: { amount: 3, network_type: "base" },
+      });
+      expect(response.statusCode).toBe(502);
+      expect(response.json()).toEqual({
+        success: false,
+        message: "The crypto payment provider is unavailable. Please try again.",
+      });
+    } finally {
+      down = false;
+    }
+    const list = await t.app.inject({ method: "GET", url: "/transactions", headers: bob.headers });
+    expect(list.json().total).toBe(0);
+  });
+});
+
+describe("POST /webhooks/crypto", () => {
+  it("credits once the provider itself confirms the payment, however often the IPN comes", async () => {
+    const start = await balanceBytes(t.app, alice);
+    const order = await createOrder(t.app, alice, { amount: 30, network_type: "polygon" });
+    const payment = paymentFor(order.order_id);
+    Object.assign(payment, {
+      payment_status: "finished",
+      actually_paid: payment.pay_amount,
+      payin_hash: "0xabc123",
+    });
+    const results = await Promise.all([ipn(payment), ipn(payment), ipn(payment)]);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    const paid = await getOrder(t.app, alice, order.order_id);
+    expect(paid).toMatchObject({
+      payment_status: "paid",
+      payin_hash: "0xabc123",
+      transaction_url: "https://polygonscan.com/tx/0xabc123",
+    });
+    expect(await balanceBytes(t.app, alice)).toBe(start + 10 * GB);
+  });
+
+  it("believes the provider's API, not the callback: a signed 'finished' for a waiting payment credits nothing", async () => {
+    const start = await balanceBytes(t.app, alice);
+    const order = await createOrder(t.app, alice, { amount: 3, network_type: "ethereum" });
+    const payment = paymentFor(order.order_id);
+    const response = await ipn(payment, { payment_status: "finished", actually_paid: 100 });
+    expect(response.statusCode).toBe(200);
+    expect((await getOrder(t.app, alice, order.order_id)).payment_status).toBe("waiting");
+    expect(await balanceBytes(t.app, alice)).toBe(start);
+  });
+
+  it("credits the paid share of a partial payment, and the rest when it is finished", async () => {
+    const start = await balanceBytes(t.app, bob);
+    const order = await createOrder(t.app, bob, { amount: 30, network_type: "base" });
+    const payment = paymentFor(order.order_id);
+    Object.assign(payment, { payment_status: "partially_paid", actually_paid: payment.pay_amount / 2 });
+    await ipn(payment);
+    expect((await getOrder(t.app, bob, order.order_id)).payment_status).toBe("partially_paid");
+    expect(await balanceBytes(t.app, bob)).toBe(start + 5 * GB);
+    await ipn(payment);
+    expect(await balanceBytes(t.app, bob)).toBe(start + 5 * GB);
+    Object.assign(payment, { payment_status: "finished", actually_paid: payment.pay_amount });
+    await ipn(payment);
+    expect((await getOrder(t.app, bob, order.order_id)).payment_status).toBe("paid");
+    expect(await balanceBytes(t.app, bob)).toBe(start + 10 * GB);
+  });
+
+  it("marks failed and expired payments, and still credits a late payment after expiry", async () => {
+    const start = await balanceBytes(t.app, bob);
+    const failed = await createOrder(t.app, bob, { amount: 3, network_type: "solana" });
+    Object.assign(paymentFor(failed.order_id), { payment_status: "refunded" });
+    await ipn(paymentFor(failed.order_id));
+    expect((await getOrder(t.app, bob, failed.order_id)).payment_status).toBe("failed");
+
+    const late = await createOrder(t.app, bob, { amount: 3, network_type: "solana" });
+    const payment = paymentFor(late.order_id);
+    Object.assign(payment, { payment_status: "expired" });
+    await ipn(payment);
+    expect((await getOrder(t.app, bob, late.order_id)).payment_status).toBe("expired");
+    Object.assign(payment, { payment_status: "confirmed", actually_paid: payment.pay_amount });
+    await ipn(payment);
+    expect((await getOrder(t.app, bob, late.order_id)).payment_status).toBe("paid");
+    expect(await balanceBytes(t.app, bob)).toBe(start + 1 * GB);
+  });
+
+  it("refuses unsigned, badly signed and tampered callbacks and changes nothing", async () => {
+    const start = await balanceBytes(t.app, alice);
+    const order = await createOrder(t.app, alice, { amount: 6, network_type: "solana" });
+    const payment = paymentFor(order.order_id);
+    payment.payment_status = "finished";
+    const signedOriginal = signNowPaymentsBody(
+      { ...payment, price_currency: "usd", updated_at: 1_700_000_000_000 },
+      IPN_SECRET,
+    );
+    const forgedWithOtherSecret = signNowPaymentsBody(
+      { ...payment, price_currency: "usd", updated_at: 1_700_000_000_000 },
+      "guess",
+    );
+    for (const [claims, signature] of [
+      [{}, null],
+      [{}, ""],
+      [{}, "not-hex"],
+      [{}, forgedWithOtherSecret],
+      [{ actually_paid: 999 }, signedOriginal],
+    ] as const) {
+      const response = await ipn(payment, claims, signature);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ success: false, message: "Invalid signature" });
+    }
+    expect((await getOrder(t.app, alice, order.order_id)).payment_status).toBe("waiting");
+    expect(await balanceBytes(t.app, alice)).toBe(start);
+    const notJson = await t.app.inject({
+      method: "POST",
+      url: "/webhooks/crypto",
+      headers: { "content-type": "application/json", "x-nowpayments-sig": signedOriginal },
+      payload: "[1,2",
+    });
+    expect(notJson.statusCode).toBe(400);
+  });
+
+  it("answers 404 for a signed callback about a payment it never created", async () => {
+    const stranger = {
+      ...paymentFor((await createOrder(t.app, bob, { amount: 3, network_type: "solana" })).order_id),
+    };
+    stranger.payment_id = 42;
+    const response = await ipn(stranger);
+    expect(response.statusCode).toBe(404);
+  });
+});

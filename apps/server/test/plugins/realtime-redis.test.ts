@@ -1,0 +1,70 @@
+import type { AddressInfo } from "node:net";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Order } from "../../src/modules/orders/schemas.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+import { type Customer, createOrder, customerWithoutEmail, sandboxPay } from "../modules/orders/helpers.ts";
+
+const { REDIS_URL, DATABASE_URL } = process.env;
+const skipReason =
+  !REDIS_URL || !DATABASE_URL ? "needs REDIS_URL and DATABASE_URL (two instances share them)" : null;
+
+describe.skipIf(skipReason !== null)(
+  `realtime across two instances${skipReason ? ` (skipped: ${skipReason})` : ""}`,
+  () => {
+    let database: TestDatabase;
+    let first: TestApp;
+    let second: TestApp;
+    let socket: Socket | undefined;
+    let alice: Customer;
+
+    beforeAll(async () => {
+      database = await createTestDatabase();
+      // Two servers on one PostgreSQL database and one Redis, as behind a load balancer.
+      first = await createTestApp({ REDIS_URL: REDIS_URL ?? "" }, { database });
+      second = await createTestApp({ REDIS_URL: REDIS_URL ?? "" }, { database });
+      await second.app.listen({ port: 0, host: "127.0.0.1" });
+      // Not through /auth/login: with Redis its per-IP limit is shared by every test run.
+      alice = await customerWithoutEmail(database, first.config.JWT_SECRET, "alice@example.com");
+    });
+    afterAll(async () => {
+      socket?.disconnect();
+      await first?.close();
+      await second?.close();
+      await database?.close();
+    });
+
+    it("delivers an order change made on one instance to a client of the other", async () => {
+      const port = (second.app.server.address() as AddressInfo).port;
+      socket = connect(`http://127.0.0.1:${port}`, {
+        transports: ["websocket"],
+        reconnection: false,
+        auth: { token: alice.token },
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket?.once("connect", () => resolve());
+        socket?.once("connect_error", reject);
+      });
+      expect(
+        await socket.timeout(5_000).emitWithAck("subscribe", { channel: `topup-transactions.${alice.id}` }),
+      ).toEqual({
+        ok: true,
+      });
+
+      const order = await createOrder(first.app, alice, { amount: 15, network_type: "solana" });
+      const paid = new Promise<Order>((resolve) =>
+        socket?.on("topup-transaction.updated", (payload: { topup_transaction: Order }) => {
+          if (payload.topup_transaction.payment_status === "paid") resolve(payload.topup_transaction);
+        }),
+      );
+      const response = await sandboxPay(first.app, order.order_id);
+      expect(response.statusCode).toBe(200);
+      expect(await paid).toMatchObject({
+        order_id: order.order_id,
+        payment_status: "paid",
+        user_id: alice.id,
+      });
+    });
+  },
+);
