@@ -4,7 +4,7 @@ import { NETWORKS, type Network } from "../../transactions/api/order.ts";
 export const NETWORK_ACKNOWLEDGMENT =
   "I understand that sending tokens using another blockchain network will result in loss of funds.";
 
-const NETWORK_NAMES: Record<Network, string> = {
+export const NETWORK_NAMES: Record<Network, string> = {
   solana: "Solana",
   polygon: "Polygon",
   base: "Base",

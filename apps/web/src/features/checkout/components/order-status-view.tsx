@@ -11,6 +11,7 @@ import { useLiveOrderUpdates } from "../../transactions/hooks/use-live-order-upd
 import { useRefreshOrder } from "../hooks/use-refresh-order.ts";
 import { errorMessage, goToCardPage } from "../hooks/use-start-purchase.ts";
 import { CopyButton } from "./copy-button.tsx";
+import { NETWORK_NAMES } from "./crypto-network-fields.tsx";
 import { LiveStatusIndicator } from "./live-status-indicator.tsx";
 
 /** /checkout?order_id=… (SPEC §2): the order's payment state, live and refreshable by hand. */
@@ -94,7 +95,7 @@ function WaitingForPayment({ order }: { order: Order }) {
               <strong className="text-slate-900">
                 {order.price_amount === null ? "—" : `${formatUsdc(order.price_amount)} USDC`}
               </strong>
-              {order.payment_token ? ` (${order.payment_token})` : ""} to this address:
+              {order.network_type ? ` on ${NETWORK_NAMES[order.network_type]}` : ""} to this address:
             </p>
             <div className="flex flex-wrap items-center gap-2">
               <code
