@@ -31,10 +31,13 @@ function connectTcp(host: string, port: number, secure: boolean): Promise<net.So
       socket.destroy();
       reject(error);
     };
-    socket.setTimeout(CONNECT_TIMEOUT_MS, () => fail(new Error(`connect to ${host}:${port} timed out`)));
+    const onTimeout = () => fail(new Error(`connect to ${host}:${port} timed out`));
+    socket.setTimeout(CONNECT_TIMEOUT_MS);
+    socket.once("timeout", onTimeout);
     socket.once("error", fail);
     socket.once(secure ? "secureConnect" : "connect", () => {
       socket.setTimeout(0);
+      socket.removeListener("timeout", onTimeout);
       socket.removeListener("error", fail);
       resolve(socket);
     });
@@ -58,6 +61,7 @@ function connectThroughHttpProxy(socket: net.Socket, upstream: UpstreamSpec, tar
       socket.removeListener("data", onData);
       socket.removeListener("error", onError);
       socket.removeListener("end", onEnd);
+      socket.removeListener("timeout", onTimeout);
       socket.setTimeout(0);
     };
     const onError = (error: Error) => {
@@ -89,7 +93,9 @@ function connectThroughHttpProxy(socket: net.Socket, upstream: UpstreamSpec, tar
     socket.on("data", onData);
     socket.on("error", onError);
     socket.on("end", onEnd);
-    socket.setTimeout(CONNECT_TIMEOUT_MS, () => onError(new Error("upstream CONNECT timed out")));
+    const onTimeout = () => onError(new Error("upstream CONNECT timed out"));
+    socket.setTimeout(CONNECT_TIMEOUT_MS);
+    socket.on("timeout", onTimeout);
     socket.write(`${head}\r\n`);
   });
 }

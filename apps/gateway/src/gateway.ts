@@ -1,22 +1,20 @@
 import http from "node:http";
-import https from "node:https";
-import type { AddressInfo, Socket } from "node:net";
+import net, { type AddressInfo, type Socket } from "node:net";
+import tls from "node:tls";
 import type { Database } from "@bytetoll/db";
 import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { AccountDirectory } from "./accounts.ts";
 import { Admission } from "./admission.ts";
+import { serveClient } from "./client-session.ts";
 import type { GatewayConfig } from "./config.ts";
-import { createConnectRelay } from "./connect-relay.ts";
 import { CREDENTIALS_CHANNEL } from "./credentials-channel.ts";
 import { EgressGuard } from "./egress-guard.ts";
-import { createHttpRelay } from "./http-relay.ts";
 import { Meter, type ProxyType } from "./meter.ts";
 import { createGatewayMetrics } from "./metrics.ts";
-import { type Refusal, sendRawRefusal, sendRefusal } from "./refusal.ts";
+import { TargetPool } from "./target-pool.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
-import { UpstreamAgent } from "./upstream-agent.ts";
 import { UpstreamPool } from "./upstreams.ts";
 import { UsageFlusher } from "./usage-flusher.ts";
 
@@ -39,12 +37,12 @@ export interface GatewayOptions {
   logger: Logger;
 }
 
-function portOf(server: http.Server | null): number {
+function portOf(server: net.Server | null): number {
   const address = server?.address();
   return address && typeof address === "object" ? (address as AddressInfo).port : 0;
 }
 
-function listenOn(server: http.Server, port: number, host: string): Promise<void> {
+function listenOn(server: net.Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => {
@@ -54,7 +52,7 @@ function listenOn(server: http.Server, port: number, host: string): Promise<void
   });
 }
 
-function closeServer(server: http.Server | null): Promise<void> {
+function closeServer(server: net.Server | null): Promise<void> {
   return new Promise((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
 }
 
@@ -78,8 +76,9 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
   });
   const usage = flusher;
 
-  let httpServer: http.Server | null = null;
-  let httpsServer: https.Server | null = null;
+  let httpServer: net.Server | null = null;
+  let httpsServer: tls.Server | null = null;
+  const clients = new Set<Socket>();
   let metricsServer: http.Server | null = null;
   let flushTimer: NodeJS.Timeout | null = null;
   let redis: Redis | null = null;
@@ -93,57 +92,34 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     mobile: new UpstreamPool(config.mobileUpstreams),
     dc: new UpstreamPool(config.datacenterUpstreams),
   });
-  const counted = (refusal: Refusal) => {
-    metrics.refusals.labels(refusal.code).inc();
-    logger.debug({ code: refusal.code, reason: refusal.message }, "refused");
-  };
-  const agent = new UpstreamAgent();
-  const onRequest = createHttpRelay({
-    admission,
-    meter,
-    agent,
-    metrics,
-    logger,
-    refuse: (res, refusal) => {
-      counted(refusal);
-      sendRefusal(res, refusal);
-    },
-  });
-  const onConnect = createConnectRelay({
-    admission,
-    meter,
-    metrics,
-    logger,
-    refuse: (socket, refusal) => {
-      counted(refusal);
-      sendRawRefusal(socket, refusal);
-    },
-  });
+  const pool = new TargetPool();
+  const sessionDeps = { admission, meter, pool, metrics, logger };
 
-  function wire(server: http.Server, listener: "http" | "https"): void {
-    server.keepAliveTimeout = 30_000;
-    // Uploads through a proxy may legitimately take long; only the headers have a deadline.
-    server.requestTimeout = 0;
-    server.headersTimeout = 60_000;
-    server.on("request", onRequest);
-    server.on("connect", onConnect);
-    server.on("connection", (socket: Socket) => {
-      socket.setNoDelay(true);
-      metrics.openConnections.labels(listener).inc();
-      socket.once("close", () => metrics.openConnections.labels(listener).dec());
-    });
-    server.on("clientError", (_error, socket: Socket) => {
-      if (socket.writable) socket.end("HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n");
-      else socket.destroy();
+  function track(socket: Socket, listener: "http" | "https"): void {
+    socket.setNoDelay(true);
+    metrics.openConnections.labels(listener).inc();
+    clients.add(socket);
+    socket.once("close", () => {
+      clients.delete(socket);
+      metrics.openConnections.labels(listener).dec();
     });
   }
 
   async function listen(): Promise<void> {
     const tlsPair = config.tls ?? (await selfSignedCertificate(config.dataDir));
-    httpServer = http.createServer();
-    httpsServer = https.createServer({ cert: tlsPair.cert, key: tlsPair.key });
-    wire(httpServer, "http");
-    wire(httpsServer, "https");
+    httpServer = net.createServer((socket) => {
+      track(socket, "http");
+      serveClient(socket, sessionDeps);
+    });
+    httpsServer = tls.createServer(
+      { cert: tlsPair.cert, key: tlsPair.key, ALPNProtocols: ["http/1.1"] },
+      (socket) => {
+        serveClient(socket, sessionDeps);
+      },
+    );
+    // Counted at TCP level so handshakes in progress show up as connections too.
+    httpsServer.on("connection", (socket: Socket) => track(socket, "https"));
+    httpsServer.on("tlsClientError", () => {});
     await listenOn(httpServer, config.httpPort, config.host);
     await listenOn(httpsServer, config.httpsPort, config.host);
     if (config.metricsPort !== null) {
@@ -176,14 +152,11 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
 
   async function close(): Promise<void> {
     const closing = [closeServer(httpServer), closeServer(httpsServer), closeServer(metricsServer)];
-    httpServer?.closeIdleConnections();
-    httpsServer?.closeIdleConnections();
     const deadline = Date.now() + config.shutdownGraceMs;
     while (meter.flows.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     for (const flow of [...meter.flows]) flow.abort();
-    httpServer?.closeAllConnections();
-    httpsServer?.closeAllConnections();
-    agent.destroy();
+    for (const socket of clients) socket.destroy();
+    pool.destroy();
     if (flushTimer) clearInterval(flushTimer);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await usage.flush()) break;

@@ -102,6 +102,10 @@ export class Flow {
     return this.currentRow;
   }
 
+  get currentSocket(): net.Socket | null {
+    return this.socket;
+  }
+
   /** The target socket this flow's bytes go through (set once it is known). */
   attach(socket: net.Socket): void {
     if (this.finished) return;

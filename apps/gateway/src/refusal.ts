@@ -1,4 +1,3 @@
-import type { ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 
 export type RefusalCode =
@@ -50,23 +49,18 @@ function bodyFor(refusal: Refusal): string {
   return JSON.stringify({ success: false, error: refusal.code, message: refusal.message });
 }
 
-/** Refusal to a plain-HTTP proxy request; the client connection stays usable (keep-alive). */
-export function sendRefusal(res: ServerResponse, refusal: Refusal): void {
-  if (res.headersSent) {
-    res.destroy();
-    return;
-  }
+/** A refusal as raw bytes on the client connection; `close` when the connection cannot go on
+ * (a CONNECT, an unread request body, a broken message). */
+export function sendRawRefusal(socket: Duplex, refusal: Refusal, close = true): void {
   const body = bodyFor(refusal);
-  res.writeHead(refusal.status, refusal.statusText, headersFor(refusal, body));
-  res.end(body);
-}
-
-/** Refusal to a CONNECT: the socket has left the HTTP parser, so the reply is written raw. */
-export function sendRawRefusal(socket: Duplex, refusal: Refusal): void {
-  const body = bodyFor(refusal);
-  const head = Object.entries({ ...headersFor(refusal, body), Connection: "close" })
+  const head = Object.entries({ ...headersFor(refusal, body), Connection: close ? "close" : "keep-alive" })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
-  if (socket.writable) socket.end(`HTTP/1.1 ${refusal.status} ${refusal.statusText}\r\n${head}\r\n${body}`);
-  else socket.destroy();
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const bytes = `HTTP/1.1 ${refusal.status} ${refusal.statusText}\r\n${head}\r\n${body}`;
+  if (close) socket.end(bytes);
+  else socket.write(bytes);
 }

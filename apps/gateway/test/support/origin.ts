@@ -10,6 +10,8 @@ export interface TestOrigin {
   bytes(): number;
   /** Sockets currently open. */
   openSockets(): number;
+  /** Closes kept-alive connections that carry no request right now. */
+  closeIdle(): void;
   close(): Promise<void>;
 }
 
@@ -46,6 +48,12 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
     });
     return;
   }
+  const status = /^\/status\/(\d{3})$/.exec(url.pathname);
+  if (status) {
+    res.writeHead(Number(status[1]), { ETag: '"v1"' });
+    res.end();
+    return;
+  }
   if (url.pathname === "/chunked") {
     res.writeHead(200, { "Content-Type": "text/plain" });
     res.write("first chunk\n");
@@ -63,6 +71,12 @@ export async function startOrigin(tls?: { cert: string; key: string }): Promise<
   const server = tls
     ? https.createServer({ cert: tls.cert, key: tls.key }, handler)
     : http.createServer(handler);
+  // Protocol switch: after 101 the origin echoes whatever it receives.
+  server.on("upgrade", (_req: http.IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.write("HTTP/1.1 101 Switching Protocols\r\nUpgrade: echo\r\nConnection: Upgrade\r\n\r\n");
+    if (head.length) socket.write(head);
+    socket.pipe(socket);
+  });
   const sockets = new Set<Socket>();
   let closedBytes = 0;
   server.on("connection", (socket: Socket) => {
@@ -77,6 +91,7 @@ export async function startOrigin(tls?: { cert: string; key: string }): Promise<
     port: (server.address() as AddressInfo).port,
     bytes: () => closedBytes + [...sockets].reduce((sum, s) => sum + s.bytesRead + s.bytesWritten, 0),
     openSockets: () => sockets.size,
+    closeIdle: () => server.closeIdleConnections(),
     close: () =>
       new Promise((resolve) => {
         server.closeAllConnections();

@@ -1,0 +1,170 @@
+import type net from "node:net";
+import type { Logger } from "pino";
+import type { Admission } from "./admission.ts";
+import { dial } from "./dial.ts";
+import {
+  keepsAlive,
+  MalformedMessage,
+  parseRequestHead,
+  type RequestHead,
+  requestFraming,
+} from "./http-message.ts";
+import type { Meter } from "./meter.ts";
+import type { GatewayMetrics } from "./metrics.ts";
+import { type Outcome, readHead, relayPlainRequest } from "./plain-request.ts";
+import { Refusal, sendRawRefusal } from "./refusal.ts";
+import { SocketReader } from "./socket-reader.ts";
+import type { TargetPool } from "./target-pool.ts";
+import { splice } from "./tunnel.ts";
+
+/** How long a client connection may sit between requests, or take to send a head. */
+const CLIENT_IDLE_MS = 60_000;
+
+export interface SessionDeps {
+  admission: Admission;
+  meter: Meter;
+  pool: TargetPool;
+  metrics: GatewayMetrics;
+  logger: Logger;
+}
+
+function header(head: RequestHead, key: string): string | undefined {
+  return head.headers.find((h) => h.key === key)?.value;
+}
+
+/** `host:port` or `[v6]:port`. */
+function parseAuthority(authority: string): { host: string; port: number } {
+  const match = /^(\[[^\]]+\]|[^:[\]/]+):(\d{1,5})$/.exec(authority);
+  if (!match) throw new Refusal("bad_request", "CONNECT needs host:port");
+  return { host: match[1] as string, port: Number(match[2]) };
+}
+
+function parseProxyUrl(target: string): URL {
+  if (!/^http:\/\//i.test(target)) {
+    throw new Refusal(
+      "bad_request",
+      /^https:\/\//i.test(target)
+        ? "Use CONNECT for https:// destinations"
+        : "This is a proxy: send absolute-URI requests (http://host/path) or CONNECT",
+    );
+  }
+  try {
+    return new URL(target);
+  } catch {
+    throw new Refusal("bad_request", "The request URL is not valid");
+  }
+}
+
+/**
+ * One client connection on 8080 or (inside TLS) 8443: requests are read one after another
+ * (keep-alive, pipelining), each either relayed as plain HTTP or turned into a CONNECT tunnel.
+ */
+export function serveClient(client: net.Socket, deps: SessionDeps): void {
+  client.on("error", () => {});
+  client.on("timeout", () => client.destroy());
+  const reader = new SocketReader(client);
+  const refuse = (refusal: Refusal, close: boolean) => {
+    deps.metrics.refusals.labels(refusal.code).inc();
+    sendRawRefusal(client, refusal, close);
+  };
+
+  async function connect(head: RequestHead): Promise<void> {
+    const { host, port } = parseAuthority(head.target);
+    const admitted = await deps.admission.admit(header(head, "proxy-authorization"), host, port);
+    const target = await dial(admitted.upstream, admitted.target);
+    if (client.destroyed) {
+      target.destroy();
+      return;
+    }
+    target.setNoDelay(true);
+    const flow = deps.meter.open(admitted.account, admitted.target.domain, admitted.proxyType, () => {
+      client.destroy();
+      target.destroy();
+    });
+    flow.attach(target);
+    deps.metrics.requests.labels("connect").inc();
+    deps.metrics.openTunnels.inc();
+    client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+    splice(client, reader.detach(), target, [], flow, () => deps.metrics.openTunnels.dec());
+  }
+
+  async function plain(head: RequestHead): Promise<Outcome> {
+    const framing = requestFraming(head);
+    const url = parseProxyUrl(head.target);
+    const port = url.port === "" ? 80 : Number(url.port);
+    const admitted = await deps.admission.admit(header(head, "proxy-authorization"), url.hostname, port);
+    const flow = deps.meter.open(admitted.account, admitted.target.domain, admitted.proxyType, () => {
+      client.destroy();
+      flow.currentSocket?.destroy();
+    });
+    deps.metrics.requests.labels("http").inc();
+    let outcome: Outcome = "close";
+    try {
+      outcome = await relayPlainRequest(
+        client,
+        reader,
+        { head, url, framing, clientKeepAlive: keepsAlive(head.version, head.headers), admitted },
+        flow,
+        deps.pool,
+        () => {},
+      );
+      return outcome;
+    } finally {
+      // A switched protocol (101) keeps the flow open; the splice finishes it at close.
+      if (outcome !== "spliced") flow.finish();
+    }
+  }
+
+  async function session(): Promise<void> {
+    for (;;) {
+      client.setTimeout(CLIENT_IDLE_MS);
+      let head: RequestHead;
+      let hasBody = false;
+      try {
+        const raw = await readHead(reader);
+        if (!raw) {
+          client.end();
+          return;
+        }
+        head = parseRequestHead(raw.buffer, raw.end);
+        hasBody = requestFraming(head).kind !== "none";
+      } catch (error) {
+        if (error instanceof MalformedMessage)
+          refuse(new Refusal("bad_request", `Malformed request: ${error.message}`), true);
+        else client.destroy();
+        return;
+      } finally {
+        client.setTimeout(0);
+      }
+      try {
+        if (head.method === "CONNECT") {
+          await connect(head);
+          return;
+        }
+        const outcome = await plain(head);
+        if (outcome !== "keep-alive") {
+          if (outcome === "close") client.end();
+          return;
+        }
+      } catch (error) {
+        if (error instanceof Refusal) {
+          // The connection can carry on only if nothing of this request is left unread.
+          const close = head.method === "CONNECT" || hasBody || !keepsAlive(head.version, head.headers);
+          refuse(error, close);
+          if (close) return;
+          continue;
+        }
+        if (error instanceof MalformedMessage) {
+          refuse(new Refusal("bad_request", `Malformed request: ${error.message}`), true);
+          return;
+        }
+        throw error;
+      }
+    }
+  }
+
+  session().catch((error: unknown) => {
+    deps.logger.error({ err: error }, "client connection failed");
+    client.destroy();
+  });
+}

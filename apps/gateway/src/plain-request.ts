@@ -1,0 +1,223 @@
+import type { Duplex } from "node:stream";
+import type { Admitted } from "./admission.ts";
+import { dial } from "./dial.ts";
+import {
+  ChunkedScanner,
+  type Framing,
+  forwardedHeaders,
+  headEnd,
+  keepsAlive,
+  MalformedMessage,
+  parseResponseHead,
+  type RequestHead,
+  type ResponseHead,
+  responseFraming,
+} from "./http-message.ts";
+import type { Flow } from "./meter.ts";
+import { Refusal } from "./refusal.ts";
+import { type SocketReader, writeAll } from "./socket-reader.ts";
+import type { TargetConnection, TargetPool } from "./target-pool.ts";
+import { splice } from "./tunnel.ts";
+
+/** A target that stays silent this long in the middle of a request is given up. */
+const TARGET_INACTIVITY_MS = 300_000;
+
+/** Copies one message body from `from` to `to` as raw bytes, exactly as framed; resolves false
+ * when either side went away first. */
+export async function relayBody(
+  from: SocketReader,
+  to: Duplex,
+  framing: Framing,
+  flow: Flow,
+): Promise<boolean> {
+  if (framing.kind === "none") return true;
+  if (framing.kind === "length") {
+    let left = framing.length;
+    while (left > 0) {
+      let chunk = await from.read();
+      if (!chunk) return false;
+      if (chunk.length > left) {
+        from.unshift(chunk.subarray(left));
+        chunk = chunk.subarray(0, left);
+      }
+      left -= chunk.length;
+      const written = await writeAll(to, chunk);
+      flow.poll();
+      if (!written) return false;
+    }
+    return true;
+  }
+  if (framing.kind === "chunked") {
+    const scanner = new ChunkedScanner();
+    while (!scanner.done) {
+      const chunk = await from.read();
+      if (!chunk) return false;
+      const used = scanner.scan(chunk);
+      if (used < chunk.length) from.unshift(chunk.subarray(used));
+      const written = await writeAll(to, chunk.subarray(0, used));
+      flow.poll();
+      if (!written) return false;
+    }
+    return true;
+  }
+  for (let chunk = await from.read(); chunk; chunk = await from.read()) {
+    const written = await writeAll(to, chunk);
+    flow.poll();
+    if (!written) return false;
+  }
+  return true;
+}
+
+/** Reads a message head; null when the peer closed before sending a single byte. */
+export async function readHead(reader: SocketReader): Promise<{ buffer: Buffer; end: number } | null> {
+  let buffer: Buffer = Buffer.alloc(0);
+  for (;;) {
+    const chunk = await reader.read();
+    if (!chunk) {
+      if (buffer.length === 0) return null;
+      throw new MalformedMessage("connection closed inside a message head");
+    }
+    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
+    // Empty lines before a request line are allowed (RFC 9112 §2.2).
+    while (buffer.length >= 2 && buffer[0] === 0x0d && buffer[1] === 0x0a) buffer = buffer.subarray(2);
+    const end = headEnd(buffer);
+    if (end !== -1) {
+      reader.unshift(buffer.subarray(end));
+      return { buffer, end };
+    }
+  }
+}
+
+export interface PlainRequest {
+  head: RequestHead;
+  url: URL;
+  framing: Framing;
+  clientKeepAlive: boolean;
+  admitted: Admitted;
+}
+
+/** What became of the client connection after one request. */
+export type Outcome = "keep-alive" | "close" | "spliced";
+
+/**
+ * Relays one absolute-URI request: origin-form head and raw body to the target (kept-alive
+ * connection when there is one), then the response head and raw body back. Bytes are billed
+ * from the target socket's counters: exactly what the target sent and received.
+ */
+export async function relayPlainRequest(
+  client: Duplex,
+  clientReader: SocketReader,
+  request: PlainRequest,
+  flow: Flow,
+  pool: TargetPool,
+  onSplicedDone: () => void,
+): Promise<Outcome> {
+  const { head, url, admitted } = request;
+  const key = `${admitted.upstream.id}|${admitted.target.address}|${admitted.target.port}`;
+  const hasHost = head.headers.some((h) => h.key === "host");
+  const headText = `${head.method} ${url.pathname}${url.search} HTTP/1.1\r\n${hasHost ? "" : `Host: ${url.host}\r\n`}${forwardedHeaders(head.headers)}\r\n`;
+
+  let target: TargetConnection | null = pool.acquire(key);
+  let response: ResponseHead | null = null;
+  let responseBuffer: Buffer = Buffer.alloc(0);
+  let requestBody: Promise<boolean> = Promise.resolve(true);
+  let requestBodyDone = request.framing.kind === "none";
+  for (let attempt = 0; response === null; attempt++) {
+    target ??= pool.wrap(await dial(admitted.upstream, admitted.target));
+    const connection: TargetConnection = target;
+    flow.attach(connection.socket);
+    connection.socket.setTimeout(TARGET_INACTIVITY_MS);
+    if (!(await writeAll(connection.socket, headText))) {
+      connection.socket.destroy();
+      if (connection.reused && attempt === 0 && request.framing.kind === "none") {
+        target = null;
+        continue;
+      }
+      throw new Refusal("upstream_failed", "The destination closed the connection");
+    }
+    if (request.framing.kind !== "none") {
+      requestBody = relayBody(clientReader, connection.socket, request.framing, flow).then((done) => {
+        requestBodyDone = done;
+        return done;
+      });
+    }
+    // Interim 1xx responses (100 Continue) go straight to the client; the final one follows.
+    for (;;) {
+      let raw: { buffer: Buffer; end: number } | null;
+      try {
+        raw = await readHead(connection.reader);
+      } catch (error) {
+        if (error instanceof MalformedMessage)
+          throw new Refusal("upstream_failed", `The destination sent ${error.message}`);
+        throw error;
+      }
+      flow.poll();
+      if (!raw) break;
+      let parsed: ResponseHead;
+      try {
+        parsed = parseResponseHead(raw.buffer, raw.end);
+      } catch (error) {
+        throw new Refusal("upstream_failed", `The destination sent ${(error as Error).message}`);
+      }
+      if (parsed.status >= 100 && parsed.status < 200 && parsed.status !== 101) {
+        await writeAll(client, raw.buffer.subarray(0, raw.end));
+        continue;
+      }
+      response = parsed;
+      responseBuffer = raw.buffer.subarray(0, raw.end);
+      break;
+    }
+    if (response) break;
+    // The target closed without answering: a kept-alive connection it had already given up.
+    connection.socket.destroy();
+    target = null;
+    if (!(connection.reused && attempt === 0 && request.framing.kind === "none")) {
+      throw new Refusal("upstream_failed", "The destination closed the connection without answering");
+    }
+  }
+  const connection = target as TargetConnection;
+
+  if (response.status === 101) {
+    await writeAll(client, responseBuffer);
+    splice(client, clientReader.detach(), connection.socket, connection.reader.detach(), flow, onSplicedDone);
+    return "spliced";
+  }
+
+  let framing: Framing;
+  try {
+    framing = responseFraming(response, head.method);
+  } catch (error) {
+    connection.socket.destroy();
+    throw new Refusal("upstream_failed", `The destination sent ${(error as Error).message}`);
+  }
+  // A body that ends with the connection cannot be re-framed for a kept-alive client, and a
+  // chunked body cannot go to an HTTP/1.0 client: both end the client connection.
+  const clientKeepAlive =
+    request.clientKeepAlive &&
+    framing.kind !== "close" &&
+    !(framing.kind === "chunked" && head.version === "1.0");
+  const clientHead = `${response.statusLine}\r\n${forwardedHeaders(response.headers)}Connection: ${clientKeepAlive ? "keep-alive" : "close"}\r\n\r\n`;
+  let complete = false;
+  try {
+    if (await writeAll(client, clientHead))
+      complete = await relayBody(connection.reader, client, framing, flow);
+  } catch (error) {
+    if (!(error instanceof MalformedMessage)) throw error;
+  }
+  if (!complete) {
+    connection.socket.destroy();
+    client.destroy();
+    return "close";
+  }
+  connection.socket.setTimeout(0);
+  if (!requestBodyDone) {
+    // The target answered before the client finished its body: neither side can be reused.
+    connection.socket.destroy();
+    return "close";
+  }
+  await requestBody;
+  if (framing.kind !== "close" && keepsAlive(response.version, response.headers))
+    pool.release(key, connection);
+  else connection.socket.destroy();
+  return clientKeepAlive ? "keep-alive" : "close";
+}
