@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { AppError } from "../src/errors.ts";
 import { createTestApp, TEST_APP_URL, type TestApp } from "./helpers/test-app.ts";
 
 let t: TestApp;
@@ -9,6 +10,12 @@ beforeAll(async () => {
       beforeReady: (app) => {
         app.get("/test/explode", async () => {
           throw new Error("database password is hunter2");
+        });
+        app.get("/test/hidden-app-error", async () => {
+          throw new AppError(503, "queue table is locked by pid 4242");
+        });
+        app.get("/test/exposed-app-error", async () => {
+          throw new AppError(502, "The payment provider is unavailable.", "provider_down", { expose: true });
         });
       },
     },
@@ -56,6 +63,15 @@ describe("error model", () => {
     expect(response.json()).toEqual({ success: false, message: "Internal server error" });
     expect(response.body).not.toContain("hunter2");
     expect(response.headers["x-request-id"]).toBeTruthy();
+  });
+
+  it("hides an AppError's 5xx message unless it is marked for the customer", async () => {
+    const hidden = await t.app.inject({ method: "GET", url: "/test/hidden-app-error" });
+    expect(hidden.statusCode).toBe(503);
+    expect(hidden.json()).toEqual({ success: false, message: "Internal server error" });
+    const exposed = await t.app.inject({ method: "GET", url: "/test/exposed-app-error" });
+    expect(exposed.statusCode).toBe(502);
+    expect(exposed.json()).toEqual({ success: false, message: "The payment provider is unavailable." });
   });
 
   it("answers malformed JSON with a 400", async () => {

@@ -34,7 +34,8 @@ function isDataException(error: unknown): boolean {
 /** One error model (STYLE habit 4): 4xx → {success:false, message}; 5xx → a fixed message, logged. */
 async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
-    if (error instanceof AppError && error.statusCode < 500) {
+    if (error instanceof AppError && error.expose) {
+      if (error.statusCode >= 500) request.log.warn({ err: error }, "request failed");
       return reply.code(error.statusCode).send({ success: false, message: error.message });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
@@ -52,7 +53,10 @@ async function errorsPlugin(app: FastifyInstance) {
       return reply.code(status).send({ success: false, message: error.message });
     }
     request.log.error({ err: error }, "request failed");
-    return reply.code(500).send({ success: false, message: "Internal server error" });
+    return reply.code(status >= 500 && status <= 599 ? status : 500).send({
+      success: false,
+      message: "Internal server error",
+    });
   });
 }
 

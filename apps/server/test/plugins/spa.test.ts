@@ -55,7 +55,7 @@ describe("serving the SPA", () => {
     expect(missingAsset.json()).toEqual({ success: false, message: "Not found" });
     const api = await t.app.inject({
       method: "GET",
-      url: "/transactions/xyz",
+      url: "/no-such-api/xyz",
       headers: { accept: "application/json" },
     });
     expect(api.statusCode).toBe(404);
