@@ -33,7 +33,10 @@ export default function ProxyTypeUsageChart({ datum, metric }: { datum: ChartDat
         </PieChart>
       </ResponsiveContainer>
       {/* Centred over the hole (the legend takes ~24 px at the bottom). */}
-      <div className="pointer-events-none absolute inset-x-0 top-0 flex h-[236px] flex-col items-center justify-center">
+      <div
+        data-testid="donut-centre"
+        className="pointer-events-none absolute inset-x-0 top-0 flex h-[236px] flex-col items-center justify-center"
+      >
         <span className="text-xs font-medium text-slate-500">Total</span>
         <span className="text-lg font-semibold text-slate-900">
           {formatMetric(totalOf(datum, metric), metric)}

@@ -1,0 +1,202 @@
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./fixtures/browser.ts";
+import { type RunningServer, startServer } from "./fixtures/server.ts";
+
+/** A class name only Recharts' own code carries (it survives minification as a string). */
+const RECHARTS_MARK = "recharts-responsive-container";
+const BODY_BYTES = 2_000_000;
+
+let server: RunningServer;
+let browser: Browser;
+let gatewayPort: number;
+let origin: http.Server;
+/** Raw bytes the origin's sockets carried, counted by the origin itself at socket close. */
+let originBytes = 0;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const port = (probe.address() as AddressInfo).port;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  gatewayPort = await freePort();
+  origin = http.createServer((_request, response) => {
+    response.writeHead(200, {
+      "content-type": "application/octet-stream",
+      "content-length": BODY_BYTES,
+      connection: "close",
+    });
+    response.end(Buffer.alloc(BODY_BYTES, 121));
+  });
+  origin.on("connection", (socket: Socket) => {
+    socket.on("close", () => {
+      originBytes += socket.bytesRead + socket.bytesWritten;
+    });
+  });
+  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  [server, browser] = await Promise.all([
+    // The gateway runs inside the server process; loopback origins are opened for this test only.
+    startServer({
+      GATEWAY_BIND: "127.0.0.1",
+      GATEWAY_HTTP_PORT: String(gatewayPort),
+      EGRESS_ALLOW: "127.0.0.1/32",
+    }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await new Promise((resolve) => origin?.close(resolve));
+});
+
+/** Every JavaScript file the page downloads, with its text, so tests can see what was loaded. */
+function recordScripts(context: BrowserContext): Map<string, Promise<string>> {
+  const scripts = new Map<string, Promise<string>>();
+  context.on("response", (response) => {
+    if (response.url().endsWith(".js"))
+      scripts.set(
+        response.url(),
+        response.text().catch(() => ""),
+      );
+  });
+  return scripts;
+}
+
+async function loadedRecharts(scripts: Map<string, Promise<string>>): Promise<boolean> {
+  const bodies = await Promise.all(scripts.values());
+  return bodies.some((body) => body.includes(RECHARTS_MARK));
+}
+
+async function signIn(context: BrowserContext, prefix: string): Promise<Page> {
+  const page = await context.newPage();
+  const email = `${prefix}-${Date.now()}@example.com`;
+  await page.goto("/login");
+  await page.getByPlaceholder("Enter your email").fill(email);
+  await page.getByRole("button", { name: "Send Me a Login Link" }).click();
+  await page.getByText(`Login link sent to ${email}`).waitFor();
+  const [link] = await server.loginLinks(email);
+  if (!link) throw new Error(`no login link for ${email}`);
+  await page.goto(link);
+  await page.waitForURL(`${server.url}/`);
+  return page;
+}
+
+/** The signed-in page's own bearer token (SPEC §3: stored app token). */
+async function tokenOf(page: Page): Promise<string> {
+  const stored = await page.evaluate(() => window.localStorage.getItem("bytetoll.token"));
+  return (JSON.parse(stored ?? "{}") as { token: string }).token;
+}
+
+/** One plain-HTTP GET through the gateway with the customer's proxy credentials. */
+function fetchThroughGateway(username: string, password: string): Promise<void> {
+  const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/file`;
+  return new Promise((resolve, reject) => {
+    const request = http.request({
+      host: "127.0.0.1",
+      port: gatewayPort,
+      path: target,
+      agent: false,
+      headers: {
+        host: new URL(target).host,
+        connection: "close",
+        "proxy-authorization": `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`,
+      },
+    });
+    request.on("response", (response) => {
+      if (response.statusCode !== 200) reject(new Error(`gateway answered ${response.statusCode}`));
+      response.resume();
+      response.on("end", resolve);
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+describe("the Usage page", () => {
+  it("shows a new account the empty state, then its traffic through the gateway within seconds", async () => {
+    const context = await browser.newContext({ baseURL: server.url });
+    const scripts = recordScripts(context);
+    const page = await signIn(context, "usage");
+    await page.getByRole("link", { name: "Buy Data" }).first().waitFor();
+    // The dashboard is up and nothing of the chart library has been downloaded.
+    expect(await loadedRecharts(scripts)).toBe(false);
+
+    await page.getByRole("link", { name: "Usage" }).first().click();
+    await page.waitForURL(`${server.url}/usage`);
+    for (const title of ["Usage per Day", "Usage per Domain", "Usage by Proxy Type"]) {
+      await page.getByRole("heading", { name: title }).waitFor();
+    }
+    await expect.poll(() => page.getByText("No data available.").count(), { timeout: 15_000 }).toBe(3);
+
+    const credentials = await fetch(`${server.url}/credentials/latest`, {
+      headers: { authorization: `Bearer ${await tokenOf(page)}` },
+    }).then((response) => response.json() as Promise<{ data: { username: string; password: string } }>);
+    await fetchThroughGateway(credentials.data.username, credentials.data.password);
+    await fetchThroughGateway(credentials.data.username, credentials.data.password);
+
+    // No reload: the open page picks the traffic up by itself once the gateway has flushed it.
+    const domainCard = page.getByRole("region", { name: "Usage per Domain" });
+    await domainCard.getByRole("rowheader", { name: "127.0.0.1" }).waitFor({ timeout: 15_000 });
+    // The charts have been drawn now, from their own lazily loaded code.
+    await page.locator(".recharts-responsive-container").first().waitFor();
+    expect(await loadedRecharts(scripts)).toBe(true);
+
+    const typeCard = page.getByRole("region", { name: "Usage by Proxy Type" });
+    await typeCard.getByText("Requests", { exact: true }).click();
+    await expect.poll(() => typeCard.getByTestId("donut-centre").textContent()).toBe("Total2");
+    const row = typeCard.getByRole("row", { name: /All traffic/ });
+    expect(await row.locator("td").allTextContents()).toEqual(["2", "0", "2"]);
+
+    // The export reconciles to the byte with what the origin itself counted.
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Export CSV" }).click(),
+    ]);
+    const path = await download.path();
+    const csv = readFileSync(path, "utf8");
+    expect(csv).toMatch(/^date,domain,proxy_type,bytes,requests\r\n/);
+    expect(csv).toContain(`,127.0.0.1,mobile,${originBytes},2\r\n`);
+    expect(download.suggestedFilename()).toMatch(
+      /^bytetoll-usage-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/,
+    );
+    await context.close();
+  });
+
+  it("fits a 375 px phone and works by keyboard", async () => {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 375, height: 800 } });
+    const page = await signIn(context, "usage-phone");
+    await page.goto("/usage");
+    await page.getByRole("heading", { name: "Usage per Day" }).waitFor();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+
+    // Tab to the first card's metric radio and choose Requests with an arrow key.
+    const dayCard = page.getByRole("region", { name: "Usage per Day" });
+    const gbRadio = dayCard.getByRole("radio", { name: "GB Used" });
+    for (
+      let presses = 0;
+      presses < 40 && !(await gbRadio.evaluate((el) => el === document.activeElement));
+      presses++
+    ) {
+      await page.keyboard.press("Tab");
+    }
+    expect(await gbRadio.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.keyboard.press("ArrowRight");
+    expect(await dayCard.getByRole("radio", { name: "Requests" }).isChecked()).toBe(true);
+    await page.keyboard.press("Tab");
+    await page.keyboard.press("ArrowDown");
+    expect(await dayCard.getByRole("combobox", { name: "Usage per Day period" }).inputValue()).toBe("14");
+    await context.close();
+  });
+});
