@@ -12,9 +12,9 @@ import { bulkDownload, idleTunnels, type LatencyResult, type Path, smallRequests
  */
 
 const BULK_BYTES = 200_000_000;
-const BULK_RUNS = 3;
 const CONNECTIONS = 50;
-const REQUESTS_PER_CONNECTION = 200;
+const REQUESTS_PER_CONNECTION = 100;
+const SERIAL_REQUESTS = 1000;
 const IDLE_TUNNELS = 1000;
 const TINYPROXY = "/usr/bin/tinyproxy";
 const here = fileURLToPath(new URL(".", import.meta.url));
@@ -110,6 +110,8 @@ interface Measured {
   plainMBps: number;
   connectMBps: number;
   small: LatencyResult;
+  /** One connection, one request at a time: the proxy's own added latency, without queueing. */
+  serial: LatencyResult;
   idleMbPer1000: number | null;
   /** CPU the proxy process itself spent (user + system, all threads): robust on a busy box. */
   plainCpuMsPerGb: number | null;
@@ -124,60 +126,97 @@ function cpuMs(pid: number): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
-async function measure(
-  path: Path,
-  originPort: number,
-  pid: number | null,
-  gc: () => Promise<void>,
-): Promise<Measured> {
-  process.stdout.write(`measuring ${path.name}…\n`);
-  await smallRequests(path, originPort, CONNECTIONS, 20);
-  await bulkDownload(path, originPort, 10_000_000, false);
+interface Subject {
+  path: Path;
+  /** The proxy's process, for its CPU and memory; null for the direct path. */
+  pid: number | null;
+  gc: () => Promise<void>;
+}
 
-  // Idle tunnels first, before bulk transfers have grown the heap.
-  let idleMbPer1000: number | null = null;
-  if (pid !== null && path.proxy) {
-    const warm = await idleTunnels(path, originPort, 100);
-    for (const socket of warm) socket.destroy();
-    await gc();
-    await new Promise((r) => setTimeout(r, 300));
-    const before = rssMb(pid);
-    const sockets = await idleTunnels(path, originPort, IDLE_TUNNELS);
-    await gc();
-    await new Promise((r) => setTimeout(r, 300));
-    const after = rssMb(pid);
-    for (const socket of sockets) socket.destroy();
-    idleMbPer1000 = ((after - before) * 1000) / IDLE_TUNNELS;
-    await new Promise((r) => setTimeout(r, 300));
-  }
+const ROUNDS = 3;
 
-  const cpu = () => (pid === null ? 0 : cpuMs(pid));
-  const plain: number[] = [];
-  const tunnel: number[] = [];
-  let cpuPlain = 0;
-  let cpuTunnel = 0;
-  for (let i = 0; i < BULK_RUNS; i++) {
-    let mark = cpu();
-    plain.push(await bulkDownload(path, originPort, BULK_BYTES, false));
-    cpuPlain += cpu() - mark;
-    mark = cpu();
-    tunnel.push(await bulkDownload(path, originPort, BULK_BYTES, true));
-    cpuTunnel += cpu() - mark;
+async function idleTunnelMemory(subject: Subject, originPort: number): Promise<number | null> {
+  if (subject.pid === null) return null;
+  const warm = await idleTunnels(subject.path, originPort, 100);
+  for (const socket of warm) socket.destroy();
+  await subject.gc();
+  await new Promise((r) => setTimeout(r, 300));
+  const before = rssMb(subject.pid);
+  const sockets = await idleTunnels(subject.path, originPort, IDLE_TUNNELS);
+  await subject.gc();
+  await new Promise((r) => setTimeout(r, 300));
+  const after = rssMb(subject.pid);
+  for (const socket of sockets) socket.destroy();
+  await new Promise((r) => setTimeout(r, 300));
+  return ((after - before) * 1000) / IDLE_TUNNELS;
+}
+
+/**
+ * Every measurement is taken in rounds that alternate between direct, gateway and tinyproxy, and
+ * the median round is reported: on a shared machine, background load then hits all three alike.
+ */
+async function measureAll(subjects: Subject[], originPort: number): Promise<Measured[]> {
+  const results = subjects.map(() => ({
+    plain: [] as number[],
+    tunnel: [] as number[],
+    cpuPlain: 0,
+    cpuTunnel: 0,
+    cpuSmall: 0,
+    small: [] as LatencyResult[],
+    serial: [] as LatencyResult[],
+    idle: null as number | null,
+  }));
+  const cpu = (subject: Subject) => (subject.pid === null ? 0 : cpuMs(subject.pid));
+  process.stdout.write("warming up…\n");
+  for (const subject of subjects) {
+    await smallRequests(subject.path, originPort, CONNECTIONS, 20);
+    await bulkDownload(subject.path, originPort, 10_000_000, false);
   }
-  const mark = cpu();
-  const small = await smallRequests(path, originPort, CONNECTIONS, REQUESTS_PER_CONNECTION);
-  const cpuSmall = cpu() - mark;
-  const gigabytes = (BULK_RUNS * BULK_BYTES) / 1e9;
-  const proxied = pid !== null;
-  return {
-    plainMBps: median(plain),
-    connectMBps: median(tunnel),
-    small,
-    idleMbPer1000,
-    plainCpuMsPerGb: proxied ? cpuPlain / gigabytes : null,
-    connectCpuMsPerGb: proxied ? cpuTunnel / gigabytes : null,
-    cpuUsPerRequest: proxied ? (cpuSmall * 1000) / (CONNECTIONS * REQUESTS_PER_CONNECTION) : null,
-  };
+  process.stdout.write("idle tunnels…\n");
+  for (const [i, subject] of subjects.entries()) {
+    (results[i] as (typeof results)[number]).idle = await idleTunnelMemory(subject, originPort);
+  }
+  for (let round = 1; round <= ROUNDS; round++) {
+    process.stdout.write(`round ${round}/${ROUNDS}…\n`);
+    for (const [i, subject] of subjects.entries()) {
+      const result = results[i] as (typeof results)[number];
+      let mark = cpu(subject);
+      result.plain.push(await bulkDownload(subject.path, originPort, BULK_BYTES, false));
+      result.cpuPlain += cpu(subject) - mark;
+      mark = cpu(subject);
+      result.tunnel.push(await bulkDownload(subject.path, originPort, BULK_BYTES, true));
+      result.cpuTunnel += cpu(subject) - mark;
+      mark = cpu(subject);
+      result.small.push(await smallRequests(subject.path, originPort, CONNECTIONS, REQUESTS_PER_CONNECTION));
+      result.cpuSmall += cpu(subject) - mark;
+      result.serial.push(await smallRequests(subject.path, originPort, 1, SERIAL_REQUESTS));
+    }
+  }
+  const gigabytes = (ROUNDS * BULK_BYTES) / 1e9;
+  return subjects.map((subject, i) => {
+    const r = results[i] as (typeof results)[number];
+    const proxied = subject.pid !== null;
+    return {
+      plainMBps: median(r.plain),
+      connectMBps: median(r.tunnel),
+      small: {
+        requestsPerSecond: median(r.small.map((s) => s.requestsPerSecond)),
+        p50Ms: median(r.small.map((s) => s.p50Ms)),
+        p99Ms: median(r.small.map((s) => s.p99Ms)),
+      },
+      serial: {
+        requestsPerSecond: median(r.serial.map((s) => s.requestsPerSecond)),
+        p50Ms: median(r.serial.map((s) => s.p50Ms)),
+        p99Ms: median(r.serial.map((s) => s.p99Ms)),
+      },
+      idleMbPer1000: r.idle,
+      plainCpuMsPerGb: proxied ? r.cpuPlain / gigabytes : null,
+      connectCpuMsPerGb: proxied ? r.cpuTunnel / gigabytes : null,
+      cpuUsPerRequest: proxied
+        ? (r.cpuSmall * 1000) / (ROUNDS * CONNECTIONS * REQUESTS_PER_CONNECTION)
+        : null,
+    };
+  });
 }
 
 function row(label: string, values: Array<number | null | string>, digits = 0): string {
@@ -194,34 +233,40 @@ async function main(): Promise<void> {
   const noGc = async () => {};
   try {
     console.log(
-      `ByteToll gateway benchmark — loopback, ${BULK_RUNS}× ${BULK_BYTES / 1e6} MB bulk, ` +
-        `${CONNECTIONS}×${REQUESTS_PER_CONNECTION} small requests, ${IDLE_TUNNELS} idle tunnels\n`,
+      `ByteToll gateway benchmark — loopback, ${ROUNDS} alternating rounds of: ${BULK_BYTES / 1e6} MB bulk ` +
+        `per path, ${CONNECTIONS}×${REQUESTS_PER_CONNECTION} small requests, ${SERIAL_REQUESTS} serial requests; ` +
+        `${IDLE_TUNNELS} idle tunnels; medians reported\n`,
     );
-    const direct = await measure({ name: "direct", port: originPort, proxy: false }, originPort, null, noGc);
-    const viaGateway = await measure(
+    const subjects: Subject[] = [
+      { path: { name: "direct", port: originPort, proxy: false }, pid: null, gc: noGc },
       {
-        name: "gateway",
-        port: gateway.ready.port,
-        proxy: true,
-        authorization: basic(gateway.ready.username ?? "", gateway.ready.password ?? ""),
+        path: {
+          name: "gateway",
+          port: gateway.ready.port,
+          proxy: true,
+          authorization: basic(gateway.ready.username ?? "", gateway.ready.password ?? ""),
+        },
+        pid: gateway.child.pid ?? null,
+        gc: () => ask(gateway.child, "gc", "gc-done"),
       },
-      originPort,
-      gateway.child.pid ?? null,
-      () => ask(gateway.child, "gc", "gc-done"),
-    );
-    const viaTinyproxy = tinyproxy
-      ? await measure(
-          {
-            name: "tinyproxy",
-            port: tinyproxy.port,
-            proxy: true,
-            authorization: basic("bench", "bench-password"),
-          },
-          originPort,
-          tinyproxy.child.pid ?? null,
-          noGc,
-        )
-      : null;
+    ];
+    if (tinyproxy) {
+      subjects.push({
+        path: {
+          name: "tinyproxy",
+          port: tinyproxy.port,
+          proxy: true,
+          authorization: basic("bench", "bench-password"),
+        },
+        pid: tinyproxy.child.pid ?? null,
+        gc: noGc,
+      });
+    }
+    const [direct, viaGateway, viaTinyproxy = null] = (await measureAll(subjects, originPort)) as [
+      Measured,
+      Measured,
+      Measured?,
+    ];
     const columns = [direct, viaGateway, viaTinyproxy];
     console.log(row("", ["direct", "gateway", "tinyproxy"]));
     console.log(
@@ -282,9 +327,21 @@ async function main(): Promise<void> {
       ),
     );
     console.log(
-      `\ngateway adds ${(viaGateway.small.p50Ms - direct.small.p50Ms).toFixed(2)} ms at p50 over direct` +
-        ` (each request here waits behind ${CONNECTIONS - 1} others on 2 CPUs shared by client, proxy and origin)`,
+      row(
+        "serial requests, 1 connection: p50 (ms)",
+        columns.map((c) => c?.serial.p50Ms ?? null),
+        3,
+      ),
     );
+    console.log(
+      row(
+        "serial requests, 1 connection: p99 (ms)",
+        columns.map((c) => c?.serial.p99Ms ?? null),
+        3,
+      ),
+    );
+    const added = (c: Measured | null) => (c ? `${(c.serial.p50Ms - direct.serial.p50Ms).toFixed(3)}` : "—");
+    console.log(row("added p50 latency over direct (ms)", ["", added(viaGateway), added(viaTinyproxy)]));
     if (!tinyproxy) console.log(`tinyproxy skipped: ${TINYPROXY} is not installed`);
     const usage = await ask<{ bytes: number }>(gateway.child, "usage", "usage");
     console.log(

@@ -108,7 +108,18 @@ export class AccountDirectory {
     account.balanceReadAt = startedAt;
   }
 
-  private async refreshBalance(account: Account): Promise<void> {
+  private readonly balanceReads = new Map<string, Promise<void>>();
+
+  /** Concurrent requests of one account share one read. */
+  private refreshBalance(account: Account): Promise<void> {
+    const inFlight = this.balanceReads.get(account.userId);
+    if (inFlight) return inFlight;
+    const read = this.readBalance(account).finally(() => this.balanceReads.delete(account.userId));
+    this.balanceReads.set(account.userId, read);
+    return read;
+  }
+
+  private async readBalance(account: Account): Promise<void> {
     const startedAt = Date.now();
     const generation = account.generation;
     const [row] = await this.database.query<{ balance_bytes: string | number }>(

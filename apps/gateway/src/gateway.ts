@@ -79,6 +79,8 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
   let httpServer: net.Server | null = null;
   let httpsServer: tls.Server | null = null;
   const clients = new Set<Socket>();
+  /** Read once after listen(): the guard checks them on every request. */
+  let ownPorts: number[] = [];
   let metricsServer: http.Server | null = null;
   let flushTimer: NodeJS.Timeout | null = null;
   let redis: Redis | null = null;
@@ -86,7 +88,7 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
   const guard = new EgressGuard({
     allow: config.egressAllow,
     resolveHost: config.resolveHost,
-    ownPorts: () => [portOf(httpServer), portOf(httpsServer), portOf(metricsServer)].filter((p) => p > 0),
+    ownPorts: () => ownPorts,
   });
   const admission = new Admission(accounts, guard, {
     mobile: new UpstreamPool(config.mobileUpstreams),
@@ -135,6 +137,7 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
       });
       await listenOn(metricsServer, config.metricsPort, config.host);
     }
+    ownPorts = [portOf(httpServer), portOf(httpsServer), portOf(metricsServer)].filter((p) => p > 0);
     if (config.redisUrl) {
       redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
       redis.on("error", (error) => logger.warn({ err: error }, "redis subscription error"));
