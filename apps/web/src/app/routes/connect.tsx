@@ -1,5 +1,12 @@
-import { ScreenPlaceholder } from "../../components/layout/screen-placeholder.tsx";
+import { useSession } from "../../features/auth/hooks/use-session.ts";
+import { ZeroBalanceWarning } from "../../features/balance/components/zero-balance-warning.tsx";
+import { ConnectPage } from "../../features/connect/components/connect-page.tsx";
 
+/** /connect: open to anonymous visitors (temporary credentials), the account's own when signed in. */
 export function Component() {
-  return <ScreenPlaceholder title="Connect to Proxies" arrivesWith="issue 4 (the proxy gateway)" />;
+  const session = useSession();
+  const audience = session.status;
+  return (
+    <ConnectPage audience={audience} notice={audience === "signed-in" ? <ZeroBalanceWarning /> : null} />
+  );
 }

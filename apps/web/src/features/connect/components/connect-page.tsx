@@ -1,0 +1,43 @@
+import { useQuery } from "@tanstack/react-query";
+import type { ReactNode } from "react";
+import { proxyServerQueryOptions } from "../api/get-proxy-server.ts";
+import { type Audience, useConnectCredentials } from "../hooks/use-connect-credentials.ts";
+import { useUsernameOptions } from "../hooks/use-username-options.ts";
+import { proxyUsername } from "../username-options.ts";
+import { ApiAccessCard } from "./api-access-card.tsx";
+import { CredentialsCard } from "./credentials-card.tsx";
+import { ExampleCodeCard } from "./example-code-card.tsx";
+import { ProxyServerCard } from "./proxy-server-card.tsx";
+
+export interface ConnectPageProps {
+  audience: Audience;
+  /** Shown above the cards (the route module passes the zero-balance warning). */
+  notice?: ReactNode;
+}
+
+/** SPEC §2 Connect to Proxies. */
+export function ConnectPage({ audience, notice }: ConnectPageProps) {
+  const server = useQuery(proxyServerQueryOptions());
+  const credentials = useConnectCredentials(audience);
+  const options = useUsernameOptions();
+  const username = proxyUsername(credentials.username, options);
+  const proxy = server.data ? { host: server.data.host, port: server.data.http_port } : null;
+  const example =
+    proxy && username && credentials.password ? { ...proxy, username, password: credentials.password } : null;
+
+  return (
+    <div className="mx-auto max-w-4xl space-y-6">
+      <header>
+        <h1 className="text-2xl font-semibold text-slate-900">Connect to Proxies</h1>
+        <p className="mt-1 text-sm text-slate-600">
+          Point any HTTP client at the proxy server below with your credentials.
+        </p>
+      </header>
+      {notice}
+      <ProxyServerCard server={server.data} />
+      <CredentialsCard credentials={credentials} username={username} options={options} proxy={proxy} />
+      <ExampleCodeCard input={example} />
+      <ApiAccessCard signedIn={audience === "signed-in"} />
+    </div>
+  );
+}

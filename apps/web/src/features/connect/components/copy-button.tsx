@@ -1,0 +1,52 @@
+import { Check, Copy } from "lucide-react";
+import { useEffect, useState } from "react";
+import { Button } from "../../../components/ui/button.tsx";
+
+/** SPEC §9: how long "Copied!" stays. */
+export const COPIED_FOR_MS = 2000;
+
+type CopyState = "idle" | "copied" | "failed";
+
+/** Copies `value`; shows Copied! for 2 s, or Failed to copy when the browser refuses (SPEC §8). */
+export function CopyButton({ value, label, disabled }: { value: string; label: string; disabled?: boolean }) {
+  const [state, setState] = useState<CopyState>("idle");
+
+  useEffect(() => {
+    if (state === "idle") return;
+    const timer = setTimeout(() => setState("idle"), COPIED_FOR_MS);
+    return () => clearTimeout(timer);
+  }, [state]);
+
+  async function copy() {
+    try {
+      if (!navigator.clipboard) throw new Error("Clipboard unavailable");
+      await navigator.clipboard.writeText(value);
+      setState("copied");
+    } catch {
+      setState("failed");
+    }
+  }
+
+  return (
+    <span className="inline-flex shrink-0 items-center gap-2">
+      <Button
+        variant="secondary"
+        className="px-3 py-1.5"
+        onClick={copy}
+        aria-label={label}
+        disabled={disabled || value === ""}
+      >
+        {state === "copied" ? (
+          <Check aria-hidden="true" className="size-4 text-emerald-600" />
+        ) : (
+          <Copy aria-hidden="true" className="size-4" />
+        )}
+        <span aria-hidden="true">Copy</span>
+      </Button>
+      <span aria-live="polite" className="text-xs">
+        {state === "copied" ? <span className="text-emerald-700">Copied!</span> : null}
+        {state === "failed" ? <span className="text-red-600">Failed to copy</span> : null}
+      </span>
+    </span>
+  );
+}

@@ -1,0 +1,45 @@
+import { useState } from "react";
+import { classNames } from "../../../lib/class-names.ts";
+import { EXAMPLE_TABS, type ExampleInput, type ExampleLanguage, exampleCode } from "../example-snippets.ts";
+import { CollapsibleCard } from "./collapsible-card.tsx";
+import { CopyButton } from "./copy-button.tsx";
+
+/** SPEC §2 Example Code: cURL, Node.js and Python tabs with the current credentials. */
+export function ExampleCodeCard({ input }: { input: ExampleInput | null }) {
+  const [language, setLanguage] = useState<ExampleLanguage>("curl");
+  const code = input ? exampleCode(language, input) : "";
+
+  return (
+    <CollapsibleCard cardId="example-code" title="Example Code">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div role="tablist" aria-label="Example language" className="flex gap-1 rounded-lg bg-slate-100 p-1">
+          {EXAMPLE_TABS.map((tab) => (
+            <button
+              key={tab.id}
+              type="button"
+              role="tab"
+              aria-selected={language === tab.id}
+              onClick={() => setLanguage(tab.id)}
+              className={classNames(
+                "rounded-md px-3 py-1.5 text-sm font-medium",
+                language === tab.id
+                  ? "bg-white text-slate-900 shadow-sm"
+                  : "text-slate-600 hover:text-slate-900",
+              )}
+            >
+              {tab.label}
+            </button>
+          ))}
+        </div>
+        <CopyButton value={code} label="Copy example code" />
+      </div>
+      <pre
+        role="tabpanel"
+        aria-label="Example code"
+        className="mt-4 overflow-x-auto rounded-xl bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100"
+      >
+        <code data-testid="example-code">{code || "Loading credentials…"}</code>
+      </pre>
+    </CollapsibleCard>
+  );
+}
