@@ -139,7 +139,10 @@ async function dialUnchecked(upstream: UpstreamSpec, target: DialTarget): Promis
  * in the same tick. */
 export async function dial(upstream: UpstreamSpec, target: DialTarget): Promise<net.Socket> {
   try {
-    return await dialUnchecked(upstream, target);
+    const socket = await dialUnchecked(upstream, target);
+    // Whoever uses the socket handles its errors; this keeps a late one from being unhandled.
+    socket.on("error", () => {});
+    return socket;
   } catch (error) {
     throw new Refusal(
       "upstream_failed",

@@ -68,6 +68,16 @@ export async function relayBody(
   return true;
 }
 
+/** The path and query of an absolute-form target exactly as the client wrote them (no
+ * normalisation: a proxy forwards what it was given). */
+export function originForm(target: string): string {
+  const afterScheme = target.indexOf("//") + 2;
+  const start = target.slice(afterScheme).search(/[/?#]/);
+  if (start === -1) return "/";
+  const rest = target.slice(afterScheme + start).split("#")[0] as string;
+  return rest.startsWith("/") ? rest : `/${rest}`;
+}
+
 /** Reads a message head; null when the peer closed before sending a single byte. */
 export async function readHead(reader: SocketReader): Promise<{ buffer: Buffer; end: number } | null> {
   let buffer: Buffer = Buffer.alloc(0);
@@ -114,8 +124,9 @@ export async function relayPlainRequest(
 ): Promise<Outcome> {
   const { head, url, admitted } = request;
   const key = `${admitted.upstream.id}|${admitted.target.address}|${admitted.target.port}`;
-  const hasHost = head.headers.some((h) => h.key === "host");
-  const headText = `${head.method} ${url.pathname}${url.search} HTTP/1.1\r\n${hasHost ? "" : `Host: ${url.host}\r\n`}${forwardedHeaders(head.headers)}\r\n`;
+  // RFC 9112 §3.2.2: with an absolute-form target the proxy's Host is the target's authority.
+  const headers = forwardedHeaders(head.headers.filter((h) => h.key !== "host"));
+  const headText = `${head.method} ${originForm(head.target)} HTTP/1.1\r\nHost: ${url.host}\r\n${headers}\r\n`;
 
   let target: TargetConnection | null = pool.acquire(key);
   let response: ResponseHead | null = null;
@@ -136,10 +147,18 @@ export async function relayPlainRequest(
       throw new Refusal("upstream_failed", "The destination closed the connection");
     }
     if (request.framing.kind !== "none") {
-      requestBody = relayBody(clientReader, connection.socket, request.framing, flow).then((done) => {
-        requestBodyDone = done;
-        return done;
-      });
+      requestBody = relayBody(clientReader, connection.socket, request.framing, flow).then(
+        (done) => {
+          requestBodyDone = done;
+          return done;
+        },
+        () => {
+          // A malformed chunked body from the client: neither connection can continue.
+          connection.socket.destroy();
+          client.destroy();
+          return false;
+        },
+      );
     }
     // Interim 1xx responses (100 Continue) go straight to the client; the final one follows.
     for (;;) {
