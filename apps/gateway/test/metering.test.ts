@@ -219,4 +219,20 @@ describe("metering is exact to the byte", () => {
       ]);
     });
   });
+
+  it("exposes metered bytes by proxy type, connections and flush timing on /metrics", async () => {
+    const text = await (await fetch(`http://127.0.0.1:${gateway.metricsPort}/metrics`)).text();
+    const bytes = (type: string) =>
+      Number(
+        new RegExp(`bytetoll_gateway_bytes_total\\{proxy_type="${type}"\\} (\\d+)`).exec(text)?.[1] ?? 0,
+      );
+    const [all] = await database.query<{ mobile: string; dc: string }>(
+      "SELECT sum(bytes) FILTER (WHERE proxy_type = 'mobile') AS mobile, sum(bytes) FILTER (WHERE proxy_type = 'dc') AS dc FROM usage_rollups",
+    );
+    expect(bytes("mobile")).toBe(Number(all?.mobile));
+    expect(bytes("dc")).toBe(Number(all?.dc));
+    expect(text).toMatch(/bytetoll_gateway_flush_duration_seconds_count [1-9]/);
+    expect(text).toContain('bytetoll_gateway_open_connections{listener="https"}');
+    expect(text).toContain("bytetoll_gateway_open_tunnels");
+  });
 });
