@@ -58,8 +58,12 @@ export function createOrdersService({ database, config, payments, publish }: Dep
     const total = Number(row.bytes);
     if (reading.status === "paid") return total;
     if (reading.status !== "partially_paid" || !reading.paid || reading.paid.of <= 0) return 0;
-    const share = Math.max(0, reading.paid.amount) / reading.paid.of;
-    return Math.min(total, Math.floor(total * share));
+    // Exact integer arithmetic on millionths: a float share would round 69% of some orders down
+    // by a byte, and a later identical reading would then "owe" it again.
+    const paid = BigInt(Math.round(Math.max(0, reading.paid.amount) * 1e6));
+    const due = BigInt(Math.round(reading.paid.of * 1e6));
+    if (due === 0n) return 0;
+    return Math.min(total, Number((BigInt(total) * paid) / due));
   }
 
   async function settleInTransaction(

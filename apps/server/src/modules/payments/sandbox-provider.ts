@@ -27,7 +27,7 @@ export function sandboxPayAddress(orderId: string, network: Network): string {
 }
 
 export function qrCodeFor(text: string): Promise<string> {
-  return QRCode.toDataURL(text, { errorCorrectionLevel: "M", margin: 1, width: 240 });
+  return QRCode.toDataURL(text, { errorCorrectionLevel: "M", margin: 1, scale: 6 });
 }
 
 /** The default provider: nothing leaves the machine; POST /dev/orders/{id}/pay or the admin CLI
