@@ -39,6 +39,12 @@ export function planEmbeddedGateway(config: Config, env: NodeJS.ProcessEnv): Emb
 export function createEmbeddedGateway(plan: EmbeddedGatewayPlan, app: App, database: Database): Gateway {
   const logger = pino({ name: "gateway", level: app.config.LOG_LEVEL });
   const gateway = createGateway({ database, config: plan.config, logger });
+  if (app.config.ipInfoIsBuiltIn && app.config.isProduction) {
+    // The allowance is per address, not per port: every loopback service becomes reachable.
+    logger.warn(
+      "IPINFO_URL is not set, so proxy customers may reach 127.0.0.1 (for the built-in connection test); set IPINFO_URL to an external service in production",
+    );
+  }
   if (plan.config.metricsPort === null) {
     app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
       reply.type(gateway.metricsRegistry.contentType);
