@@ -6,6 +6,8 @@ import type { ProxyType, UsageRow } from "./meter.ts";
 export interface UsageBatch {
   id: string;
   rows: UsageRow[];
+  /** Sent to the database at least once: from then on its content may never change. */
+  attempted: boolean;
   /** Whole bytes of premium balance each user owes for this batch. */
   debits: Map<string, number>;
 }
@@ -39,7 +41,26 @@ export function debitsOf(rows: UsageRow[], prices: Prices): Map<string, number> 
 }
 
 export function makeBatch(rows: UsageRow[], prices: Prices): UsageBatch {
-  return { id: randomUUID(), rows, debits: debitsOf(rows, prices) };
+  return { id: randomUUID(), rows, debits: debitsOf(rows, prices), attempted: false };
+}
+
+/** Adds rows to a batch that was never sent (while the database is down, usage piles up in one
+ * batch instead of one per tick). */
+export function mergeInto(batch: UsageBatch, rows: UsageRow[], prices: Prices): void {
+  const byKey = new Map(
+    batch.rows.map((row) => [`${row.userId}|${row.day}|${row.domain}|${row.proxyType}`, row]),
+  );
+  for (const row of rows) {
+    const existing = byKey.get(`${row.userId}|${row.day}|${row.domain}|${row.proxyType}`);
+    if (existing) {
+      existing.bytes += row.bytes;
+      existing.requests += row.requests;
+    } else {
+      batch.rows.push(row);
+      byKey.set(`${row.userId}|${row.day}|${row.domain}|${row.proxyType}`, row);
+    }
+  }
+  batch.debits = debitsOf(batch.rows, prices);
 }
 
 /**

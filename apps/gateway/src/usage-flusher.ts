@@ -1,7 +1,7 @@
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { AccountDirectory } from "./accounts.ts";
-import { commitBatch, makeBatch, type Prices, type UsageBatch } from "./flush.ts";
+import { commitBatch, makeBatch, mergeInto, type Prices, type UsageBatch } from "./flush.ts";
 import { enforceBalance, type Meter, type ProxyType } from "./meter.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
@@ -53,11 +53,14 @@ export class UsageFlusher {
     const takenAt = meter.oldestAt;
     const rows = meter.take();
     if (rows.length > 0) {
-      this.queue.push(makeBatch(rows, prices));
+      const last = this.queue.at(-1);
+      if (last && !last.attempted) mergeInto(last, rows, prices);
+      else this.queue.push(makeBatch(rows, prices));
       this.oldestQueuedAt ??= takenAt ?? Date.now();
     }
     while (this.queue.length > 0) {
       const batch = this.queue[0] as UsageBatch;
+      batch.attempted = true;
       const stopTimer = this.deps.metrics.flushDuration.startTimer();
       try {
         const balances = await commitBatch(this.deps.database, batch);
