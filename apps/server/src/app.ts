@@ -5,6 +5,7 @@ import Fastify, { type FastifyBaseLogger } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
+import { adminRoutes } from "./modules/admin/routes.ts";
 import { apiTokenRoutes } from "./modules/api-token/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { credentialsRoutes } from "./modules/credentials/routes.ts";
@@ -107,6 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(accountRoutes);
   await app.register(orderRoutes);
   await app.register(paymentRoutes);
+  await app.register(adminRoutes);
   await app.register(credentialsRoutes, { inProcessGatewayHost: options.inProcessGatewayHost ?? null });
   await app.register(apiTokenRoutes);
   await app.register(usageRoutes);

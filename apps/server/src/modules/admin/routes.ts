@@ -1,0 +1,88 @@
+import { hashesEqual, hashSecret } from "@bytetoll/db";
+import type { FastifyRequest } from "fastify";
+import { unauthorized } from "../../errors.ts";
+import type { App } from "../../types.ts";
+import {
+  accountsPage,
+  accountsQuery,
+  adminErrors,
+  creditRequest,
+  creditResponse,
+  ordersPage,
+  ordersQuery,
+} from "./schemas.ts";
+import { createAdminService } from "./service.ts";
+
+const BEARER = /^Bearer\s+(\S{1,512})$/i;
+const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The operator's API (decision 003): bearer ADMIN_TOKEN; without one configured it does not exist. */
+export async function adminRoutes(app: App) {
+  const adminToken = app.config.ADMIN_TOKEN;
+  if (!adminToken) return;
+  const expected = hashSecret(adminToken);
+  const service = createAdminService(app.database);
+
+  // Comparing fixed-length hashes keeps the comparison constant-time whatever was sent.
+  app.addHook("onRequest", async (request: FastifyRequest) => {
+    const given = BEARER.exec(request.headers.authorization ?? "")?.[1];
+    if (!given || !hashesEqual(hashSecret(given), expected)) throw unauthorized();
+  });
+
+  app.post(
+    "/admin/credits",
+    {
+      schema: {
+        tags: ["admin"],
+        summary: "Credit (or, with negative gb, debit) an account; Idempotency-Key makes retries safe",
+        security: [{ admin: [] }],
+        body: creditRequest,
+        response: { 200: creditResponse, ...adminErrors },
+      },
+    },
+    async (request) => {
+      const key = request.headers["idempotency-key"];
+      const validKey = typeof key === "string" && IDEMPOTENCY_KEY.test(key) ? key : undefined;
+      const { message, ...data } = await service.credit(request.body, validKey);
+      return { success: true as const, message, data };
+    },
+  );
+
+  app.get(
+    "/admin/accounts",
+    {
+      schema: {
+        tags: ["admin"],
+        summary: "Accounts, newest first (email filters by substring)",
+        security: [{ admin: [] }],
+        querystring: accountsQuery,
+        response: { 200: accountsPage, ...adminErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await service.accounts(request.query)),
+      page: request.query.page,
+      per_page: request.query.per_page,
+    }),
+  );
+
+  app.get(
+    "/admin/orders",
+    {
+      schema: {
+        tags: ["admin"],
+        summary: "Orders of every account, newest first",
+        security: [{ admin: [] }],
+        querystring: ordersQuery,
+        response: { 200: ordersPage, ...adminErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      ...(await service.orders(request.query)),
+      page: request.query.page,
+      per_page: request.query.per_page,
+    }),
+  );
+}
