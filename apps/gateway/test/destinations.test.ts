@@ -5,11 +5,11 @@ import { parseUpstream } from "../src/upstreams.ts";
 import {
   basic,
   curl,
+  eventually,
   rawExchange,
   type SeededUser,
   seedUser,
   startGateway,
-  until,
   usageOf,
 } from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
@@ -225,9 +225,12 @@ describe("routing through upstream pools", () => {
       `http://127.0.0.1:${origin.port}/echo`,
     ]);
     expect(plain.status).toBe(200);
-    await gateway.flush();
+    await eventually(async () => {
+      await gateway.flush();
+      const [row] = await usageOf(database, chained.userId);
+      return row?.bytes === origin.bytes() - before;
+    }, "metered bytes to equal the origin's count");
     const [row] = await usageOf(database, chained.userId);
-    await until(() => origin.bytes() - before === row?.bytes, "origin count to settle");
     expect(row?.requests).toBe(2);
   });
 });
@@ -244,9 +247,12 @@ describe("SOCKS5 upstreams", () => {
       const tunnelled = await curl(["-p", "-x", proxy, `http://127.0.0.1:${origin.port}/bytes/4000`]);
       expect([plain.status, tunnelled.status]).toEqual([200, 200]);
       expect(socks.targets).toEqual([`127.0.0.1:${origin.port}`, `127.0.0.1:${origin.port}`]);
-      await gateway.flush();
+      await eventually(async () => {
+        await gateway.flush();
+        const [row] = await usageOf(database, viaSocks.userId);
+        return row?.bytes === origin.bytes() - before;
+      }, "metered bytes to equal the origin's count");
       const [row] = await usageOf(database, viaSocks.userId);
-      await until(() => origin.bytes() - before === row?.bytes, "origin count to settle");
       expect(row?.requests).toBe(2);
     } finally {
       await gateway.close();

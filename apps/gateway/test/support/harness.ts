@@ -198,3 +198,13 @@ export function getOver(socket: net.Socket, path: string, expectedBytes: number)
     socket.write(`GET ${path} HTTP/1.1\r\nHost: origin\r\n\r\n`);
   });
 }
+
+/** Retries an async check until it holds (bounded): for byte counts that settle only after
+ * the last packets of a closed connection were read on both sides. */
+export async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  throw new Error(`never settled: ${what}`);
+}
