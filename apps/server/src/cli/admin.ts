@@ -1,0 +1,71 @@
+import path from "node:path";
+import { openDatabase } from "@bytetoll/db";
+import { ConfigError, loadConfig } from "../config.ts";
+import { AppError } from "../errors.ts";
+import { createAdminService } from "../modules/admin/service.ts";
+import { createOrdersService } from "../modules/orders/service.ts";
+import { createPayments } from "../plugins/payments.ts";
+import { createDetachedPublisher } from "../plugins/realtime-emitter.ts";
+import { runAdminCommand, USAGE, UsageError } from "./admin-commands.ts";
+
+/** Whether a server already answers on this install's port: an embedded PGlite database must
+ * have one process only, so the CLI then stays away from it. */
+async function serverIsRunning(port: number): Promise<boolean> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1_000) });
+    return response.ok;
+  } catch {
+    return false;
+  }
+}
+
+/** `npm run admin -- …`: the operator's commands, on the same database as the server. */
+async function main(argv: string[]): Promise<number> {
+  const config = loadConfig(process.env);
+  if (!config.DATABASE_URL && (await serverIsRunning(config.PORT))) {
+    console.error(
+      "The server is running on the embedded database (no DATABASE_URL), which only one process may open.\n" +
+        "Stop it first, or use PostgreSQL (DATABASE_URL), or the admin API (ADMIN_TOKEN) / POST /dev/orders/{id}/pay.",
+    );
+    return 1;
+  }
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, "pglite"),
+    maxConnections: 2,
+  });
+  const publisher = config.REDIS_URL ? createDetachedPublisher(config.REDIS_URL) : null;
+  try {
+    const output = await runAdminCommand(argv, {
+      config,
+      admin: createAdminService(database),
+      orders: createOrdersService({
+        database,
+        config,
+        payments: createPayments(config),
+        publish: (order) => publisher?.publishOrder(order),
+      }),
+    });
+    console.log(JSON.stringify(output, null, 2));
+    return 0;
+  } finally {
+    await publisher?.close();
+    await database.close();
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) {
+      console.error(error.message ? `${error.message}\n\n${USAGE}` : USAGE);
+      process.exit(2);
+    }
+    if (error instanceof ConfigError || error instanceof AppError) {
+      console.error(error.message);
+      process.exit(1);
+    }
+    console.error(error);
+    process.exit(1);
+  },
+);
