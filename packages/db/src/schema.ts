@@ -138,7 +138,20 @@ export const usageRollups = pgTable(
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
     requests: bigint("requests", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.day, t.domain, t.proxyType] })],
+  (t) => [
+    primaryKey({ columns: [t.userId, t.day, t.domain, t.proxyType] }),
+    // Covering index for the usage API: a (user, day window) range that every grouping answers
+    // from the index alone, without visiting heap pages of settled days (decision 005). Key
+    // columns rather than INCLUDE, which Drizzle cannot express; scans behave the same.
+    index("usage_rollups_user_day_covering_idx").on(
+      t.userId,
+      t.day,
+      t.domain,
+      t.proxyType,
+      t.bytes,
+      t.requests,
+    ),
+  ],
 );
 
 /** Flush batches already applied; a retried batch with the same id is a no-op. */

@@ -1,0 +1,1 @@
+CREATE INDEX "usage_rollups_user_day_covering_idx" ON "usage_rollups" USING btree ("user_id","day","domain","proxy_type","bytes","requests");
