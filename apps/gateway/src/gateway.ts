@@ -59,11 +59,11 @@ function closeServer(server: net.Server | null): Promise<void> {
 export function createGateway({ database, config, logger }: GatewayOptions): Gateway {
   const ratio: Record<ProxyType, number> = { mobile: 1, dc: config.dcPricePerGbUsd / config.pricePerGbUsd };
   const accounts = new AccountDirectory(database, config.cacheTtlMs);
+  const meter = new Meter({ ratio });
   let flusher: UsageFlusher | null = null;
-  const metrics = createGatewayMetrics(() => flusher?.lagSeconds() ?? 0);
-  const meter = new Meter({
-    ratio,
-    onBytes: (type, bytes) => (type === "mobile" ? metrics.bytesMobile : metrics.bytesDc).inc(bytes),
+  const metrics = createGatewayMetrics({
+    lagSeconds: () => flusher?.lagSeconds() ?? 0,
+    takeBytes: () => meter.takeUnscraped(),
   });
   flusher = new UsageFlusher({
     database,

@@ -20,7 +20,6 @@ function utcDay(now = new Date()): string {
 export interface MeterOptions {
   /** Debit per metered byte by proxy type (mobile 1, datacenter DC price / price). */
   ratio: Record<ProxyType, number>;
-  onBytes(proxyType: ProxyType, bytes: number): void;
 }
 
 /**
@@ -37,8 +36,16 @@ export class Meter {
   /** When the oldest byte in `rows` was recorded (for the flush-lag metric). */
   oldestAt: number | null = null;
   readonly flows = new Set<Flow>();
+  /** Bytes since the metrics were last scraped. */
+  unscraped: Record<ProxyType, number> = { mobile: 0, dc: 0 };
 
   constructor(readonly options: MeterOptions) {}
+
+  takeUnscraped(): Record<ProxyType, number> {
+    const taken = this.unscraped;
+    this.unscraped = { mobile: 0, dc: 0 };
+    return taken;
+  }
 
   row(userId: string, domain: string, proxyType: ProxyType): UsageRow {
     const key = `${userId}\u0000${this.day}\u0000${domain}\u0000${proxyType}`;
@@ -127,7 +134,7 @@ export class Flow {
     cursor.written = written;
     this.row().bytes += delta;
     this.account.uncommitted += delta * this.ratio;
-    this.meter.options.onBytes(this.proxyType, delta);
+    this.meter.unscraped[this.proxyType] += delta;
     if (remainingOf(this.account) <= 0) enforceBalance(this.account);
   }
 
