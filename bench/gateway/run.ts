@@ -170,7 +170,8 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
   process.stdout.write("warming up…\n");
   for (const subject of subjects) {
     await smallRequests(subject.path, originPort, CONNECTIONS, 20);
-    await bulkDownload(subject.path, originPort, 10_000_000, false);
+    await bulkDownload(subject.path, originPort, 50_000_000, false);
+    await bulkDownload(subject.path, originPort, 50_000_000, true);
   }
   process.stdout.write("idle tunnels…\n");
   for (const [i, subject] of subjects.entries()) {
