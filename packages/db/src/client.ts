@@ -27,6 +27,8 @@ export interface OpenOptions {
   databaseUrl?: string | undefined;
   /** PGlite data directory; omitted means in memory. */
   dataDir?: string | undefined;
+  /** In-memory PGlite started from this dump (PGlite's dumpDataDir) instead of an empty cluster. */
+  loadDataDir?: Blob | undefined;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
   /** Apply the checked-in migrations before returning (default true). */
@@ -69,7 +71,9 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
   }
 
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
-  const client = options.dataDir ? new PGlite(options.dataDir) : new PGlite();
+  const client = options.dataDir
+    ? new PGlite(options.dataDir)
+    : new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (shouldMigrate) {

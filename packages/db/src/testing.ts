@@ -1,21 +1,60 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { drizzle } from "drizzle-orm/pglite";
+import { migrate } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
-import { type Database, openDatabase } from "./client.ts";
+import { type Database, migrationsFolder, openDatabase } from "./client.ts";
 
 export interface TestDatabase extends Database {
   /** The connection string of the throw-away PostgreSQL database (undefined on PGlite). */
   url: string | undefined;
 }
 
+/** A name that changes whenever any migration file changes. */
+function migrationsFingerprint(): string {
+  const hash = createHash("sha256");
+  for (const name of readdirSync(migrationsFolder)
+    .filter((file) => file.endsWith(".sql"))
+    .sort()) {
+    hash.update(name).update(readFileSync(join(migrationsFolder, name)));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+/**
+ * Starting an empty PGlite cluster (initdb in WebAssembly) takes seconds; loading a dump of an
+ * already migrated one takes a fraction of that. The dump is kept in the temp directory, keyed by
+ * the migrations, and shared by every test file and run until a migration changes.
+ */
+async function migratedPgliteTemplate(): Promise<Blob> {
+  const file = join(tmpdir(), `bytetoll-pglite-template-${migrationsFingerprint()}.tar`);
+  try {
+    return new Blob([readFileSync(file)]);
+  } catch {
+    // not built yet
+  }
+  const client = new PGlite();
+  await migrate(drizzle(client), { migrationsFolder });
+  const dump = await client.dumpDataDir("none");
+  await client.close();
+  const partial = `${file}.${process.pid}.${randomBytes(4).toString("hex")}`;
+  writeFileSync(partial, Buffer.from(await dump.arrayBuffer()));
+  renameSync(partial, file); // atomic: concurrent workers never read a half-written dump
+  return dump;
+}
+
 /**
  * A fresh, migrated database for one test file. With DATABASE_URL set, a throw-away database is
  * created on that server (so tests never see each other's rows) and dropped by close();
- * otherwise an in-memory PGlite.
+ * otherwise an in-memory PGlite loaded from the migrated template.
  */
 export async function createTestDatabase(): Promise<TestDatabase> {
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
-    const database = await openDatabase({});
+    const database = await openDatabase({ loadDataDir: await migratedPgliteTemplate() });
     return { ...database, url: undefined };
   }
   const name = `bytetoll_test_${randomBytes(6).toString("hex")}`;
