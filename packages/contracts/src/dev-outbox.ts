@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { hasControlCharacters } from "./auth.ts";
+import { hasControlCharacters } from "./email.ts";
 import { successEnvelope } from "./envelope.ts";
 
 /** GET /dev/outbox/messages?to= — messages the dev outbox stored, newest first. */

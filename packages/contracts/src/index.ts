@@ -4,6 +4,7 @@ export * from "./common.ts";
 export * from "./credentials.ts";
 export { decodeDealId, encodeDealId } from "./deal-id.ts";
 export * from "./dev-outbox.ts";
+export * from "./email.ts";
 export * from "./envelope.ts";
 export * from "./public-config.ts";
 export * from "./usage.ts";
