@@ -138,20 +138,10 @@ export const usageRollups = pgTable(
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
     requests: bigint("requests", { mode: "number" }).notNull().default(0),
   },
-  (t) => [
-    primaryKey({ columns: [t.userId, t.day, t.domain, t.proxyType] }),
-    // Covering index for the usage API: a (user, day window) range that every grouping answers
-    // from the index alone, without visiting heap pages of settled days (decision 005). Key
-    // columns rather than INCLUDE, which Drizzle cannot express; scans behave the same.
-    index("usage_rollups_user_day_covering_idx").on(
-      t.userId,
-      t.day,
-      t.domain,
-      t.proxyType,
-      t.bytes,
-      t.requests,
-    ),
-  ],
+  // The primary key's leading (user_id, day) is the usage API's range; the covering index of
+  // migration 0003 was superseded by the trigger-kept totals (0005) and dropped in 0006, so the
+  // gateway's upserts stay HOT updates (decision 005).
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.domain, t.proxyType] })],
 );
 
 /** Flush batches already applied; a retried batch with the same id is a no-op. */
@@ -232,6 +222,7 @@ export const orders = pgTable(
     paidAt: timestamp("paid_at", { withTimezone: true }),
   },
   (t) => [
+
     index("orders_user_created_idx").on(t.userId, t.createdAt),
     uniqueIndex("orders_provider_payment_uq").on(t.provider, t.providerPaymentId),
     uniqueIndex("orders_stripe_session_uq").on(t.stripeSessionId),
@@ -245,3 +236,38 @@ export const stripeEvents = pgTable("stripe_events", {
   type: text("type").notNull(),
   createdAt: createdAt(),
 });
+
+/** Per-day totals of usage_rollups by proxy type, kept by statement triggers on usage_rollups
+ * (migration 0005): the usage API's "by day" and "by proxy type" read ≤ 2 rows per day instead
+ * of every domain's row (decision 005). Never written by application code. */
+export const usageDailyTotals = pgTable(
+  "usage_daily_totals",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    day: date("day", { mode: "string" }).notNull(),
+    proxyType: text("proxy_type").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+    requests: bigint("requests", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.proxyType] })],
+);
+
+/** Per-ISO-week (Monday) totals of usage_rollups by domain and proxy type, kept by the same
+ * triggers: "by domain" over whole weeks reads one row per domain-week instead of one per
+ * domain-day, and only the partial weeks at the window's edges from usage_rollups. */
+export const usageWeeklyDomains = pgTable(
+  "usage_weekly_domains",
+  {
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    week: date("week", { mode: "string" }).notNull(),
+    domain: text("domain").notNull(),
+    proxyType: text("proxy_type").notNull(),
+    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+    requests: bigint("requests", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.week, t.domain, t.proxyType] })],
+);

@@ -1,10 +1,7 @@
 import type { Database } from "@bytetoll/db";
+import { type DayWindow, splitIntoWeeks } from "./day-window.ts";
 
-/** An inclusive window of UTC days, as YYYY-MM-DD. */
-export interface DayWindow {
-  from: string;
-  to: string;
-}
+export type { DayWindow } from "./day-window.ts";
 
 /** Exact sums of one bucket. Sums come back as float8: exact for integers below 2^53 (9 PB),
  * and both drivers (pg, PGlite) hand float8 over as a JS number, unlike numeric or int8. */
@@ -47,15 +44,15 @@ const METRIC_SUMS = `
   coalesce(sum(requests) FILTER (WHERE proxy_type = 'mobile'), 0)::float8 AS mobile_requests,
   coalesce(sum(requests) FILTER (WHERE proxy_type = 'dc'), 0)::float8 AS dc_requests`;
 
-// Every query below filters on (user_id, day range): the leading columns of the rollups'
-// primary key (user_id, day, domain, proxy_type), so each is one range scan of that index.
-const IN_WINDOW = "user_id = $1 AND day BETWEEN $2::date AND $3::date";
-
+// Every query reads one (user_id, day-or-week range) of a primary key whose leading columns are
+// exactly that, so each is a single index range scan. "By day" and "by proxy type" read the
+// per-day totals (≤ 2 rows a day); "by domain" reads per-week totals for the whole weeks of the
+// window and the rollups only for the loose days at its ends (migration 0005, decision 005).
 const BY_DAY = `
   WITH totals AS (
     SELECT day, ${METRIC_SUMS}
-      FROM usage_rollups
-     WHERE ${IN_WINDOW}
+      FROM usage_daily_totals
+     WHERE user_id = $1 AND day BETWEEN $2::date AND $3::date
      GROUP BY day
   )
   SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
@@ -68,25 +65,35 @@ const BY_DAY = `
    ORDER BY d.day`;
 
 // Ranked by total bytes, then requests, then name, so equal totals still come back in a stable
-// order. Rows ranked below $4 fall into one bucket; a NULL $4 keeps every domain. The bucket is
+// order. Rows ranked below $8 fall into one bucket; a NULL $8 keeps every domain. The bucket is
 // grouped by rank, not by name, so a domain that happens to be called "Others" is never merged.
+// Domains whose rows were all deleted (totals back to zero) are left out.
 const BY_DOMAIN = `
-  WITH per_domain AS (
+  WITH source AS (
+    SELECT domain, proxy_type, bytes, requests FROM usage_weekly_domains
+     WHERE user_id = $1 AND week BETWEEN $2::date AND $3::date
+    UNION ALL
+    SELECT domain, proxy_type, bytes, requests FROM usage_rollups
+     WHERE user_id = $1 AND day BETWEEN $4::date AND $5::date
+    UNION ALL
+    SELECT domain, proxy_type, bytes, requests FROM usage_rollups
+     WHERE user_id = $1 AND day BETWEEN $6::date AND $7::date
+  ), per_domain AS (
     SELECT domain, ${METRIC_SUMS}, sum(bytes) AS total_bytes, sum(requests) AS total_requests
-      FROM usage_rollups
-     WHERE ${IN_WINDOW}
+      FROM source
      GROUP BY domain
+    HAVING sum(bytes) > 0 OR sum(requests) > 0
   ), ranked AS (
     SELECT per_domain.*,
            row_number() OVER (ORDER BY total_bytes DESC, total_requests DESC, domain) AS rank
       FROM per_domain
   ), bucketed AS (
     SELECT ranked.*,
-           CASE WHEN $4::int IS NULL OR rank <= $4::int THEN rank ELSE $4::int + 1 END AS bucket
+           CASE WHEN $8::int IS NULL OR rank <= $8::int THEN rank ELSE $8::int + 1 END AS bucket
       FROM ranked
   )
   SELECT min(domain) AS value,
-         ($4::int IS NOT NULL AND bucket > $4::int) AS others,
+         ($8::int IS NOT NULL AND bucket > $8::int) AS others,
          sum(mobile_bytes) AS mobile_bytes,
          sum(dc_bytes) AS dc_bytes,
          sum(mobile_requests) AS mobile_requests,
@@ -95,7 +102,11 @@ const BY_DOMAIN = `
    GROUP BY bucket
    ORDER BY bucket`;
 
-const BY_PROXY_TYPE = `SELECT ${METRIC_SUMS} FROM usage_rollups WHERE ${IN_WINDOW}`;
+const BY_PROXY_TYPE = `
+  SELECT ${METRIC_SUMS} FROM usage_daily_totals WHERE user_id = $1 AND day BETWEEN $2::date AND $3::date`;
+
+// The export lists rollup rows themselves: one range of the rollups' primary key.
+const IN_WINDOW = "user_id = $1 AND day BETWEEN $2::date AND $3::date";
 
 const EXPORT_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS date, domain, proxy_type, bytes::text AS bytes,
   requests::text AS requests`;
@@ -122,7 +133,17 @@ export function createUsageRepository(database: Database) {
 
     /** Every domain, largest first; with `top`, the first `top` plus one row for the rest. */
     byDomain(userId: string, window: DayWindow, top: number | null): Promise<DomainTotals[]> {
-      return database.query<DomainTotals>(BY_DOMAIN, [userId, window.from, window.to, top]);
+      const { weeks, head, tail } = splitIntoWeeks(window);
+      return database.query<DomainTotals>(BY_DOMAIN, [
+        userId,
+        weeks.from,
+        weeks.to,
+        head.from,
+        head.to,
+        tail.from,
+        tail.to,
+        top,
+      ]);
     },
 
     async byProxyType(userId: string, window: DayWindow): Promise<UsageTotals> {

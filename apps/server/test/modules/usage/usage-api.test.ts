@@ -46,7 +46,7 @@ beforeAll(async () => {
     { userId: bob.id, daysAgo: 0, domain: "example.com", proxyType: "mobile", bytes: 7e11, requests: 999 },
   ]);
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 const usage = (query: string, token = alice.token) =>
   t.app.inject({ method: "GET", url: `/proxies/usage?${query}`, headers: bearer(token) });

@@ -37,7 +37,7 @@ beforeAll(async () => {
     { userId: bob.id, daysAgo: 0, domain: "bob-only.test", proxyType: "mobile", bytes: 99, requests: 9 },
   ]);
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 const exportCsv = (query: string, token = alice.token) =>
   t.app.inject({ method: "GET", url: `/proxies/usage/export?${query}`, headers: bearer(token) });

@@ -1,0 +1,1 @@
+DROP INDEX "usage_rollups_user_day_covering_idx";
