@@ -227,3 +227,15 @@ describe("GET /proxies/usage refusals", () => {
     }
   });
 });
+
+describe("API reference", () => {
+  it("describes both usage calls and their query parameters in the OpenAPI document", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/docs/json" });
+    expect(response.statusCode).toBe(200);
+    const paths = response.json().paths;
+    const names = (path: string) =>
+      (paths[path].get.parameters as Array<{ name: string; in: string }>).map((p) => `${p.in}:${p.name}`);
+    expect(names("/proxies/usage")).toEqual(["query:group_by", "query:days", "query:others"]);
+    expect(names("/proxies/usage/export")).toEqual(["query:days", "query:format"]);
+  });
+});
