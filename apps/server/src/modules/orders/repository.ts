@@ -12,9 +12,35 @@ export const ORDER_VALID_MINUTES = 60;
 
 export type NewOrder = Omit<typeof orders.$inferInsert, "expiresAt" | "createdAt" | "updatedAt">;
 
+function prepareListPage(db: Db, byMethod: boolean) {
+  const where = byMethod
+    ? and(eq(orders.userId, sql.placeholder("userId")), eq(orders.method, sql.placeholder("method")))
+    : eq(orders.userId, sql.placeholder("userId"));
+  const page = db
+    .$with("page")
+    .as(
+      db
+        .select({ pageId: orders.id })
+        .from(orders)
+        .where(where)
+        .orderBy(desc(orders.createdAt), desc(orders.id))
+        .limit(sql.placeholder("limit"))
+        .offset(sql.placeholder("offset")),
+    );
+  return db
+    .with(page)
+    .select({ order: orders, total: sql<string | number>`(SELECT count(*) FROM ${orders} WHERE ${where})` })
+    .from(page)
+    .innerJoin(orders, eq(orders.id, page.pageId))
+    .orderBy(desc(orders.createdAt), desc(orders.id))
+    .prepare(byMethod ? "orders_page_by_method" : "orders_page");
+}
+
 /** SQL for orders; no business rules here. */
 export function createOrdersRepository(database: Database) {
   const { db } = database;
+  const listPage = prepareListPage(db, false);
+  const listPageByMethod = prepareListPage(db, true);
   return {
     transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
       return db.transaction(work);
@@ -124,24 +150,23 @@ export function createOrdersRepository(database: Database) {
       return row;
     },
 
+    /** One page and the total in one round trip, as a prepared statement (the history is the
+     * most-read list). The page is chosen on the (user_id, created_at, id) index and only its
+     * rows are read in full: counting over full rows would drag every QR code along. */
     async listForUser(
       userId: string,
       options: { limit: number; offset: number; method?: "crypto" | "card" | undefined },
     ): Promise<{ rows: OrderRow[]; total: number }> {
+      const params = { userId, limit: options.limit, offset: options.offset };
+      const page = options.method
+        ? await listPageByMethod.execute({ ...params, method: options.method })
+        : await listPage.execute(params);
+      if (page.length > 0) return { rows: page.map((row) => row.order), total: Number(page[0]?.total ?? 0) };
       const where = options.method
         ? and(eq(orders.userId, userId), eq(orders.method, options.method))
         : eq(orders.userId, userId);
-      const [rows, totals] = await Promise.all([
-        db
-          .select()
-          .from(orders)
-          .where(where)
-          .orderBy(desc(orders.createdAt), desc(orders.id))
-          .limit(options.limit)
-          .offset(options.offset),
-        db.select({ total: count() }).from(orders).where(where),
-      ]);
-      return { rows, total: Number(totals[0]?.total ?? 0) };
+      const [counted] = await db.select({ total: count() }).from(orders).where(where);
+      return { rows: [], total: Number(counted?.total ?? 0) };
     },
 
     /** True the first time an event id is seen; inside the caller's transaction so a failed

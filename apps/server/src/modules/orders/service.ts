@@ -152,12 +152,23 @@ export function createOrdersService({ database, config, payments, publish }: Dep
     },
 
     async list(userId: string, query: ListOrdersQuery): Promise<OrderPage> {
-      publishRows(await repository.expireDue(userId));
-      const { rows, total } = await repository.listForUser(userId, {
+      let { rows, total } = await repository.listForUser(userId, {
         limit: query.per_page,
         offset: (query.page - 1) * query.per_page,
         method: query.source,
       });
+      // Expire only when this page shows an overdue order: a list read stays a single query.
+      const now = Date.now();
+      if (rows.some((row) => row.paymentStatus === "waiting" && new Date(row.expiresAt).getTime() <= now)) {
+        const expired = publishRows(await repository.expireDue(userId));
+        if (expired.length > 0) {
+          ({ rows, total } = await repository.listForUser(userId, {
+            limit: query.per_page,
+            offset: (query.page - 1) * query.per_page,
+            method: query.source,
+          }));
+        }
+      }
       const from = rows.length > 0 ? (query.page - 1) * query.per_page + 1 : null;
       return {
         success: true,

@@ -142,6 +142,23 @@ describe("GET /transactions/{orderId}", () => {
     ]);
     expect((await getOrder(t.app, alice, order.order_id)).payment_status).toBe("expired");
   });
+
+  it("shows overdue orders expired in the list too, and the sweep expires the rest", async () => {
+    const erin = await customer(t.app, "erin@example.com");
+    const listed = await createOrder(t.app, erin, { amount: 3, network_type: "polygon" });
+    const swept = await createOrder(t.app, bob, { amount: 3, network_type: "polygon" });
+    await t.database.query("UPDATE orders SET expires_at = now() - interval '1 second' WHERE id = ANY($1)", [
+      [listed.order_id, swept.order_id],
+    ]);
+    const list = (await t.app.inject({ method: "GET", url: "/transactions", headers: erin.headers })).json();
+    expect(list.data.map((o: { payment_status: string }) => o.payment_status)).toEqual(["expired"]);
+    expect(await t.app.orders.expireDue()).toBeGreaterThanOrEqual(1);
+    const [row] = await t.database.query<{ payment_status: string }>(
+      "SELECT payment_status FROM orders WHERE id = $1",
+      [swept.order_id],
+    );
+    expect(row?.payment_status).toBe("expired");
+  });
 });
 
 describe("GET /transactions", () => {

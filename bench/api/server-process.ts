@@ -1,0 +1,82 @@
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase } from "@bytetoll/db/testing";
+import Fastify from "fastify";
+import { buildApp } from "../../apps/server/src/app.ts";
+import { loadConfig } from "../../apps/server/src/config.ts";
+import { signAppToken } from "../../apps/server/src/lib/app-token.ts";
+
+/**
+ * The servers under test, in their own process so the load generator does not share their CPU:
+ * the real app (production settings, its own throw-away database, one account with ORDERS
+ * orders) and a bare Fastify route answering a same-sized balance body.
+ */
+
+const ORDERS = Number(process.env.BENCH_ORDERS ?? 300);
+const JWT_SECRET = "bench-secret-bench-secret-bench-secret-01";
+
+async function main() {
+  const database = await createTestDatabase();
+  const config = loadConfig({
+    NODE_ENV: "production",
+    LOG_LEVEL: "silent",
+    JWT_SECRET,
+    // The load generator sends X-Forwarded-For from a pool of addresses, as clients behind a
+    // proxy would, so the per-IP limiter is exercised without answering 429s.
+    TRUST_PROXY: "true",
+    DATA_DIR: path.join(tmpdir(), "bytetoll-bench-api"),
+    WEB_DIST_DIR: path.join(tmpdir(), "bytetoll-bench-no-web"),
+  });
+  const app = await buildApp({ config, database, logger: false });
+  await app.ready();
+
+  const [user] = await database.query<{ id: string }>(
+    "INSERT INTO users (email) VALUES ('bench-api@example.com') RETURNING id",
+  );
+  const [session] = await database.query<{ id: string; exp: number }>(
+    `INSERT INTO sessions (user_id, expires_at) VALUES ($1, now() + interval '1 day')
+     RETURNING id, extract(epoch FROM expires_at)::int AS exp`,
+    [user!.id],
+  );
+  const token = await signAppToken(JWT_SECRET, {
+    userId: user!.id,
+    sessionId: session!.id,
+    exp: session!.exp,
+  });
+  const networks = ["solana", "polygon", "base", "ethereum"] as const;
+  for (let i = 0; i < ORDERS; i++) {
+    const order = await app.orders.create(user!.id, {
+      amount: 3 + (i % 50),
+      method: "crypto",
+      network_type: networks[i % 4],
+    });
+    if (i % 2 === 0) await app.orders.paySandbox(order.order_id);
+  }
+  await database.query("ANALYZE");
+  await app.listen({ port: 0, host: "127.0.0.1" });
+
+  const bare = Fastify({ logger: false });
+  bare.get("/bare", async () => ({ success: true, data: { balance_gb: 1, balance_bytes: 1e9 } }));
+  await bare.listen({ port: 0, host: "127.0.0.1" });
+
+  process.send?.({
+    type: "ready",
+    appPort: (app.server.address() as AddressInfo).port,
+    barePort: (bare.server.address() as AddressInfo).port,
+    token,
+    database: database.kind,
+  });
+  process.on("message", async (message: { type: string }) => {
+    if (message.type !== "stop") return;
+    await bare.close();
+    await app.close();
+    await database.close();
+    process.exit(0);
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
