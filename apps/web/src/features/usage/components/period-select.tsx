@@ -6,15 +6,18 @@ export function PeriodSelect({
   value,
   onChange,
   label = "Period",
+  showLabel = false,
 }: {
   value: UsagePeriod;
   onChange: (period: UsagePeriod) => void;
   label?: string;
+  /** Cards say what the select is by their title; elsewhere the label is shown. */
+  showLabel?: boolean;
 }) {
   const id = useId();
   return (
     <div className="inline-flex items-center gap-2 text-sm">
-      <label htmlFor={id} className="sr-only">
+      <label htmlFor={id} className={showLabel ? "text-slate-600" : "sr-only"}>
         {label}
       </label>
       <select

@@ -36,6 +36,13 @@ export function formatMetric(value: number, metric: UsageMetric): string {
   return metric === "gb" ? formatGb(value) : requestsFormat.format(value);
 }
 
+const compactFormat = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
+
+/** Axis ticks: "1.3M" rather than "1,300,000", so they fit on a phone. */
+export function formatAxisTick(value: number, metric: UsageMetric): string {
+  return metric === "gb" ? `${compactFormat.format(value)} GB` : compactFormat.format(value);
+}
+
 /** Sums in GB are re-rounded to 2 decimals so 0.1 + 0.2 never shows as 0.30000000000000004. */
 export function totalOf(datum: ChartDatum, metric: UsageMetric): number {
   const total = datum.mobile + datum.dc;

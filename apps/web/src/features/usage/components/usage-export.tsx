@@ -15,7 +15,7 @@ export function UsageExport() {
   const download = useMutation({ mutationFn: downloadUsageExport });
   return (
     <div className="flex flex-wrap items-center gap-2">
-      <PeriodSelect value={days} onChange={setDays} label="Export period" />
+      <PeriodSelect value={days} onChange={setDays} label="Export period" showLabel />
       <button
         type="button"
         onClick={() => download.mutate(days)}

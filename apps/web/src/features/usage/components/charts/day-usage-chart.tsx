@@ -2,11 +2,12 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import {
   type ChartDatum,
   DC_COLOR,
-  formatMetric,
+  formatAxisTick,
   MOBILE_COLOR,
   type UsageMetric,
 } from "../usage-chart-data.ts";
 import { UsageTooltip } from "./chart-tooltip.tsx";
+import { legendProps } from "./legend-props.tsx";
 
 /** SPEC §2: stacked bars per UTC day, mobile below DC. */
 export default function DayUsageChart({ data, metric }: { data: ChartDatum[]; metric: UsageMetric }) {
@@ -20,11 +21,11 @@ export default function DayUsageChart({ data, metric }: { data: ChartDatum[]; me
           tickLine={false}
           axisLine={false}
           width={64}
-          tickFormatter={(value: number) => formatMetric(value, metric)}
+          tickFormatter={(value: number) => formatAxisTick(value, metric)}
           allowDecimals={metric === "gb"}
         />
         <Tooltip content={<UsageTooltip metric={metric} />} cursor={{ fill: "#f1f5f9" }} />
-        <Legend iconType="square" wrapperStyle={{ fontSize: 12 }} />
+        <Legend {...legendProps} />
         <Bar dataKey="mobile" name="Mobile" stackId="usage" fill={MOBILE_COLOR} isAnimationActive={false} />
         <Bar dataKey="dc" name="DC" stackId="usage" fill={DC_COLOR} isAnimationActive={false} />
       </BarChart>

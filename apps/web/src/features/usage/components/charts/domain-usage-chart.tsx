@@ -2,11 +2,12 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import {
   type ChartDatum,
   DC_COLOR,
-  formatMetric,
+  formatAxisTick,
   MOBILE_COLOR,
   type UsageMetric,
 } from "../usage-chart-data.ts";
 import { UsageTooltip } from "./chart-tooltip.tsx";
+import { legendProps } from "./legend-props.tsx";
 
 const ROW_HEIGHT = 36;
 const LABEL_CHARACTERS = 16;
@@ -25,7 +26,7 @@ export default function DomainUsageChart({ data, metric }: { data: ChartDatum[];
           type="number"
           tick={{ fontSize: 12 }}
           tickLine={false}
-          tickFormatter={(value: number) => formatMetric(value, metric)}
+          tickFormatter={(value: number) => formatAxisTick(value, metric)}
           allowDecimals={metric === "gb"}
         />
         <YAxis
@@ -37,7 +38,7 @@ export default function DomainUsageChart({ data, metric }: { data: ChartDatum[];
           tickFormatter={shortLabel}
         />
         <Tooltip content={<UsageTooltip metric={metric} />} cursor={{ fill: "#f1f5f9" }} />
-        <Legend iconType="square" wrapperStyle={{ fontSize: 12 }} />
+        <Legend {...legendProps} />
         <Bar dataKey="mobile" name="Mobile" stackId="usage" fill={MOBILE_COLOR} isAnimationActive={false} />
         <Bar dataKey="dc" name="DC" stackId="usage" fill={DC_COLOR} isAnimationActive={false} />
       </BarChart>

@@ -8,6 +8,7 @@ import {
   type UsageMetric,
 } from "../usage-chart-data.ts";
 import { UsageTooltip } from "./chart-tooltip.tsx";
+import { legendProps } from "./legend-props.tsx";
 
 /** SPEC §2: a donut of mobile and DC with the total in its centre, labelled Total. */
 export default function ProxyTypeUsageChart({ datum, metric }: { datum: ChartDatum; metric: UsageMetric }) {
@@ -29,7 +30,7 @@ export default function ProxyTypeUsageChart({ datum, metric }: { datum: ChartDat
             isAnimationActive={false}
           />
           <Tooltip content={<UsageTooltip metric={metric} />} />
-          <Legend iconType="square" wrapperStyle={{ fontSize: 12 }} />
+          <Legend {...legendProps} />
         </PieChart>
       </ResponsiveContainer>
       {/* Centred over the hole (the legend takes ~24 px at the bottom). */}
