@@ -35,7 +35,8 @@ export async function adminRoutes(app: App) {
       schema: {
         tags: ["admin"],
         summary: "Credit (or, with negative gb, debit) an account; Idempotency-Key makes retries safe",
-        security: [{ admin: [] }],
+        description: "Bearer ADMIN_TOKEN (not a customer token).",
+        security: [{ bearer: [] }],
         body: creditRequest,
         response: { 200: creditResponse, ...adminErrors },
       },
@@ -54,7 +55,7 @@ export async function adminRoutes(app: App) {
       schema: {
         tags: ["admin"],
         summary: "Accounts, newest first (email filters by substring)",
-        security: [{ admin: [] }],
+        security: [{ bearer: [] }],
         querystring: accountsQuery,
         response: { 200: accountsPage, ...adminErrors },
       },
@@ -73,7 +74,7 @@ export async function adminRoutes(app: App) {
       schema: {
         tags: ["admin"],
         summary: "Orders of every account, newest first",
-        security: [{ admin: [] }],
+        security: [{ bearer: [] }],
         querystring: ordersQuery,
         response: { 200: ordersPage, ...adminErrors },
       },
