@@ -71,7 +71,9 @@ describe("signing in by e-mail link", () => {
     await page.getByText("Please enter a valid email address.").waitFor();
     expect(await button.isDisabled()).toBe(true);
     await page.getByPlaceholder("Enter your email").fill("fine@example.com");
-    await page.waitForFunction(() => !document.body.innerText.includes("Please enter a valid email address."));
+    await page.waitForFunction(
+      () => !document.body.innerText.includes("Please enter a valid email address."),
+    );
     expect(await button.isDisabled()).toBe(false);
   });
 
