@@ -222,8 +222,8 @@ export const orders = pgTable(
     paidAt: timestamp("paid_at", { withTimezone: true }),
   },
   (t) => [
-
-    index("orders_user_created_idx").on(t.userId, t.createdAt),
+    // The history page, newest first with a unique tie-breaker, straight from the index.
+    index("orders_user_created_id_idx").on(t.userId, t.createdAt, t.id),
     uniqueIndex("orders_provider_payment_uq").on(t.provider, t.providerPaymentId),
     uniqueIndex("orders_stripe_session_uq").on(t.stripeSessionId),
     index("orders_waiting_expiry_idx").on(t.expiresAt).where(sql`payment_status = 'waiting'`),
