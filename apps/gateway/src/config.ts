@@ -3,6 +3,13 @@ import { parseUpstream, type UpstreamSpec } from "./upstreams.ts";
 
 export type ResolveHost = (hostname: string) => Promise<string[]>;
 
+/** One port on one range, opened although the range is private (e.g. the API's own port on
+ * loopback): unlike EGRESS_ALLOW, the other services on those addresses stay unreachable. */
+export interface EgressAllowTarget {
+  cidr: string;
+  port: number;
+}
+
 export interface GatewayConfig {
   /** Address the listeners bind to. */
   host: string;
@@ -17,6 +24,8 @@ export interface GatewayConfig {
   datacenterUpstreams: UpstreamSpec[];
   /** CIDR ranges the egress guard lets through although they are private (tests: loopback). */
   egressAllow: string[];
+  /** Single ports on ranges the egress guard lets through; the gateway's own ports never are. */
+  egressAllowTargets: EgressAllowTarget[];
   pricePerGbUsd: number;
   dcPricePerGbUsd: number;
   redisUrl: string | undefined;
@@ -40,6 +49,7 @@ export const defaultGatewayConfig: GatewayConfig = {
   mobileUpstreams: [parseUpstream("direct")],
   datacenterUpstreams: [parseUpstream("direct")],
   egressAllow: [],
+  egressAllowTargets: [],
   pricePerGbUsd: 3,
   dcPricePerGbUsd: 0.3,
   redisUrl: undefined,
@@ -78,6 +88,16 @@ function list(raw: string | undefined): string[] {
     .filter((item) => item !== "");
 }
 
+/** `127.0.0.1/32:3000` or `[::1]/128:3000`: IPv6 in brackets, so the port is never ambiguous. */
+export function parseEgressAllowTarget(text: string): EgressAllowTarget | null {
+  const match = /^(\[[0-9a-f:.]+\](?:\/\d{1,3})?|[^:[\]]+):(\d{1,5})$/i.exec(text.trim());
+  if (!match) return null;
+  const [, cidr = "", portText = ""] = match;
+  const port = Number(portText);
+  if (port < 1 || port > 65535 || !parseCidr(cidr)) return null;
+  return { cidr, port };
+}
+
 function upstreams(env: Env, name: string): UpstreamSpec[] {
   const items = list(env[name]);
   try {
@@ -102,6 +122,15 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
   for (const cidr of egressAllow) {
     if (!parseCidr(cidr)) throw new ConfigError(`EGRESS_ALLOW: "${cidr}" is not a CIDR range`);
   }
+  const egressAllowTargets = list(env.EGRESS_ALLOW_TARGETS).map((item) => {
+    const target = parseEgressAllowTarget(item);
+    if (!target) {
+      throw new ConfigError(
+        `EGRESS_ALLOW_TARGETS: "${item}" is not CIDR:port (like 127.0.0.1/32:3000 or [::1]/128:3000)`,
+      );
+    }
+    return target;
+  });
   const metricsRaw = env.GATEWAY_METRICS_PORT;
   return {
     ...defaultGatewayConfig,
@@ -113,6 +142,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     mobileUpstreams: upstreams(env, "MOBILE_UPSTREAMS"),
     datacenterUpstreams: upstreams(env, "DATACENTER_UPSTREAMS"),
     egressAllow,
+    egressAllowTargets,
     pricePerGbUsd: positiveNumber(env, "PRICE_PER_GB_USD", 3),
     dcPricePerGbUsd: positiveNumber(env, "DC_PRICE_PER_GB_USD", 0.3),
     redisUrl: env.REDIS_URL || undefined,

@@ -1,6 +1,6 @@
 import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
-import type { ResolveHost } from "./config.ts";
+import type { EgressAllowTarget, ResolveHost } from "./config.ts";
 import { type Cidr, cidrContains, type IpAddress, parseCidr, parseIpLiteral } from "./ip-address.ts";
 import { Refusal } from "./refusal.ts";
 
@@ -49,7 +49,10 @@ export interface VettedTarget {
 }
 
 export interface EgressGuardOptions {
+  /** Ranges opened on every port. */
   allow: string[];
+  /** Ranges opened on one port each, e.g. the host process's own API on loopback. */
+  allowTargets?: EgressAllowTarget[] | undefined;
   resolveHost?: ResolveHost | undefined;
   /** The ports the gateway listens on right now (a loop back into itself is always refused). */
   ownPorts: () => number[];
@@ -72,11 +75,16 @@ function localAddresses(): IpAddress[] {
 /** Resolve, classify every address, hand back one vetted address to dial. */
 export class EgressGuard {
   private readonly allow: Cidr[];
+  private readonly allowTargets: Array<{ cidr: Cidr; port: number }>;
   private readonly resolveHost: ResolveHost;
   private readonly own: IpAddress[] = localAddresses();
 
   constructor(private readonly options: EgressGuardOptions) {
     this.allow = options.allow.map((text) => parseCidr(text)).filter((c): c is Cidr => c !== null);
+    this.allowTargets = (options.allowTargets ?? []).flatMap(({ cidr, port }) => {
+      const parsed = parseCidr(cidr);
+      return parsed ? [{ cidr: parsed, port }] : [];
+    });
     this.resolveHost = options.resolveHost ?? systemResolve;
   }
 
@@ -87,6 +95,9 @@ export class EgressGuard {
       loopback.some((cidr) => cidrContains(cidr, address));
     if (isOwnHost && this.options.ownPorts().includes(port)) return "the gateway itself";
     if (this.allow.some((cidr) => cidrContains(cidr, address))) return null;
+    // Matched on address AND port: opening one loopback service must not open the others.
+    if (this.allowTargets.some((target) => target.port === port && cidrContains(target.cidr, address)))
+      return null;
     for (const [cidr, why] of deniedRanges) if (cidrContains(cidr, address)) return why;
     if (isOwnHost) return "the gateway itself";
     return null;

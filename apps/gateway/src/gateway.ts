@@ -87,6 +87,7 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
 
   const guard = new EgressGuard({
     allow: config.egressAllow,
+    allowTargets: config.egressAllowTargets,
     resolveHost: config.resolveHost,
     ownPorts: () => ownPorts,
   });

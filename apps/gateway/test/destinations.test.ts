@@ -6,6 +6,8 @@ import {
   basic,
   curl,
   eventually,
+  getOver,
+  openTunnel,
   rawExchange,
   type SeededUser,
   seedUser,
@@ -149,6 +151,79 @@ describe("the gateway never connects to itself", () => {
       expect(allowed.status).toBe(200);
     } finally {
       await gateway.close();
+    }
+  });
+});
+
+describe("a port-limited allowance (EGRESS_ALLOW_TARGETS)", () => {
+  // Two loopback services: the one allowed by address AND port, and a neighbour (think PostgreSQL)
+  // that must stay out of reach although it shares the address.
+  let neighbour: TestOrigin;
+  let gateway: Gateway;
+  beforeAll(async () => {
+    neighbour = await startOrigin();
+    gateway = await startGateway(database, {
+      egressAllow: [],
+      egressAllowTargets: [
+        { cidr: "127.0.0.1/32", port: origin.port },
+        { cidr: "::1/128", port: origin.port },
+      ],
+      resolveHost,
+    });
+  });
+  afterAll(async () => {
+    await gateway.close();
+    await neighbour.close();
+  });
+  const auth = () => basic(user.username, user.password);
+  const plainGet = (authority: string) =>
+    rawExchange(
+      gateway.httpPort,
+      `GET http://${authority}/ HTTP/1.1\r\nHost: ${authority}\r\nProxy-Authorization: ${auth()}\r\n\r\n`,
+    );
+  const connect = (authority: string) =>
+    rawExchange(
+      gateway.httpPort,
+      `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nProxy-Authorization: ${auth()}\r\n\r\n`,
+    );
+
+  it("carries plain HTTP and CONNECT to the allowed port", async () => {
+    for (const host of ["127.0.0.1", "localhost"]) {
+      const plain = await plainGet(`${host}:${origin.port}`);
+      expect(plain.status, host).toBe(200);
+      expect(plain.body).toContain("hello from origin");
+      const tunnel = await openTunnel(gateway.httpPort, auth(), `${host}:${origin.port}`);
+      try {
+        await getOver(tunnel, "/bytes/10", 10);
+      } finally {
+        tunnel.destroy();
+      }
+    }
+  });
+
+  it("refuses another port on the same loopback address, via plain HTTP and CONNECT", async () => {
+    // The neighbour does answer on loopback: only the guard stands between it and a customer.
+    const direct = await rawExchange(neighbour.port, "GET / HTTP/1.1\r\nHost: x\r\n\r\n");
+    expect(direct.status).toBe(200);
+    const seen = neighbour.bytes();
+    const port = neighbour.port;
+    for (const authority of [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`, `127.1:${port}`]) {
+      for (const send of [plainGet, connect]) {
+        const response = await send(authority);
+        expect(response.status, authority).toBe(403);
+        expect(response.headers["x-bytetoll-error"], authority).toBe("destination_forbidden");
+      }
+    }
+    expect(neighbour.bytes()).toBe(seen);
+  });
+
+  it("opens that port on the listed range only", async () => {
+    for (const authority of [`127.0.0.2:${origin.port}`, `[::ffff:127.0.0.1]:${origin.port}`]) {
+      for (const send of [plainGet, connect]) {
+        const response = await send(authority);
+        expect(response.status, authority).toBe(403);
+        expect(response.headers["x-bytetoll-error"], authority).toBe("destination_forbidden");
+      }
     }
   });
 });

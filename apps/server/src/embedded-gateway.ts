@@ -20,7 +20,8 @@ export interface EmbeddedGatewayPlan {
 
 /**
  * The gateway `npm start` runs beside the API, on the same database. When IPINFO_URL is the
- * server's own /ipinfo on loopback, the egress guard must let the connection test reach it.
+ * server's own /ipinfo on loopback, the egress guard must let the connection test reach it: only
+ * the API's port is opened there, so databases and caches on loopback stay out of customers' reach.
  * Metrics go to the API's /metrics unless GATEWAY_METRICS_PORT asks for a listener of their own.
  */
 export function planEmbeddedGateway(config: Config, env: NodeJS.ProcessEnv): EmbeddedGatewayPlan | null {
@@ -28,7 +29,13 @@ export function planEmbeddedGateway(config: Config, env: NodeJS.ProcessEnv): Emb
   const gatewayConfig = loadGatewayConfig(env);
   if (gatewayConfig.tls)
     gatewayConfig.tls = { cert: pem(gatewayConfig.tls.cert), key: pem(gatewayConfig.tls.key) };
-  if (config.ipInfoIsBuiltIn) gatewayConfig.egressAllow = [...gatewayConfig.egressAllow, "127.0.0.1/32"];
+  if (config.ipInfoIsBuiltIn) {
+    gatewayConfig.egressAllowTargets = [
+      ...gatewayConfig.egressAllowTargets,
+      { cidr: "127.0.0.1/32", port: config.PORT },
+      { cidr: "::1/128", port: config.PORT },
+    ];
+  }
   if (!env.GATEWAY_METRICS_PORT) gatewayConfig.metricsPort = null;
   if (!config.DATABASE_URL) gatewayConfig.dataDir = config.DATA_DIR;
   const bind = gatewayConfig.host;
@@ -39,12 +46,6 @@ export function planEmbeddedGateway(config: Config, env: NodeJS.ProcessEnv): Emb
 export function createEmbeddedGateway(plan: EmbeddedGatewayPlan, app: App, database: Database): Gateway {
   const logger = pino({ name: "gateway", level: app.config.LOG_LEVEL });
   const gateway = createGateway({ database, config: plan.config, logger });
-  if (app.config.ipInfoIsBuiltIn && app.config.isProduction) {
-    // The allowance is per address, not per port: every loopback service becomes reachable.
-    logger.warn(
-      "IPINFO_URL is not set, so proxy customers may reach 127.0.0.1 (for the built-in connection test); set IPINFO_URL to an external service in production",
-    );
-  }
   if (plan.config.metricsPort === null) {
     app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
       reply.type(gateway.metricsRegistry.contentType);

@@ -1,5 +1,16 @@
-import { describe, expect, it } from "vitest";
-import { planEmbeddedGateway } from "../src/embedded-gateway.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer as createHttpServer, type Server } from "node:http";
+import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import type { Gateway } from "@bytetoll/gateway";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildApp } from "../src/app.ts";
+import { createEmbeddedGateway, planEmbeddedGateway } from "../src/embedded-gateway.ts";
+import { createOutboxMailer } from "../src/plugins/mail.ts";
+import type { App } from "../src/types.ts";
+import { bearer, signIn } from "./helpers/sign-in.ts";
 import { testConfig } from "./helpers/test-app.ts";
 
 describe("the gateway npm start runs in the same process", () => {
@@ -8,25 +19,196 @@ describe("the gateway npm start runs in the same process", () => {
     expect(planEmbeddedGateway(testConfig(env), env)).toBeNull();
   });
 
-  it("lets the connection test reach the built-in /ipinfo on loopback, and only then", () => {
-    const builtIn = planEmbeddedGateway(testConfig(), {});
-    expect(builtIn?.config.egressAllow).toEqual(["127.0.0.1/32"]);
+  it("opens only the API's own port on loopback for the built-in /ipinfo, and only then", () => {
+    const env = { PORT: "3123" };
+    const builtIn = planEmbeddedGateway(testConfig(env), env);
+    expect(builtIn?.config.egressAllow).toEqual([]);
+    expect(builtIn?.config.egressAllowTargets).toEqual([
+      { cidr: "127.0.0.1/32", port: 3123 },
+      { cidr: "::1/128", port: 3123 },
+    ]);
     expect(builtIn?.dialHost).toBe("127.0.0.1");
     expect(builtIn?.config.metricsPort).toBeNull();
 
-    const env = {
+    const external = {
       IPINFO_URL: "https://ipinfo.io/json",
       EGRESS_ALLOW: "192.0.2.0/24",
+      EGRESS_ALLOW_TARGETS: "10.0.0.5/32:8000",
       GATEWAY_BIND: "10.1.2.3",
     };
-    const external = planEmbeddedGateway(testConfig(env), env);
-    expect(external?.config.egressAllow).toEqual(["192.0.2.0/24"]);
-    expect(external?.dialHost).toBe("10.1.2.3");
+    const plan = planEmbeddedGateway(testConfig(external), external);
+    expect(plan?.config.egressAllow).toEqual(["192.0.2.0/24"]);
+    expect(plan?.config.egressAllowTargets).toEqual([{ cidr: "10.0.0.5/32", port: 8000 }]);
+    expect(plan?.dialHost).toBe("10.1.2.3");
   });
 
   it("uses the configured ports", () => {
     const env = { GATEWAY_HTTP_PORT: "18080", GATEWAY_HTTPS_PORT: "18443" };
     const plan = planEmbeddedGateway(testConfig(env), env);
     expect([plan?.config.httpPort, plan?.config.httpsPort]).toEqual([18080, 18443]);
+  });
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const probe = createServer();
+    probe.once("error", fail);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address() as AddressInfo;
+      probe.close(() => done(address.port));
+    });
+  });
+}
+
+/** Writes `request` and reads one response head (bounded); the socket stays open for a tunnel. */
+function exchange(socket: Socket, request: string): Promise<{ status: number; error: string | undefined }> {
+  return new Promise((resolve, reject) => {
+    let head = "";
+    const onData = (chunk: Buffer) => {
+      head += chunk.toString("latin1");
+      const end = head.indexOf("\r\n\r\n");
+      if (end === -1) return;
+      socket.removeListener("data", onData);
+      socket.setTimeout(0);
+      const error = /^x-bytetoll-error:\s*(\S+)/im.exec(head.slice(0, end))?.[1];
+      resolve({ status: Number(head.split(" ")[1]), error });
+    };
+    socket.on("data", onData);
+    socket.once("error", reject);
+    socket.setTimeout(5_000, () => socket.destroy(new Error(`no answer to ${request.split("\r\n")[0]}`)));
+    socket.write(request);
+  });
+}
+
+describe("the embedded gateway's loopback allowance, end to end", () => {
+  let database: TestDatabase;
+  let app: App;
+  let gateway: Gateway;
+  let dataDir: string;
+  let apiPort: number;
+  // Stands for PostgreSQL, Redis or any other service listening on loopback beside the API.
+  let neighbour: Server;
+  let neighbourPort: number;
+  let neighbourHits = 0;
+  let auth: string;
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    dataDir = mkdtempSync(path.join(tmpdir(), "bytetoll-embedded-"));
+    neighbour = createHttpServer((_req, res) => {
+      neighbourHits += 1;
+      res.end("secret");
+    });
+    await new Promise<void>((resolve) => neighbour.listen(0, "127.0.0.1", resolve));
+    neighbourPort = (neighbour.address() as AddressInfo).port;
+    apiPort = await freePort();
+    const env = {
+      PORT: String(apiPort),
+      DATA_DIR: dataDir,
+      GATEWAY_BIND: "127.0.0.1",
+      GATEWAY_HTTP_PORT: String(await freePort()),
+      GATEWAY_HTTPS_PORT: String(await freePort()),
+    };
+    const config = testConfig(env);
+    const plan = planEmbeddedGateway(config, env);
+    if (!plan) throw new Error("the embedded gateway was not planned");
+    app = await buildApp({
+      config,
+      database,
+      mailer: createOutboxMailer(database, () => {}),
+      logger: false,
+      inProcessGatewayHost: plan.dialHost,
+    });
+    gateway = createEmbeddedGateway(plan, app, database);
+    await app.listen({ port: apiPort, host: "127.0.0.1" });
+    await gateway.listen();
+    const session = await signIn(app, "embedded@example.com");
+    const latest = await app.inject({
+      method: "GET",
+      url: "/credentials/latest",
+      headers: bearer(session.token),
+    });
+    const { username, password } = latest.json().data as { username: string; password: string };
+    auth = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+  }, 60_000);
+  afterAll(async () => {
+    await app?.close();
+    await gateway?.close();
+    await new Promise((resolve) => neighbour?.close(resolve));
+    await database?.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const viaGateway = () => connect(gateway.httpPort, "127.0.0.1");
+  const plainGet = async (authority: string, path: string) => {
+    const socket = viaGateway();
+    try {
+      return await exchange(
+        socket,
+        `GET http://${authority}${path} HTTP/1.1\r\nHost: ${authority}\r\nProxy-Authorization: ${auth}\r\nConnection: close\r\n\r\n`,
+      );
+    } finally {
+      socket.destroy();
+    }
+  };
+  /** CONNECT, then (when the tunnel opened) a GET inside it; returns both answers. */
+  const tunnelGet = async (authority: string, path: string) => {
+    const socket = viaGateway();
+    try {
+      const opened = await exchange(
+        socket,
+        `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nProxy-Authorization: ${auth}\r\n\r\n`,
+      );
+      if (opened.status !== 200) return { opened, inner: null };
+      const inner = await exchange(
+        socket,
+        `GET ${path} HTTP/1.1\r\nHost: ${authority}\r\nConnection: close\r\n\r\n`,
+      );
+      return { opened, inner };
+    } finally {
+      socket.destroy();
+    }
+  };
+
+  it("runs POST /credentials/test against the built-in /ipinfo", async () => {
+    const { username, password } = (
+      await app.inject({
+        method: "GET",
+        url: "/credentials/latest",
+        headers: bearer((await signIn(app, "tester-embedded@example.com")).token),
+      })
+    ).json().data as { username: string; password: string };
+    for (const port of [gateway.httpPort, gateway.httpsPort]) {
+      const response = await app.inject({
+        method: "POST",
+        url: "/credentials/test",
+        payload: { username, password, proxy_host: "127.0.0.1", proxy_port: port },
+      });
+      expect(response.json(), `port ${port}`).toMatchObject({ success: true, data: { ip: "127.0.0.1" } });
+    }
+  });
+
+  it("carries plain HTTP and CONNECT to the API's own port", async () => {
+    expect((await plainGet(`127.0.0.1:${apiPort}`, "/ipinfo")).status).toBe(200);
+    const tunnelled = await tunnelGet(`127.0.0.1:${apiPort}`, "/ipinfo");
+    expect(tunnelled.opened.status).toBe(200);
+    expect(tunnelled.inner?.status).toBe(200);
+  });
+
+  it("refuses any other loopback port with 403 destination_forbidden, plain and CONNECT", async () => {
+    // Reachable directly, so only the gateway's guard keeps customers away from it.
+    expect((await fetch(`http://127.0.0.1:${neighbourPort}/`)).status).toBe(200);
+    const hitsBefore = neighbourHits;
+    for (const authority of [
+      `127.0.0.1:${neighbourPort}`,
+      `localhost:${neighbourPort}`,
+      `[::1]:${neighbourPort}`,
+    ]) {
+      const plain = await plainGet(authority, "/");
+      expect(plain, `GET via ${authority}`).toEqual({ status: 403, error: "destination_forbidden" });
+      const { opened } = await tunnelGet(authority, "/");
+      expect(opened, `CONNECT ${authority}`).toEqual({ status: 403, error: "destination_forbidden" });
+    }
+    expect(neighbourHits).toBe(hitsBefore);
   });
 });

@@ -5,6 +5,7 @@ import { createGateway, type Gateway, loadGatewayConfig } from "@bytetoll/gatewa
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../../src/app.ts";
+import { planEmbeddedGateway } from "../../../src/embedded-gateway.ts";
 import { createOutboxMailer } from "../../../src/plugins/mail.ts";
 import type { App } from "../../../src/types.ts";
 import { bearer, latestLinkToken } from "../../helpers/sign-in.ts";
@@ -31,6 +32,9 @@ let gateway: Gateway;
 // the default IPINFO_URL (the API's own /ipinfo) fetched through that gateway.
 beforeAll(async () => {
   database = await createTestDatabase();
+  const apiPort = await freePort();
+  // The egress allowance `npm start` plans for the built-in IPINFO_URL: the API's port on loopback.
+  const planned = planEmbeddedGateway(testConfig({ PORT: String(apiPort) }), {});
   gateway = createGateway({
     database,
     config: {
@@ -39,7 +43,7 @@ beforeAll(async () => {
       httpPort: 0,
       httpsPort: 0,
       metricsPort: null,
-      egressAllow: ["127.0.0.1/32"],
+      egressAllowTargets: planned?.config.egressAllowTargets ?? [],
       // Long enough that only the Redis message can explain a rejected old password.
       cacheTtlMs: 60_000,
       redisUrl: REDIS_URL,
@@ -47,7 +51,6 @@ beforeAll(async () => {
     logger: pino({ level: "silent" }),
   });
   await gateway.listen();
-  const apiPort = await freePort();
   const config = testConfig({
     PORT: String(apiPort),
     REDIS_URL,
