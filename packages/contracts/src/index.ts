@@ -8,3 +8,4 @@ export * from "./email.ts";
 export * from "./envelope.ts";
 export * from "./public-config.ts";
 export * from "./usage.ts";
+export * from "./usage-periods.ts";

@@ -1,32 +1,11 @@
 import { z } from "zod";
 import { successEnvelope } from "./envelope.ts";
-
-/** SPEC §9: the periods the Usage page offers, in days. */
-export const USAGE_PERIODS = [1, 7, 14, 30, 90] as const;
-export type UsagePeriod = (typeof USAGE_PERIODS)[number];
-
-export const USAGE_GROUPINGS = ["day", "domain", "proxy_type"] as const;
-export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
-
-/** SPEC §7: days defaults to 7, 7 and 30 for day, domain and proxy_type. */
-export const DEFAULT_USAGE_DAYS: Record<UsageGrouping, UsagePeriod> = { day: 7, domain: 7, proxy_type: 30 };
-
-/** SPEC §9: the domain chart shows the top 5 by total and groups the rest as Others. */
-export const USAGE_TOP_DOMAINS = 5;
-export const USAGE_OTHERS_LABEL = "Others";
+import { USAGE_GROUPINGS, USAGE_PERIOD_MESSAGE, USAGE_PERIODS } from "./usage-periods.ts";
 
 const PERIOD_VALUES = USAGE_PERIODS.map(String) as [string, ...string[]];
-const PERIOD_MESSAGE = `days must be one of ${USAGE_PERIODS.join(", ")}`;
 
 /** Query strings carry text: days stay strings here and become a UsagePeriod with parseUsagePeriod. */
-export const usagePeriodQuery = z.enum(PERIOD_VALUES, { error: PERIOD_MESSAGE }).optional();
-
-export function parseUsagePeriod(value: string | undefined, fallback: UsagePeriod): UsagePeriod {
-  if (value === undefined) return fallback;
-  const period = Number(value) as UsagePeriod;
-  if (!USAGE_PERIODS.includes(period)) throw new RangeError(PERIOD_MESSAGE);
-  return period;
-}
+export const usagePeriodQuery = z.enum(PERIOD_VALUES, { error: USAGE_PERIOD_MESSAGE }).optional();
 
 /** GET /proxies/usage query (SPEC §7). */
 export const usageQuerySchema = z.object({
@@ -68,9 +47,3 @@ export const usageExportQuerySchema = z.object({
   format: z.enum(["csv"], { error: "format must be csv" }).optional(),
 });
 export type UsageExportQuery = z.infer<typeof usageExportQuerySchema>;
-
-/** The export's default period: a month, the usual billing cycle to reconcile against. */
-export const DEFAULT_EXPORT_DAYS: UsagePeriod = 30;
-
-/** CSV header of the export: one line per day × domain × proxy type, exact counts. */
-export const USAGE_EXPORT_COLUMNS = ["date", "domain", "proxy_type", "bytes", "requests"] as const;
