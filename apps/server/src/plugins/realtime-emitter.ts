@@ -16,8 +16,8 @@ export function createDetachedPublisher(redisUrl: string) {
       io.to(ordersChannel(order.user_id)).emit("topup-transaction.updated", { topup_transaction: order });
     },
     async close() {
-      io.close();
-      // quit() sends what is queued before closing, so the publish above is not lost.
+      // No engine to close (never attached to a server); quit() sends what is queued before
+      // closing, so a publish just made is not lost.
       await Promise.all([pub.quit(), sub.quit()]);
     },
   };

@@ -1,4 +1,7 @@
+import { execFile } from "node:child_process";
 import type { AddressInfo } from "node:net";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +10,8 @@ import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { type Customer, createOrder, customerWithoutEmail, sandboxPay } from "../modules/orders/helpers.ts";
 
 const { REDIS_URL, DATABASE_URL } = process.env;
+const run = promisify(execFile);
+const root = fileURLToPath(new URL("../../../../", import.meta.url));
 const skipReason =
   !REDIS_URL || !DATABASE_URL ? "needs REDIS_URL and DATABASE_URL (two instances share them)" : null;
 
@@ -66,5 +71,30 @@ describe.skipIf(skipReason !== null)(
         user_id: alice.id,
       });
     });
+
+    it("delivers an order the admin CLI marks paid (a process without a server) to the client", async () => {
+      const order = await createOrder(first.app, alice, { amount: 3, network_type: "base" });
+      const paid = new Promise<Order>((resolve) =>
+        socket?.on("topup-transaction.updated", (payload: { topup_transaction: Order }) => {
+          const changed = payload.topup_transaction;
+          if (changed.order_id === order.order_id && changed.payment_status === "paid") resolve(changed);
+        }),
+      );
+      await run(
+        `${root}node_modules/.bin/tsx`,
+        ["apps/server/src/cli/admin.ts", "orders:pay", order.order_id],
+        {
+          cwd: root,
+          env: {
+            ...process.env,
+            DATABASE_URL: database.url,
+            REDIS_URL,
+            JWT_SECRET: first.config.JWT_SECRET,
+            PORT: "1", // nothing listens there, so the CLI opens the database itself
+          },
+        },
+      );
+      expect(await paid).toMatchObject({ payment_status: "paid" });
+    }, 60_000);
   },
 );
