@@ -16,6 +16,8 @@ export interface TestDatabase extends Database {
 /** A name that changes whenever any migration file changes. */
 function migrationsFingerprint(): string {
   const hash = createHash("sha256");
+  // The migrator follows the journal, so it is part of the key with every SQL file.
+  hash.update(readFileSync(join(migrationsFolder, "meta", "_journal.json")));
   for (const name of readdirSync(migrationsFolder)
     .filter((file) => file.endsWith(".sql"))
     .sort()) {

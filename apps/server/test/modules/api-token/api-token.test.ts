@@ -7,7 +7,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 const readToken = (auth: string) =>
   t.app.inject({ method: "GET", url: "/account/api-token", headers: bearer(auth) });

@@ -7,7 +7,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 async function anonymousCredential() {
   const username = `anon${randomSecret(6).replace(/[^A-Za-z0-9]/g, "x")}`;

@@ -6,7 +6,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 /** Each scenario comes from its own address so the per-IP counters do not mix. */
 const login = (email: string, remoteAddress: string) =>

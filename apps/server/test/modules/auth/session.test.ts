@@ -9,7 +9,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 const session = (headers: Record<string, string> = {}) =>
   t.app.inject({ method: "GET", url: "/auth/session", headers });

@@ -9,7 +9,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 const count = async (sql: string, params: unknown[] = []) =>
   Number((await t.database.query<{ n: string }>(`SELECT count(*) AS n FROM (${sql}) q`, params))[0]!.n);

@@ -7,7 +7,7 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp();
 });
-afterAll(() => t.close());
+afterAll(() => t?.close());
 
 const latest = (token: string) =>
   t.app.inject({ method: "GET", url: "/credentials/latest", headers: bearer(token) });
