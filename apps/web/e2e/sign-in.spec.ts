@@ -72,7 +72,7 @@ describe("signing in by e-mail link", () => {
     expect(await button.isDisabled()).toBe(true);
     await page.getByPlaceholder("Enter your email").fill("fine@example.com");
     await page.waitForFunction(
-      () => !document.body.innerText.includes("Please enter a valid email address."),
+      () => !(document.body.textContent ?? "").includes("Please enter a valid email address."),
     );
     expect(await button.isDisabled()).toBe(false);
   });
