@@ -4,6 +4,7 @@ import type { Database } from "@bytetoll/db";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
+import { profileRoutes } from "./modules/account/profile-routes.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { adminRoutes } from "./modules/admin/routes.ts";
 import { apiTokenRoutes } from "./modules/api-token/routes.ts";
@@ -106,6 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(legalPlaceholderRoutes);
   await app.register(authRoutes);
   await app.register(accountRoutes);
+  await app.register(profileRoutes);
   await app.register(orderRoutes);
   await app.register(paymentRoutes);
   await app.register(adminRoutes);

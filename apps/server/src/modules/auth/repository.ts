@@ -124,6 +124,15 @@ export function createAuthRepository(database: Database) {
       );
     },
 
+    /** Sign-out everywhere: every live session of the account, in one statement. API tokens are
+     * a separate credential (api_tokens) and stay valid. */
+    async revokeAllSessions(userId: string): Promise<void> {
+      await database.query(
+        "UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL",
+        [userId],
+      );
+    },
+
     transaction<T>(work: (executor: SqlExecutor) => Promise<T>): Promise<T> {
       return db.transaction((tx) => work(tx));
     },

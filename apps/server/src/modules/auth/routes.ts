@@ -114,4 +114,21 @@ export async function authRoutes(app: App) {
       return { success: true as const };
     },
   );
+
+  app.post(
+    "/auth/logout-all",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["auth"],
+        summary: "End every session of the caller (the API token keeps working)",
+        security: [{ bearer: [] }],
+        response: { 200: okResponse, 401: errorResponse, 429: errorResponse },
+      },
+    },
+    async (request) => {
+      await service.logoutEverywhere(requireUser(request));
+      return { success: true as const };
+    },
+  );
 }

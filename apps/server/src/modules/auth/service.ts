@@ -113,6 +113,11 @@ export function createAuthService({ database, config, mailer, log }: Deps) {
     async logout(user: AuthUser): Promise<void> {
       if (user.sessionId) await repository.revokeSession(user.sessionId, user.id);
     },
+
+    /** Ends every session of the caller (this one included); the API token keeps working. */
+    async logoutEverywhere(user: AuthUser): Promise<void> {
+      await repository.revokeAllSessions(user.id);
+    },
   };
 }
 
