@@ -27,6 +27,7 @@ const perIp = (max: number, message: string) => ({
 });
 
 const errors = { 400: errorResponse, 401: errorResponse, 429: errorResponse };
+const magicCheckErrors = { ...errors, 404: errorResponse };
 
 export async function authRoutes(app: App) {
   const service = createAuthService({
@@ -34,6 +35,7 @@ export async function authRoutes(app: App) {
     config: app.config,
     mailer: app.mailer,
     log: app.log,
+    orders: app.orders,
   });
 
   app.post(
@@ -44,7 +46,7 @@ export async function authRoutes(app: App) {
         tags: ["auth"],
         summary: "Prepare the account for sign-in (created if new)",
         body: loginRequestSchema,
-        response: { 200: magicCheckResponse, ...errors },
+        response: { 200: magicCheckResponse, ...magicCheckErrors },
       },
     },
     async (request) => ({ success: true as const, data: await service.prepareAccount(request.body) }),

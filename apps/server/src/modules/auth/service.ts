@@ -11,6 +11,7 @@ import { AppError } from "../../errors.ts";
 import { signAppToken } from "../../lib/app-token.ts";
 import type { Mailer } from "../../plugins/mail.ts";
 import type { AuthUser } from "../../types.ts";
+import { DEAL_UNAVAILABLE, type OrdersService } from "../orders/service.ts";
 import { loginEmail, loginLink } from "./login-email.ts";
 import { createAuthRepository } from "./repository.ts";
 
@@ -25,10 +26,11 @@ interface Deps {
   config: Config;
   mailer: Mailer;
   log: FastifyBaseLogger;
+  orders: Pick<OrdersService, "createPending">;
 }
 
 /** Magic-link sign-in: prepare the account, e-mail a single-use link, exchange it for an app JWT. */
-export function createAuthService({ database, config, mailer, log }: Deps) {
+export function createAuthService({ database, config, mailer, log, orders }: Deps) {
   const repository = createAuthRepository(database);
 
   /** The prefilled anonymous credential set, if the password matches (checked in constant time). */
@@ -40,11 +42,15 @@ export function createAuthService({ database, config, mailer, log }: Deps) {
   }
 
   return {
-    /** POST /magic/check: the account exists afterwards, whether or not it did before. Orders
-     * for dealId/purchaseAmount arrive with issue 3. */
+    /** POST /magic/check: the account exists afterwards, whether or not it did before; with
+     * purchaseAmount it also holds a pending order of that amount (the link lands on it). A deal
+     * is refused before anything is created: no deal is live until deals exist. */
     async prepareAccount(input: LoginRequest): Promise<{ orderId: string | null }> {
-      await repository.upsertUser(database.db, input.email);
-      return { orderId: null };
+      if (input.dealId != null) throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
+      const userId = await repository.upsertUser(database.db, input.email);
+      if (input.purchaseAmount == null) return { orderId: null };
+      const order = await orders.createPending(userId, input.purchaseAmount);
+      return { orderId: order.order_id };
     },
 
     /** POST /auth/login: same outcome for new and existing accounts; at most LINKS_PER_EMAIL

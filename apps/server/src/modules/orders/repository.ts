@@ -1,5 +1,5 @@
 import { type Database, type Db, schema } from "@bytetoll/db";
-import { and, count, desc, eq, lte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { OrderRow } from "./order-view.ts";
 
 const { orders, stripeEvents } = schema;
@@ -9,6 +9,27 @@ export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
 type Executor = Db | Tx;
 
 export const ORDER_VALID_MINUTES = 60;
+
+/** A pending order made at sign-in: waiting, crypto by default, no network or payment yet. */
+const unpriced = and(
+  eq(orders.paymentStatus, "waiting"),
+  eq(orders.method, "crypto"),
+  isNull(orders.networkType),
+  isNull(orders.providerPaymentId),
+);
+
+/** What choosing how to pay writes onto an unpriced order. */
+export type PaymentChoice = Pick<
+  typeof orders.$inferInsert,
+  | "method"
+  | "networkType"
+  | "provider"
+  | "providerPaymentId"
+  | "payAddress"
+  | "qrCode"
+  | "priceAmountCents"
+  | "paymentToken"
+>;
 
 export type NewOrder = Omit<typeof orders.$inferInsert, "expiresAt" | "createdAt" | "updatedAt">;
 
@@ -46,12 +67,55 @@ export function createOrdersRepository(database: Database) {
       return db.transaction(work);
     },
 
-    async insert(values: NewOrder): Promise<OrderRow> {
-      const [row] = await db
+    async insert(values: NewOrder, executor: Executor = db): Promise<OrderRow> {
+      const [row] = await executor
         .insert(orders)
         .values({ ...values, expiresAt: sql`now() + make_interval(mins => ${ORDER_VALID_MINUTES})` })
         .returning();
       if (!row) throw new Error("order insert returned nothing");
+      return row;
+    },
+
+    /** Serialises order creation per account until the transaction ends (a double submit waits
+     * for the first and then finds its order). */
+    async lockUser(tx: Tx, userId: string): Promise<void> {
+      await tx.execute(sql`SELECT id FROM users WHERE id = ${userId} FOR UPDATE`);
+    },
+
+    /** The account's waiting order of this amount that has no payment method chosen yet and was
+     * created in the last `withinMinutes`, if any. */
+    async findRecentUnpriced(
+      tx: Tx,
+      userId: string,
+      amountCents: number,
+      withinMinutes: number,
+    ): Promise<OrderRow | undefined> {
+      const [row] = await tx
+        .select()
+        .from(orders)
+        .where(
+          and(
+            eq(orders.userId, userId),
+            unpriced,
+            eq(orders.amountCents, amountCents),
+            isNull(orders.dealId),
+            gt(orders.createdAt, sql`now() - make_interval(mins => ${withinMinutes})`),
+            gt(orders.expiresAt, sql`now()`),
+          ),
+        )
+        .orderBy(desc(orders.createdAt))
+        .limit(1);
+      return row;
+    },
+
+    /** Sets the payment method of an order that has none yet (compare-and-set on "unpriced", so
+     * of two concurrent choices only one lands). */
+    async choosePayment(orderId: string, choice: PaymentChoice): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .update(orders)
+        .set({ ...choice, updatedAt: sql`now()` })
+        .where(and(eq(orders.id, orderId), unpriced, gt(orders.expiresAt, sql`now()`)))
+        .returning();
       return row;
     },
 

@@ -2,6 +2,7 @@ import { errorResponse } from "@bytetoll/contracts";
 import { type App, requireUser } from "../../types.ts";
 import { replyUnavailable } from "../payments/unavailable-errors.ts";
 import {
+  choosePaymentRequest,
   createOrderRequest,
   errors,
   listOrdersQuery,
@@ -10,7 +11,7 @@ import {
   orderResponse,
 } from "./schemas.ts";
 
-/** POST /transactions, GET /transactions/{orderId}, GET /transactions (decision 003). */
+/** POST /transactions, POST /transactions/{orderId}/payment, GET /transactions/{orderId}, GET /transactions (decision 003). */
 export async function orderRoutes(app: App) {
   replyUnavailable(app);
 
@@ -30,6 +31,31 @@ export async function orderRoutes(app: App) {
       const order = await app.orders.create(requireUser(request).id, request.body);
       return reply.code(201).send({ success: true as const, data: order });
     },
+  );
+
+  app.post(
+    "/transactions/:orderId/payment",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["orders"],
+        summary: "Choose how to pay an order created at sign-in (USDC network or card)",
+        security: [{ bearer: [] }],
+        params: orderIdParams,
+        body: choosePaymentRequest,
+        response: {
+          200: orderResponse,
+          ...errors,
+          409: errorResponse,
+          502: errorResponse,
+          503: errorResponse,
+        },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await app.orders.choosePayment(requireUser(request).id, request.params.orderId, request.body),
+    }),
   );
 
   app.get(

@@ -54,6 +54,29 @@ export const createOrderRequest = z
   });
 export type CreateOrderRequest = z.infer<typeof createOrderRequest>;
 
+/** POST /transactions/{orderId}/payment: how to pay an order made at sign-in. */
+export const choosePaymentRequest = z
+  .object({
+    method: z.enum(["crypto", "card"], { error: "method must be crypto or card" }),
+    network_type: z
+      .enum(NETWORKS, { error: "network_type must be one of solana, polygon, base, ethereum" })
+      .optional(),
+  })
+  .strict()
+  .superRefine((body, ctx) => {
+    if (body.method === "crypto" && !body.network_type) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["network_type"],
+        message: "network_type is required for crypto",
+      });
+    }
+    if (body.method === "card" && body.network_type) {
+      ctx.addIssue({ code: "custom", path: ["network_type"], message: "network_type is only for crypto" });
+    }
+  });
+export type ChoosePaymentRequest = z.infer<typeof choosePaymentRequest>;
+
 export const order = z.object({
   order_id: z.string(),
   user_id: z.string(),

@@ -5,10 +5,13 @@ import { AppError, notFound } from "../../errors.ts";
 import type { Payments } from "../../plugins/payments.ts";
 import { type PaymentReading, PaymentUnavailableError } from "../payments/provider.ts";
 import { type OrderRow, toOrderView } from "./order-view.ts";
-import { createOrdersRepository, type Tx } from "./repository.ts";
+import { createOrdersRepository, type PaymentChoice, type Tx } from "./repository.ts";
 import {
+  type ChoosePaymentRequest,
   type CreateOrderRequest,
   type ListOrdersQuery,
+  MAX_ORDER_USD,
+  type Network,
   type Order,
   type OrderPage,
   PAYMENT_TOKENS,
@@ -17,6 +20,13 @@ import {
 export const ORDER_NOT_FOUND = "Order not found";
 export const DEAL_UNAVAILABLE = "This deal is no longer available. Please check back again soon.";
 export const CARD_UNAVAILABLE = "Card payments are not available.";
+export const PAYMENT_ALREADY_CHOSEN = "This order already has a payment method.";
+export const ORDER_CLOSED = "This order can no longer be paid.";
+
+/** A second sign-in with the same purchase this soon reuses the first one's order. */
+export const REUSE_UNPRICED_MINUTES = 10;
+
+const orderClosed = () => new AppError(409, ORDER_CLOSED, "order_closed");
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -44,6 +54,49 @@ export function createOrdersService({ database, config, payments, publish }: Dep
     const views = rows.map(toOrderView);
     for (const view of views) publish(view);
     return views;
+  }
+
+  /** The provider payment of a USDC order (pay address, QR, amount to send). */
+  async function cryptoPayment(
+    orderId: string,
+    amountCents: number,
+    bytes: number,
+    network: Network,
+  ): Promise<PaymentChoice> {
+    const provider = payments.crypto;
+    const payment = await provider.createPayment({
+      orderId,
+      amountCents,
+      network,
+      description: `${bytes / 1e9} GB of proxy data`,
+    });
+    return {
+      method: "crypto",
+      networkType: network,
+      provider: provider.name,
+      providerPaymentId: payment.providerPaymentId,
+      payAddress: payment.payAddress ?? null,
+      qrCode: payment.qrCode ?? null,
+      priceAmountCents: payment.priceAmountCents ?? null,
+      paymentToken: PAYMENT_TOKENS[network],
+    };
+  }
+
+  /** A card order: the checkout itself is opened by POST /stripe/sessions, when the customer
+   * chooses to pay. */
+  function cardPayment(): PaymentChoice {
+    const provider = payments.card;
+    if (!provider) throw new PaymentUnavailableError(CARD_UNAVAILABLE, 503);
+    return {
+      method: "card",
+      networkType: null,
+      provider: provider.name,
+      providerPaymentId: null,
+      payAddress: null,
+      qrCode: null,
+      priceAmountCents: null,
+      paymentToken: PAYMENT_TOKENS.card,
+    };
   }
 
   async function ownedOrder(userId: string, orderId: string): Promise<OrderRow> {
@@ -106,38 +159,72 @@ export function createOrdersService({ database, config, payments, publish }: Dep
     async create(userId: string, input: CreateOrderRequest): Promise<Order> {
       // Deals arrive in their own issue; until then no deal is live.
       if (input.deal_id !== undefined) throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
-      const provider = input.method === "card" ? payments.card : payments.crypto;
-      if (!provider) throw new PaymentUnavailableError(CARD_UNAVAILABLE, 503);
       const id = randomUUID();
       const amountCents = Math.round(input.amount * 100);
       const bytes = bytesFor(amountCents);
-      const network = input.method === "crypto" ? (input.network_type ?? null) : null;
-      // Card checkouts are opened by POST /stripe/sessions, when the customer chooses to pay.
-      const payment =
-        input.method === "crypto"
-          ? await provider.createPayment({
-              orderId: id,
-              amountCents,
-              network,
-              description: `${bytes / 1e9} GB of proxy data`,
-            })
-          : null;
-      const row = await repository.insert({
-        id,
-        userId,
-        method: input.method,
-        networkType: network,
-        amountCents,
-        bytes,
-        provider: provider.name,
-        providerPaymentId: payment?.providerPaymentId ?? null,
-        payAddress: payment?.payAddress ?? null,
-        qrCode: payment?.qrCode ?? null,
-        priceAmountCents: payment?.priceAmountCents ?? null,
-        paymentToken: network ? PAYMENT_TOKENS[network] : PAYMENT_TOKENS.card,
-      });
+      const choice =
+        input.method === "crypto" && input.network_type
+          ? await cryptoPayment(id, amountCents, bytes, input.network_type)
+          : cardPayment();
+      const row = await repository.insert({ id, userId, amountCents, bytes, ...choice });
       const [view] = publishRows([row]);
       return view ?? toOrderView(row);
+    },
+
+    /**
+     * POST /magic/check with purchaseAmount: a waiting order of that many USD with no payment
+     * method yet (chosen later on /checkout). A double submit within REUSE_UNPRICED_MINUTES gets
+     * the same order: the account row lock makes the second request wait for the first.
+     */
+    async createPending(userId: string, amountUsd: number): Promise<Order> {
+      if (!Number.isInteger(amountUsd) || amountUsd < 1 || amountUsd > MAX_ORDER_USD) {
+        throw new AppError(400, `purchaseAmount must be a whole number of USD from 1 to ${MAX_ORDER_USD}`);
+      }
+      const amountCents = amountUsd * 100;
+      const { row, created } = await repository.transaction(async (tx) => {
+        await repository.lockUser(tx, userId);
+        const existing = await repository.findRecentUnpriced(tx, userId, amountCents, REUSE_UNPRICED_MINUTES);
+        if (existing) return { row: existing, created: false };
+        const inserted = await repository.insert(
+          {
+            id: randomUUID(),
+            userId,
+            method: "crypto",
+            networkType: null,
+            amountCents,
+            bytes: bytesFor(amountCents),
+            provider: payments.crypto.name,
+            paymentToken: null,
+          },
+          tx,
+        );
+        return { row: inserted, created: true };
+      });
+      if (created) return publishRows([row])[0] ?? toOrderView(row);
+      return toOrderView(row);
+    },
+
+    /**
+     * POST /transactions/{id}/payment: how to pay an order made without a payment method. Crypto
+     * asks the provider for the payment exactly as POST /transactions does; card leaves the
+     * hosted page to POST /stripe/sessions.
+     */
+    async choosePayment(userId: string, orderId: string, input: ChoosePaymentRequest): Promise<Order> {
+      const row = await ownedOrder(userId, orderId);
+      const overdue = new Date(row.expiresAt).getTime() <= Date.now();
+      if (row.paymentStatus !== "waiting" || overdue) throw orderClosed();
+      if (row.method !== "crypto" || row.networkType !== null || row.providerPaymentId !== null) {
+        throw new AppError(409, PAYMENT_ALREADY_CHOSEN, "payment_chosen");
+      }
+      const bytes = Number(row.bytes);
+      const choice =
+        input.method === "crypto" && input.network_type
+          ? await cryptoPayment(row.id, Number(row.amountCents), bytes, input.network_type)
+          : cardPayment();
+      const updated = await repository.choosePayment(row.id, choice);
+      // Lost a race with another choice, or the order closed meanwhile.
+      if (!updated) throw new AppError(409, PAYMENT_ALREADY_CHOSEN, "payment_chosen");
+      return publishRows([updated])[0] ?? toOrderView(updated);
     },
 
     async get(userId: string, orderId: string): Promise<Order> {
@@ -186,9 +273,7 @@ export function createOrdersService({ database, config, payments, publish }: Dep
     async startCardCheckout(userId: string, orderId: string): Promise<{ redirect_url: string }> {
       const row = await ownedOrder(userId, orderId);
       if (row.method !== "card") throw new AppError(400, "This order is not a card payment.", "not_card");
-      if (row.paymentStatus !== "waiting") {
-        throw new AppError(409, "This order can no longer be paid.", "order_closed");
-      }
+      if (row.paymentStatus !== "waiting") throw orderClosed();
       if (row.stripeRedirectUrl) return { redirect_url: row.stripeRedirectUrl };
       const provider = payments.card;
       if (!provider || provider.name !== row.provider)
@@ -204,7 +289,7 @@ export function createOrdersService({ database, config, payments, publish }: Dep
         providerPaymentId: payment.providerPaymentId,
         redirectUrl: payment.redirectUrl,
       });
-      if (!updated) throw new AppError(409, "This order can no longer be paid.", "order_closed");
+      if (!updated) throw orderClosed();
       publishRows([updated]);
       return { redirect_url: payment.redirectUrl };
     },

@@ -32,13 +32,24 @@ describe("POST /magic/check", () => {
     expect(await count("SELECT 1 FROM users WHERE email = 'new.user@example.com'")).toBe(1);
   });
 
-  it("accepts a deal id and a purchase amount (orders come later, so orderId is null)", async () => {
-    const response = await t.app.inject({
+  it("answers a purchase amount with its pending order and a deal (none live yet) with 404", async () => {
+    const purchase = await t.app.inject({
+      method: "POST",
+      url: "/magic/check",
+      payload: { email: "buyer@example.com", addFreeCredit: true, purchaseAmount: 300 },
+    });
+    expect(purchase.statusCode).toBe(200);
+    expect(purchase.json().data.orderId).toMatch(/^[0-9a-f-]{36}$/);
+    const deal = await t.app.inject({
       method: "POST",
       url: "/magic/check",
       payload: { email: "buyer@example.com", addFreeCredit: true, dealId: 7, purchaseAmount: 300 },
     });
-    expect(response.json()).toEqual({ success: true, data: { orderId: null } });
+    expect(deal.statusCode).toBe(404);
+    expect(deal.json()).toEqual({
+      success: false,
+      message: "This deal is no longer available. Please check back again soon.",
+    });
   });
 
   it.each([
