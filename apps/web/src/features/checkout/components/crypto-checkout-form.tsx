@@ -10,9 +10,19 @@ import { CryptoNetworkFields } from "./crypto-network-fields.tsx";
 
 /**
  * /checkout without order_id (SPEC §2/§5): pay a USD amount in USDC on a chosen network, or by card.
- * `fixedUsd` (the usd query value) locks the amount; `dealId` buys at a deal's terms.
+ * `fixedUsd` (the usd query value) locks the amount; `dealId` buys at a deal's terms. With `orderId`
+ * (an order made at sign-in, not yet priced) paying chooses that order's method instead of
+ * creating a new order.
  */
-export function CryptoCheckoutForm({ fixedUsd, dealId }: { fixedUsd: number | null; dealId: number | null }) {
+export function CryptoCheckoutForm({
+  fixedUsd,
+  dealId,
+  orderId,
+}: {
+  fixedUsd: number | null;
+  dealId: number | null;
+  orderId?: string;
+}) {
   const config = useConfig();
   const pricePerGb = config.data?.price_per_gb_usd ?? FALLBACK_PRICE_PER_GB_USD;
   const [amountInput, setAmountInput] = useState(() =>
@@ -30,7 +40,12 @@ export function CryptoCheckoutForm({ fixedUsd, dealId }: { fixedUsd: number | nu
   const canPayCard = !problem && !purchase.pending;
 
   function pay(choice: PaymentChoice) {
-    void purchase.start({ amountUsd, choice, ...(dealId !== null ? { dealId } : {}) });
+    void purchase.start({
+      amountUsd,
+      choice,
+      ...(dealId !== null ? { dealId } : {}),
+      ...(orderId !== undefined ? { orderId } : {}),
+    });
   }
 
   function submit(event: FormEvent) {

@@ -11,6 +11,7 @@ import { useLiveOrderUpdates } from "../../transactions/hooks/use-live-order-upd
 import { useRefreshOrder } from "../hooks/use-refresh-order.ts";
 import { errorMessage, goToCardPage } from "../hooks/use-start-purchase.ts";
 import { CopyButton } from "./copy-button.tsx";
+import { CryptoCheckoutForm } from "./crypto-checkout-form.tsx";
 import { NETWORK_NAMES } from "./crypto-network-fields.tsx";
 import { LiveStatusIndicator } from "./live-status-indicator.tsx";
 
@@ -38,6 +39,10 @@ export function OrderStatusView({ orderId, userId }: { orderId: string; userId: 
   }
 
   const data = order.data;
+  if (isUnpriced(data)) {
+    // Made at sign-in from a usd link: the customer picks the network (or card) here first.
+    return <CryptoCheckoutForm fixedUsd={data.amount_usd} dealId={null} orderId={data.order_id} />;
+  }
   return (
     <div className="space-y-6" data-testid="order-status-view">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -69,6 +74,16 @@ export function OrderStatusView({ orderId, userId }: { orderId: string; userId: 
 
       <OrderDetails order={data} />
     </div>
+  );
+}
+
+/** An order created at sign-in whose payment method has not been chosen yet (decision 003). */
+export function isUnpriced(order: Order): boolean {
+  return (
+    order.payment_status === "waiting" &&
+    order.method === "crypto" &&
+    order.network_type === null &&
+    order.pay_address === null
   );
 }
 

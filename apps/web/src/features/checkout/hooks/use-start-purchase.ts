@@ -2,6 +2,7 @@ import { useState } from "react";
 import { useNavigate } from "react-router";
 import { useCreateTransaction } from "../../transactions/api/create-transaction.ts";
 import type { Network } from "../../transactions/api/order.ts";
+import { useChoosePayment } from "../api/choose-payment.ts";
 import { createCardSession } from "../api/create-card-session.ts";
 import { leavePage } from "../leave-page.ts";
 
@@ -11,6 +12,9 @@ export interface PurchaseRequest {
   amountUsd: number;
   choice: PaymentChoice;
   dealId?: number;
+  /** An order that exists without a payment method (made at sign-in): pay it instead of
+   * creating another. */
+  orderId?: string;
 }
 
 export function errorMessage(error: unknown, fallback: string): string {
@@ -26,19 +30,34 @@ export async function goToCardPage(orderId: string): Promise<void> {
 }
 
 /**
- * The step where money starts to move, shared by Buy More and the checkout form: create the order,
- * then show its payment page (USDC) or leave for the hosted card page (card).
+ * The step where money starts to move, shared by Buy More and the checkout form: create the order
+ * (or choose how to pay one made at sign-in), then show its payment page (USDC) or leave for the
+ * hosted card page (card).
  */
 export function useStartPurchase() {
   const createTransaction = useCreateTransaction();
+  const choosePayment = useChoosePayment();
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
-  async function start({ amountUsd, choice, dealId }: PurchaseRequest): Promise<void> {
+  async function start({ amountUsd, choice, dealId, orderId }: PurchaseRequest): Promise<void> {
     setError(null);
     setPending(true);
     try {
+      if (orderId !== undefined) {
+        await choosePayment.mutateAsync({
+          orderId,
+          request: choice.method === "crypto" ? { method: "crypto", network_type: choice.network } : choice,
+        });
+        // Card leaves for the hosted page; USDC stays: the order view shows the pay address.
+        if (choice.method === "card") {
+          await goToCardPage(orderId);
+          return;
+        }
+        setPending(false);
+        return;
+      }
       const order = await createTransaction.mutateAsync({
         amount: amountUsd,
         method: choice.method,
