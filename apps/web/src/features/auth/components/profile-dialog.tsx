@@ -2,8 +2,12 @@ import type { SessionUser } from "@bytetoll/contracts";
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import { Button } from "../../../components/ui/button.tsx";
+import { ProfileApiToken } from "./profile-api-token.tsx";
+import { ProfileRefundAddressForm } from "./profile-refund-address-form.tsx";
+import { ProfileSignOutEverywhere } from "./profile-sign-out-everywhere.tsx";
 
-/** Profile (DESIGN §2): the account's e-mail and refund address, read-only for now. */
+/** Profile (DESIGN §2): e-mail, the editable refund address, the API token, sign-out everywhere.
+ * Closed, the content unmounts: the token is fetched and the draft reset only when it opens. */
 export function ProfileDialog({
   user,
   open,
@@ -18,7 +22,7 @@ export function ProfileDialog({
       <Dialog.Portal>
         <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
         <Dialog.Content
-          className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl focus:outline-none"
+          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-4 shadow-xl focus:outline-none sm:p-6"
           data-testid="profile-dialog"
         >
           <div className="flex items-start justify-between gap-4">
@@ -34,24 +38,19 @@ export function ProfileDialog({
               </Button>
             </Dialog.Close>
           </div>
-          <dl className="mt-6 space-y-4 text-sm">
-            <div>
-              <dt className="font-medium text-slate-500">Email</dt>
-              <dd className="mt-1 break-all text-slate-900" data-testid="profile-email">
+          <div className="mt-6 space-y-6">
+            <div className="text-sm">
+              <p className="font-medium text-slate-500">Email</p>
+              <p className="mt-1 break-all text-slate-900" data-testid="profile-email">
                 {user.email}
-              </dd>
+              </p>
             </div>
-            <div>
-              <dt className="font-medium text-slate-500">Refund address</dt>
-              <dd className="mt-1 font-mono break-all text-slate-900" data-testid="profile-refund-address">
-                {user.refund_address ? (
-                  user.refund_address
-                ) : (
-                  <span className="font-sans text-slate-400">Not set</span>
-                )}
-              </dd>
+            <ProfileRefundAddressForm saved={user.refund_address} />
+            <ProfileApiToken />
+            <div className="border-t border-slate-100 pt-4">
+              <ProfileSignOutEverywhere />
             </div>
-          </dl>
+          </div>
         </Dialog.Content>
       </Dialog.Portal>
     </Dialog.Root>

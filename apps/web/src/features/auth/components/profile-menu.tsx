@@ -6,6 +6,7 @@ import { buttonClassName } from "../../../components/ui/button.tsx";
 import { useLogout } from "../hooks/use-logout.ts";
 import { useSession } from "../hooks/use-session.ts";
 import { ProfileDialog } from "./profile-dialog.tsx";
+import { ProfileToaster } from "./profile-toaster.tsx";
 
 const itemClass =
   "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-700 outline-none " +
@@ -63,6 +64,7 @@ export function ProfileMenu() {
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
       <ProfileDialog user={session.user} open={profileOpen} onOpenChange={setProfileOpen} />
+      <ProfileToaster />
     </>
   );
 }
