@@ -100,4 +100,45 @@ describe("buying data", () => {
     await page.getByTestId("order-balance-after").filter({ hasText: "3 GB" }).waitFor();
     expect(await page.getByTestId("order-payment-token").textContent()).toBe("USDC (Card Payment)");
   });
+
+  it("signs a new visitor in from /login?usd=30 straight onto that order, pays it with USDC", async () => {
+    const context = await browser.newContext({ baseURL: server.url });
+    const page = await context.newPage();
+    const email = `usd-link-${Date.now()}@example.com`;
+    await page.goto("/login?usd=30");
+    await page.getByPlaceholder("Enter your email").fill(email);
+    await page.getByRole("button", { name: "Send Me a Login Link" }).click();
+    await page.getByText(`Login link sent to ${email}`).waitFor();
+    const [link] = await server.loginLinks(email);
+    if (!link) throw new Error(`no login link for ${email}`);
+    // magic/check made the order; the e-mailed link names it.
+    const orderId = /\/magic\/auth\/order\/([^/?]+)\?/.exec(link)?.[1];
+    expect(orderId).toBeTruthy();
+
+    await page.goto(link);
+    await page.waitForURL(`${server.url}/checkout?order_id=${orderId}`);
+    expect(orderIdOf(page)).toBe(orderId);
+    const form = page.getByTestId("crypto-checkout-form");
+    await form.waitFor();
+    expect(await form.getByTestId("checkout-total").textContent()).toBe("$30");
+    await form.getByLabel("USDC network").selectOption("solana");
+    await form.getByLabel(ACK).check();
+    await form.getByRole("button", { name: "Pay", exact: true }).click();
+
+    const address = (await page.getByTestId("pay-address").textContent()) ?? "";
+    expect(address.length).toBeGreaterThan(10);
+    expect(await page.getByTestId("order-amount").textContent()).toBe("30.00 USDC");
+    expect(await page.getByTestId("order-payment-token").textContent()).toBe("USDC (Solana)");
+    await page.getByTestId("order-status").filter({ hasText: "Unpaid" }).waitFor();
+    await page.locator('[data-testid="live-status"][data-state="connected"]').waitFor();
+
+    await page.evaluate(() => Object.assign(window, { __sameDocument: true }));
+    const paid = await fetch(`${server.url}/dev/orders/${orderId}/pay`, { method: "POST" });
+    expect(paid.status).toBe(200);
+    await page.getByTestId("order-status").filter({ hasText: "Paid" }).waitFor();
+    // 1 GB free at sign-in + 10 GB bought.
+    await page.getByTestId("order-balance-after").filter({ hasText: "11 GB" }).waitFor();
+    expect(await page.evaluate(() => (window as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    await context.close();
+  });
 });
