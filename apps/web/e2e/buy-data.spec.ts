@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
+import { signInThroughPage } from "./fixtures/sign-in.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -21,14 +22,7 @@ async function signInNewCustomer(prefix: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url });
   const page = await context.newPage();
   const email = `${prefix}-${Date.now()}@example.com`;
-  await page.goto("/login");
-  await page.getByPlaceholder("Enter your email").fill(email);
-  await page.getByRole("button", { name: "Send Me a Login Link" }).click();
-  await page.getByText(`Login link sent to ${email}`).waitFor();
-  const [link] = await server.loginLinks(email);
-  if (!link) throw new Error(`no login link for ${email}`);
-  await page.goto(link);
-  await page.waitForURL(`${server.url}/`);
+  await signInThroughPage(page, server, email);
   await page.getByTestId("balance-gb").filter({ hasText: "1 GB" }).waitFor();
   return page;
 }

@@ -8,6 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
+import { signInThroughPage } from "./fixtures/sign-in.ts";
 
 const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, "../../..");
@@ -45,17 +46,6 @@ async function newPage(): Promise<Page> {
   return context.newPage();
 }
 
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto("/login");
-  await page.getByPlaceholder("Enter your email").fill(email);
-  await page.getByRole("button", { name: "Send Me a Login Link" }).click();
-  await page.getByText(`Login link sent to ${email}`).waitFor();
-  const [link] = await server.loginLinks(email);
-  if (!link) throw new Error(`no login link for ${email}`);
-  await page.goto(link);
-  await page.waitForURL(`${server.url}/`);
-}
-
 /** Copies the shown example with the page's Copy button and reads it back from the clipboard. */
 async function copyExample(page: Page, tab: string): Promise<string> {
   await page.getByRole("tab", { name: tab }).click();
@@ -67,7 +57,7 @@ async function copyExample(page: Page, tab: string): Promise<string> {
 describe("the Connect page", () => {
   it("tests the connection and its cURL and Node.js examples run through the gateway as shown", async () => {
     const page = await newPage();
-    await signIn(page, `connect-${Date.now()}@example.com`);
+    await signInThroughPage(page, server, `connect-${Date.now()}@example.com`);
     await page.goto("/connect");
     const username = page.getByRole("textbox", { name: "Username" });
     await expect.poll(() => username.inputValue(), { timeout: 15_000 }).toMatch(/^bt[a-z0-9]{10}$/);

@@ -2,6 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
+import { requestLoginLink } from "./fixtures/sign-in.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -19,15 +20,7 @@ async function newPage(): Promise<Page> {
   return context.newPage();
 }
 
-async function requestLink(page: Page, email: string): Promise<string> {
-  await page.goto("/login");
-  await page.getByPlaceholder("Enter your email").fill(email);
-  await page.getByRole("button", { name: "Send Me a Login Link" }).click();
-  await page.getByText(`Login link sent to ${email}`).waitFor();
-  const [link] = await server.loginLinks(email);
-  if (!link) throw new Error(`no login link for ${email}`);
-  return link;
-}
+const requestLink = (page: Page, email: string) => requestLoginLink(page, server, email);
 
 describe("signing in by e-mail link", () => {
   it("sends a link, signs the customer in by following it, and refuses the same link again", async () => {

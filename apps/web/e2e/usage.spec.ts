@@ -5,6 +5,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
+import { signInThroughPage } from "./fixtures/sign-in.ts";
 
 /** A class name only Recharts' own code carries (it survives minification as a string). */
 const RECHARTS_MARK = "recharts-responsive-container";
@@ -81,14 +82,7 @@ async function loadedRecharts(scripts: Map<string, Promise<string>>): Promise<bo
 async function signIn(context: BrowserContext, prefix: string): Promise<Page> {
   const page = await context.newPage();
   const email = `${prefix}-${Date.now()}@example.com`;
-  await page.goto("/login");
-  await page.getByPlaceholder("Enter your email").fill(email);
-  await page.getByRole("button", { name: "Send Me a Login Link" }).click();
-  await page.getByText(`Login link sent to ${email}`).waitFor();
-  const [link] = await server.loginLinks(email);
-  if (!link) throw new Error(`no login link for ${email}`);
-  await page.goto(link);
-  await page.waitForURL(`${server.url}/`);
+  await signInThroughPage(page, server, email);
   return page;
 }
 

@@ -87,7 +87,9 @@ describe("dashboard layout", () => {
     await user.click(await screen.findByRole("menuitem", { name: "Profile" }));
     const dialog = await screen.findByRole("dialog", { name: "Profile" });
     expect(within(dialog).getByText(TEST_USER.email)).toBeInTheDocument();
-    expect(within(dialog).getByDisplayValue("0xRefund000000000000000000000000000000abcd")).toBeInTheDocument();
+    expect(
+      within(dialog).getByDisplayValue("0xRefund000000000000000000000000000000abcd"),
+    ).toBeInTheDocument();
   });
 
   it("logs out: tells the server, clears storage and the cache, and goes to /login", async () => {

@@ -1,6 +1,7 @@
 import { CreditCard, ExternalLink, Loader2, RefreshCw } from "lucide-react";
 import { useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
+import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { formatDateTime, formatGb, formatMoney, formatUsdc } from "../../../lib/format.ts";
 import { useRealtimeConnection } from "../../realtime/hooks/use-realtime-connection.ts";
@@ -10,7 +11,6 @@ import { OrderStatusBadge } from "../../transactions/components/order-status-bad
 import { useLiveOrderUpdates } from "../../transactions/hooks/use-live-order-updates.ts";
 import { useRefreshOrder } from "../hooks/use-refresh-order.ts";
 import { errorMessage, goToCardPage } from "../hooks/use-start-purchase.ts";
-import { CopyButton } from "./copy-button.tsx";
 import { CryptoCheckoutForm } from "./crypto-checkout-form.tsx";
 import { NETWORK_NAMES } from "./crypto-network-fields.tsx";
 import { LiveStatusIndicator } from "./live-status-indicator.tsx";

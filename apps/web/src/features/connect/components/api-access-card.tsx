@@ -3,9 +3,9 @@ import { ExternalLink } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
+import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { apiTokenQueryOptions, useRegenerateApiToken } from "../api/api-token.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
-import { CopyButton } from "./copy-button.tsx";
 
 /** SPEC §2: the token is shown up to this many characters, the rest masked. */
 export const TOKEN_VISIBLE_CHARACTERS = 15;

@@ -1,12 +1,12 @@
 import { PROXY_TEST_SUCCEEDED } from "@bytetoll/contracts";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
+import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { useTestConnection } from "../api/test-connection.ts";
 import type { ConnectCredentials } from "../hooks/use-connect-credentials.ts";
 import type { UsernameOptionsState } from "../hooks/use-username-options.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
 import { ConnectionTestError, ConnectionTestSuccess } from "./connection-test-result.tsx";
-import { CopyButton } from "./copy-button.tsx";
 import { ToggleSwitch } from "./toggle-switch.tsx";
 
 export interface CredentialsCardProps {

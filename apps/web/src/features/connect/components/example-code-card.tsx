@@ -1,8 +1,8 @@
 import { useState } from "react";
+import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { classNames } from "../../../lib/class-names.ts";
 import { EXAMPLE_TABS, type ExampleInput, type ExampleLanguage, exampleCode } from "../example-snippets.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
-import { CopyButton } from "./copy-button.tsx";
 
 /** SPEC §2 Example Code: cURL, Node.js and Python tabs with the current credentials. */
 export function ExampleCodeCard({ input }: { input: ExampleInput | null }) {

@@ -1,7 +1,7 @@
 import type { ProxyServer } from "@bytetoll/contracts";
+import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { CollapsibleCard } from "./collapsible-card.tsx";
-import { CopyButton } from "./copy-button.tsx";
 
 function Row({ label, value, copyLabel }: { label: string; value: string; copyLabel?: string }) {
   return (

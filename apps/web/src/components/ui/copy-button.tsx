@@ -1,6 +1,6 @@
 import { Check, Copy } from "lucide-react";
 import { useEffect, useState } from "react";
-import { Button } from "../../../components/ui/button.tsx";
+import { Button } from "./button.tsx";
 
 /** SPEC §9: how long "Copied!" stays. */
 export const COPIED_FOR_MS = 2000;
