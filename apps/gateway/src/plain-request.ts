@@ -31,22 +31,7 @@ export async function relayBody(
   flow: Flow,
 ): Promise<boolean> {
   if (framing.kind === "none") return true;
-  if (framing.kind === "length") {
-    let left = framing.length;
-    while (left > 0) {
-      let chunk = await from.read();
-      if (!chunk) return false;
-      if (chunk.length > left) {
-        from.unshift(chunk.subarray(left));
-        chunk = chunk.subarray(0, left);
-      }
-      left -= chunk.length;
-      const written = await writeAll(to, chunk);
-      flow.poll();
-      if (!written) return false;
-    }
-    return true;
-  }
+  if (framing.kind === "length") return from.pump(to, framing.length, () => flow.poll());
   if (framing.kind === "chunked") {
     const scanner = new ChunkedScanner();
     while (!scanner.done) {
@@ -60,12 +45,7 @@ export async function relayBody(
     }
     return true;
   }
-  for (let chunk = await from.read(); chunk; chunk = await from.read()) {
-    const written = await writeAll(to, chunk);
-    flow.poll();
-    if (!written) return false;
-  }
-  return true;
+  return from.pump(to, Number.POSITIVE_INFINITY, () => flow.poll());
 }
 
 /** The path and query of an absolute-form target exactly as the client wrote them (no

@@ -52,6 +52,79 @@ export class SocketReader {
     }
   }
 
+  /**
+   * Copies the next `limit` bytes (Infinity: until the peer finishes) straight into `to`, in push
+   * mode: bulk bodies move without a promise round trip per chunk, with the same backpressure
+   * (the source pauses while `to` is full). Bytes past `limit` stay buffered for the next
+   * message. `onChunk` runs after every write (metering). Resolves false when either side went
+   * away before `limit` bytes were copied (for Infinity: only when `to` went away).
+   */
+  pump(to: Duplex, limit: number, onChunk: () => void): Promise<boolean> {
+    const socket = this.socket;
+    return new Promise<boolean>((resolve) => {
+      let left = limit;
+      let settled = false;
+      const settle = (ok: boolean) => {
+        if (settled) return;
+        settled = true;
+        socket.removeListener("data", onPumpData);
+        to.removeListener("drain", onDrain);
+        to.removeListener("close", onTargetClose);
+        this.wake = null;
+        socket.pause();
+        socket.on("data", this.onData);
+        resolve(ok);
+      };
+      const deliver = (data: Buffer): boolean => {
+        let chunk = data;
+        if (chunk.length > left) {
+          this.chunks.unshift(chunk.subarray(left));
+          chunk = chunk.subarray(0, left);
+        }
+        left -= chunk.length;
+        if (to.destroyed || !to.writable) {
+          settle(false);
+          return false;
+        }
+        const flowing = to.write(chunk);
+        onChunk();
+        if (left === 0) {
+          settle(true);
+          return false;
+        }
+        if (!flowing) {
+          socket.pause();
+          return false;
+        }
+        return true;
+      };
+      const onPumpData = (chunk: Buffer) => {
+        if (!settled) deliver(chunk);
+      };
+      const onDrain = () => {
+        if (!settled) socket.resume();
+      };
+      const onTargetClose = () => settle(false);
+      const onSourceFinish = () => settle(left === 0 || limit === Number.POSITIVE_INFINITY);
+
+      socket.removeListener("data", this.onData);
+      while (this.chunks.length > 0 && !settled) {
+        const chunk = this.chunks.shift() as Buffer;
+        if (!deliver(chunk) && settled) return;
+      }
+      if (settled) return;
+      if (left === 0) return settle(true);
+      if (this.finished) return onSourceFinish();
+      socket.on("data", onPumpData);
+      to.on("drain", onDrain);
+      to.once("close", onTargetClose);
+      // The reader's own end/close/error handlers set `finished` and call wake().
+      this.wake = onSourceFinish;
+      if (to.writableNeedDrain) socket.pause();
+      else socket.resume();
+    });
+  }
+
   /** Puts bytes read too far (the start of the next message) back in front. */
   unshift(data: Buffer): void {
     if (data.length > 0) this.chunks.unshift(data);
