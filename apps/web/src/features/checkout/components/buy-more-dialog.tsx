@@ -1,12 +1,13 @@
 import * as Dialog from "@radix-ui/react-dialog";
 import { Loader2, Plus, X } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { formatMoney } from "../../../lib/format.ts";
 import { FALLBACK_PRICE_PER_GB_USD, useConfig } from "../../config/api/get-config.ts";
 import type { Network, PaymentMethod } from "../../transactions/api/order.ts";
 import { type PaymentChoice, useStartPurchase } from "../hooks/use-start-purchase.ts";
 import { DEFAULT_PURCHASE_GB, gbAmountProblem, MIN_PURCHASE_GB, totalUsd } from "../purchase-amount.ts";
+import { AmountField } from "./amount-field.tsx";
 import { CryptoNetworkFields } from "./crypto-network-fields.tsx";
 import { PaymentMethodChoice } from "./payment-method-choice.tsx";
 
@@ -43,8 +44,6 @@ function BuyMoreForm() {
   const [network, setNetwork] = useState<Network | null>(null);
   const [acknowledged, setAcknowledged] = useState(false);
   const purchase = useStartPurchase();
-  const amountId = useId();
-  const problemId = useId();
 
   const problem = gbAmountProblem(gbInput, pricePerGb);
   const gb = problem ? 0 : Number(gbInput);
@@ -75,28 +74,15 @@ function BuyMoreForm() {
         </Dialog.Close>
       </div>
 
-      <div className="space-y-1.5">
-        <label htmlFor={amountId} className="block text-sm font-medium text-slate-700">
-          Amount (GB)
-        </label>
-        <input
-          id={amountId}
-          type="number"
-          inputMode="numeric"
-          min={MIN_PURCHASE_GB}
-          step={1}
-          value={gbInput}
-          onChange={(event) => setGbInput(event.target.value)}
-          aria-invalid={problem !== null}
-          aria-describedby={problem ? problemId : undefined}
-          className="block w-full rounded-lg border border-slate-300 px-3 py-2.5 text-sm text-slate-900 shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30"
-        />
-        {problem ? (
-          <p id={problemId} className="text-sm text-red-600">
-            {problem}
-          </p>
-        ) : null}
-      </div>
+      <AmountField
+        label="Amount (GB)"
+        value={gbInput}
+        onChange={setGbInput}
+        min={MIN_PURCHASE_GB}
+        step={1}
+        inputMode="numeric"
+        problem={problem}
+      />
 
       <PaymentMethodChoice value={method} onChange={setMethod} />
       {method === "crypto" ? (

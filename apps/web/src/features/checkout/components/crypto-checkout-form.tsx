@@ -1,11 +1,12 @@
 import { CreditCard, Loader2 } from "lucide-react";
-import { type FormEvent, useId, useState } from "react";
+import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { formatGb, formatMoney } from "../../../lib/format.ts";
 import { FALLBACK_PRICE_PER_GB_USD, useConfig } from "../../config/api/get-config.ts";
 import type { Network } from "../../transactions/api/order.ts";
 import { type PaymentChoice, useStartPurchase } from "../hooks/use-start-purchase.ts";
 import { DEFAULT_PURCHASE_GB, totalUsd, usdAmountProblem } from "../purchase-amount.ts";
+import { AmountField } from "./amount-field.tsx";
 import { CryptoNetworkFields } from "./crypto-network-fields.tsx";
 
 /**
@@ -31,8 +32,6 @@ export function CryptoCheckoutForm({
   const [network, setNetwork] = useState<Network | null>(null);
   const [acknowledged, setAcknowledged] = useState(false);
   const purchase = useStartPurchase();
-  const amountId = useId();
-  const problemId = useId();
 
   const problem = fixedUsd === null ? usdAmountProblem(amountInput) : null;
   const amountUsd = fixedUsd ?? (problem ? 0 : Number(amountInput));
@@ -61,28 +60,15 @@ export function CryptoCheckoutForm({
       </div>
 
       {fixedUsd === null ? (
-        <div className="space-y-1.5">
-          <label htmlFor={amountId} className="block text-sm font-medium text-slate-700">
-            Amount (USD)
-          </label>
-          <input
-            id={amountId}
-            type="number"
-            inputMode="decimal"
-            min={0.01}
-            step={0.01}
-            value={amountInput}
-            onChange={(event) => setAmountInput(event.target.value)}
-            aria-invalid={problem !== null}
-            aria-describedby={problem ? problemId : undefined}
-            className="block w-full rounded-lg border border-slate-300 px-3 py-2.5 text-sm text-slate-900 shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-2 focus:ring-indigo-500/30"
-          />
-          {problem ? (
-            <p id={problemId} className="text-sm text-red-600">
-              {problem}
-            </p>
-          ) : null}
-        </div>
+        <AmountField
+          label="Amount (USD)"
+          value={amountInput}
+          onChange={setAmountInput}
+          min={0.01}
+          step={0.01}
+          inputMode="decimal"
+          problem={problem}
+        />
       ) : null}
 
       <dl className="flex items-center justify-between rounded-lg bg-slate-50 px-4 py-3 text-sm">
