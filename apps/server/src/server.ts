@@ -44,8 +44,11 @@ async function main() {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
-  await app.listen({ port: config.PORT, host: "0.0.0.0" });
-  await gateway?.listen();
+  await listenOrExplain("PORT", config.PORT, () => app.listen({ port: config.PORT, host: "0.0.0.0" }));
+  if (gateway) {
+    const ports = `GATEWAY_HTTP_PORT=${config.GATEWAY_HTTP_PORT} or GATEWAY_HTTPS_PORT=${config.GATEWAY_HTTPS_PORT}`;
+    await listenOrExplain(ports, null, () => gateway.listen());
+  }
   if (gateway)
     console.log(`Proxy gateway on ports ${gateway.httpPort} (HTTP) and ${gateway.httpsPort} (HTTPS)`);
   console.log(`ByteToll is running at ${config.APP_URL}`);
@@ -55,6 +58,19 @@ async function main() {
         ? "No SMTP_URL set: login links are printed here only (set SMTP_URL to e-mail them)."
         : `No SMTP_URL set: login links are printed here and listed at ${config.APP_URL}/dev/outbox`,
     );
+  }
+}
+
+/** A taken port is the most common first-start problem: say which setting to change. */
+async function listenOrExplain(setting: string, port: number | null, listen: () => Promise<unknown>) {
+  try {
+    await listen();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
+    const taken = (error as { port?: number }).port ?? port;
+    const variable = port === null ? setting : `${setting}=${port}`;
+    console.error(`Port ${taken} is already in use: stop what uses it or choose another port (${variable}).`);
+    process.exit(1);
   }
 }
 
