@@ -182,10 +182,14 @@ describe("flushing", () => {
         `GET http://127.0.0.1:${origin.port}/bytes/10 HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(user.username, user.password)}\r\n\r\n`,
       );
     await get();
+    // The timer may flush mid-exchange (request head first, response later): wait until the
+    // flushed bytes have stopped changing over several flush intervals.
     let rows = await usageOf(database, user.userId);
-    for (let i = 0; i < 200 && rows.length === 0; i++) {
+    for (let i = 0, steady = 0; i < 400 && steady < 6; i++) {
       await new Promise((r) => setTimeout(r, 25));
-      rows = await usageOf(database, user.userId);
+      const next = await usageOf(database, user.userId);
+      steady = next.length > 0 && next[0]?.bytes === rows[0]?.bytes ? steady + 1 : 0;
+      rows = next;
     }
     expect(rows[0]?.requests).toBe(1);
 
