@@ -1,58 +1,21 @@
-/**
- * The order of decision 003: one JSON shape for the API, realtime events and the CLI.
- * Written from the decision record because packages/contracts has no order schema yet.
- */
-export type PaymentStatus = "waiting" | "paid" | "partially_paid" | "failed" | "expired";
+import type {
+  Order as ContractOrder,
+  CreateOrderRequest,
+  OrderPage,
+  PaymentStatus,
+} from "@bytetoll/contracts";
 
-export const NETWORKS = ["solana", "polygon", "base", "ethereum"] as const;
-export type Network = (typeof NETWORKS)[number];
+export { NETWORKS, type Network } from "@bytetoll/contracts";
+export type { PaymentStatus };
 
-export type PaymentMethod = "crypto" | "card";
+export type PaymentMethod = ContractOrder["method"];
 
-export interface Order {
-  order_id: string;
-  user_id: string;
-  created_at: string;
-  updated_at: string;
-  expires_at: string;
-  paid_at: string | null;
-  note: string | null;
-  method: PaymentMethod;
-  network_type: Network | null;
-  amount_usd: number;
-  gb: number;
-  /** A string rather than the union: SPEC §4 shows unknown statuses capitalised, so the page tolerates them. */
-  payment_status: PaymentStatus | (string & {});
-  pay_address: string | null;
-  qr_code: string | null;
-  price_amount: number | null;
-  payment_token: string | null;
-  payin_hash: string | null;
-  transaction_url: string | null;
-  balance_gb_after: number | null;
-  stripe_redirect_url: string | null;
-  deal_id: string | null;
-  quantity: number | null;
-}
+/** Decision 003's order as the page reads it. `payment_status` is widened: SPEC §4 shows a status
+ * the page does not know yet capitalised, so the page tolerates one. */
+export type Order = Omit<ContractOrder, "payment_status"> & { payment_status: PaymentStatus | (string & {}) };
 
-/** POST /transactions body (decision 003). */
-export interface CreateTransactionRequest {
-  amount: number;
-  method: PaymentMethod;
-  network_type?: Network;
-  /** The decoded id of SPEC's `di` parameter, as the decimal string the server takes. */
-  deal_id?: string;
-  quantity?: number;
-}
+/** POST /transactions body; `deal_id` is the decoded `di` as the decimal string the server takes. */
+export type CreateTransactionRequest = Omit<CreateOrderRequest, "method"> & { method: PaymentMethod };
 
 /** GET /transactions: one page of history, newest first. */
-export interface TransactionPage {
-  success: true;
-  data: Order[];
-  current_page: number;
-  last_page: number;
-  per_page: number;
-  total: number;
-  from: number | null;
-  to: number | null;
-}
+export type TransactionPage = Omit<OrderPage, "data"> & { data: Order[] };
