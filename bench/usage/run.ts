@@ -1,7 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
 import { type Database, openDatabase } from "@bytetoll/db";
+import { createThrowawayPostgres } from "@bytetoll/db/testing";
 import pg from "pg";
 import { insertGeneratedUsage } from "../../apps/server/src/cli/usage-generator.ts";
 import { createUsageService } from "../../apps/server/src/modules/usage/service.ts";
@@ -129,22 +129,15 @@ async function reachable(url: string): Promise<boolean> {
 }
 
 async function onPostgres(baseUrl: string): Promise<Timing[]> {
-  const name = `bytetoll_bench_${randomBytes(5).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 2 });
+  const database = await createThrowawayPostgres(baseUrl, "bytetoll_bench", 2);
+  const url = new URL(database.url as string);
   try {
-    return await benchmark(`PostgreSQL (${url.host}, throw-away database ${name})`, database);
+    return await benchmark(
+      `PostgreSQL (${url.host}, throw-away database ${url.pathname.slice(1)})`,
+      database,
+    );
   } finally {
     await database.close();
-    const dropper = new pg.Client({ connectionString: baseUrl });
-    await dropper.connect();
-    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-    await dropper.end();
   }
 }
 

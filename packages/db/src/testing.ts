@@ -59,14 +59,23 @@ export async function createTestDatabase(): Promise<TestDatabase> {
     const database = await openDatabase({ loadDataDir: await migratedPgliteTemplate() });
     return { ...database, url: undefined };
   }
-  const name = `bytetoll_test_${randomBytes(6).toString("hex")}`;
+  return createThrowawayPostgres(baseUrl, "bytetoll_test", 5);
+}
+
+/** A migrated database created on the PostgreSQL server at `baseUrl` and dropped by close(). */
+export async function createThrowawayPostgres(
+  baseUrl: string,
+  prefix: string,
+  maxConnections: number,
+): Promise<TestDatabase> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections: 5 });
+  const database = await openDatabase({ databaseUrl: url.toString(), maxConnections });
   return {
     ...database,
     url: url.toString(),
