@@ -85,7 +85,9 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
     deps.metrics.requests.labels("connect").inc();
     deps.metrics.openTunnels.inc();
     client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-    splice(client, reader.detach(), target, [], flow, () => deps.metrics.openTunnels.dec());
+    splice(client, reader.detach(), target, new SocketReader(target), flow, () =>
+      deps.metrics.openTunnels.dec(),
+    );
   }
 
   async function plain(head: RequestHead): Promise<Outcome> {

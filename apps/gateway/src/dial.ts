@@ -2,6 +2,7 @@ import net from "node:net";
 import tls from "node:tls";
 import { SocksClient } from "socks";
 import { Refusal } from "./refusal.ts";
+import { SharedReads, sharedReadsOf } from "./shared-reads.ts";
 import type { UpstreamSpec } from "./upstreams.ts";
 
 /** Byte counters of a socket at the point where target traffic begins: everything before it
@@ -21,11 +22,17 @@ export interface DialTarget {
 const CONNECT_TIMEOUT_MS = 10_000;
 const MAX_CONNECT_REPLY = 16 * 1024;
 
+/** Plain TCP sockets read into the shared buffer (shared-reads.ts); TLS ones to an upstream keep
+ * their own buffers. */
 function connectTcp(host: string, port: number, secure: boolean): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
-    const socket = secure
-      ? tls.connect({ host, port, servername: net.isIP(host) ? undefined : host })
-      : net.connect({ host, port });
+    let socket: net.Socket;
+    if (secure) socket = tls.connect({ host, port, servername: net.isIP(host) ? undefined : host });
+    else {
+      const reads = new SharedReads();
+      socket = net.connect({ host, port, onread: reads.onread });
+      sharedReadsOf.set(socket, reads);
+    }
     socket.setNoDelay(true);
     const fail = (error: Error) => {
       socket.destroy();
@@ -57,8 +64,10 @@ function connectThroughHttpProxy(socket: net.Socket, upstream: UpstreamSpec, tar
       head += `Proxy-Authorization: Basic ${basic}\r\n`;
     }
     let received = Buffer.alloc(0);
+    const reads = sharedReadsOf.get(socket);
     const cleanup = () => {
-      socket.removeListener("data", onData);
+      if (reads) reads.sink = null;
+      else socket.removeListener("data", onData);
       socket.removeListener("error", onError);
       socket.removeListener("end", onEnd);
       socket.removeListener("timeout", onTimeout);
@@ -69,6 +78,7 @@ function connectThroughHttpProxy(socket: net.Socket, upstream: UpstreamSpec, tar
       reject(error);
     };
     const onEnd = () => onError(new Error("upstream closed during CONNECT"));
+    // Buffer.concat copies, so a chunk in the shared read buffer is safe to pass.
     const onData = (chunk: Buffer) => {
       received = Buffer.concat([received, chunk]);
       const end = received.indexOf("\r\n\r\n");
@@ -83,14 +93,21 @@ function connectThroughHttpProxy(socket: net.Socket, upstream: UpstreamSpec, tar
         return;
       }
       const leftover = received.subarray(end + 4);
-      if (leftover.length > 0) {
-        // Held until the relay attaches its reader, so these bytes cannot be emitted to nobody.
+      // Held until the relay attaches its reader, so these bytes cannot be emitted to nobody.
+      if (reads) {
+        if (leftover.length > 0) reads.early.push(leftover);
+      } else if (leftover.length > 0) {
         socket.pause();
         socket.unshift(leftover);
       }
       resolve(leftover.length);
     };
-    socket.on("data", onData);
+    if (reads)
+      reads.sink = (data) => {
+        onData(data);
+        return true;
+      };
+    else socket.on("data", onData);
     socket.on("error", onError);
     socket.on("end", onEnd);
     const onTimeout = () => onError(new Error("upstream CONNECT timed out"));

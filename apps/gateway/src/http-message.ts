@@ -177,6 +177,21 @@ export function forwardedHeaders(headers: Header[]): string {
   return upgrade ? `${out}Connection: Upgrade\r\n` : out;
 }
 
+/** A body framed by Content-Length: the next `length` bytes (the counterpart of ChunkedScanner). */
+export class LengthScanner {
+  constructor(private left: number) {}
+
+  get done(): boolean {
+    return this.left === 0;
+  }
+
+  scan(data: Buffer): number {
+    const used = Math.min(this.left, data.length);
+    this.left -= used;
+    return used;
+  }
+}
+
 /**
  * Tracks a chunked body's framing as bytes pass by, so the relay knows where the message ends
  * without decoding it. `scan` returns how many bytes of `data` belong to the body, and `done`

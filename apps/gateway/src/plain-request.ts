@@ -7,6 +7,7 @@ import {
   forwardedHeaders,
   headEnd,
   keepsAlive,
+  LengthScanner,
   MalformedMessage,
   parseResponseHead,
   type RequestHead,
@@ -23,7 +24,7 @@ import { splice } from "./tunnel.ts";
 const TARGET_INACTIVITY_MS = 300_000;
 
 /** Copies one message body from `from` to `to` as raw bytes, exactly as framed; resolves false
- * when either side went away first. */
+ * when either side went away first, rejects with MalformedMessage on a broken chunked body. */
 export async function relayBody(
   from: SocketReader,
   to: Duplex,
@@ -31,21 +32,13 @@ export async function relayBody(
   flow: Flow,
 ): Promise<boolean> {
   if (framing.kind === "none") return true;
-  if (framing.kind === "length") return from.pump(to, framing.length, () => flow.poll());
-  if (framing.kind === "chunked") {
-    const scanner = new ChunkedScanner();
-    while (!scanner.done) {
-      const chunk = await from.read();
-      if (!chunk) return false;
-      const used = scanner.scan(chunk);
-      if (used < chunk.length) from.unshift(chunk.subarray(used));
-      const written = await writeAll(to, chunk.subarray(0, used));
-      flow.poll();
-      if (!written) return false;
-    }
-    return true;
-  }
-  return from.pump(to, Number.POSITIVE_INFINITY, () => flow.poll());
+  const body =
+    framing.kind === "length"
+      ? new LengthScanner(framing.length)
+      : framing.kind === "chunked"
+        ? new ChunkedScanner()
+        : null;
+  return from.pump(to, body, () => flow.poll());
 }
 
 /** The path and query of an absolute-form target exactly as the client wrote them (no
@@ -178,7 +171,7 @@ export async function relayPlainRequest(
 
   if (response.status === 101) {
     await writeAll(client, responseBuffer);
-    splice(client, clientReader.detach(), connection.socket, connection.reader.detach(), flow, onSplicedDone);
+    splice(client, clientReader.detach(), connection.socket, connection.reader, flow, onSplicedDone);
     return "spliced";
   }
 

@@ -1,18 +1,33 @@
-import type { Duplex } from "node:stream";
+import type { Duplex, Writable } from "node:stream";
+import { releaseSharedBytes, type SharedReads, sharedReadsOf } from "./shared-reads.ts";
+
+/** Finds where a message body ends: how many bytes of each chunk still belong to it, and whether
+ * it is complete (a Content-Length count, or a chunked body's scanner). May throw on bad framing. */
+export interface BodyScanner {
+  scan(chunk: Buffer): number;
+  readonly done: boolean;
+}
 
 /**
  * Pull-style reading of a socket: `read()` resolves with the next chunk, or null once the peer
  * has finished. At most one chunk waits here (the socket is paused meanwhile), so a slow
- * reader applies backpressure to the sender instead of buffering.
+ * reader applies backpressure to the sender instead of buffering. Sockets dialed with shared
+ * reads (shared-reads.ts) are read through their sink instead of `data` events.
  */
 export class SocketReader {
   private readonly chunks: Buffer[] = [];
   private finished = false;
   private wake: (() => void) | null = null;
+  private readonly shared: SharedReads | undefined;
   private readonly onData = (chunk: Buffer) => {
     this.chunks.push(chunk);
     this.socket.pause();
     this.notify();
+  };
+  private readonly onSharedData = (data: Buffer): boolean => {
+    this.chunks.push(Buffer.from(data));
+    this.notify();
+    return false;
   };
   private readonly onFinish = () => {
     this.finished = true;
@@ -20,7 +35,11 @@ export class SocketReader {
   };
 
   constructor(readonly socket: Duplex) {
-    socket.on("data", this.onData);
+    this.shared = sharedReadsOf.get(socket);
+    if (this.shared) {
+      this.chunks.push(...this.shared.early.splice(0));
+      this.shared.sink = this.onSharedData;
+    } else socket.on("data", this.onData);
     socket.on("end", this.onFinish);
     socket.on("close", this.onFinish);
     socket.on("error", this.onFinish);
@@ -53,69 +72,88 @@ export class SocketReader {
   }
 
   /**
-   * Copies the next `limit` bytes (Infinity: until the peer finishes) straight into `to`, in push
-   * mode: bulk bodies move without a promise round trip per chunk, with the same backpressure
-   * (the source pauses while `to` is full). Bytes past `limit` stay buffered for the next
-   * message. `onChunk` runs after every write (metering). Resolves false when either side went
-   * away before `limit` bytes were copied (for Infinity: only when `to` went away).
+   * Copies a message body (`body` finds its end; null: until the peer finishes) straight into
+   * `to`, in push mode: bulk bodies move without a promise round trip per chunk, with the same
+   * backpressure (the source pauses while `to` is full). Bytes past the body stay buffered for
+   * the next message. `onChunk` runs after every write (metering). Resolves false when either
+   * side went away before the body was complete (until-finish: only when `to` went away);
+   * rejects with what `body.scan` threw.
    */
-  pump(to: Duplex, limit: number, onChunk: () => void): Promise<boolean> {
+  pump(to: Writable, body: BodyScanner | null, onChunk: () => void): Promise<boolean> {
     const socket = this.socket;
-    return new Promise<boolean>((resolve) => {
-      let left = limit;
+    const shared = this.shared;
+    return new Promise<boolean>((resolve, reject) => {
       let settled = false;
-      const settle = (ok: boolean) => {
+      const settle = (ok: boolean, error?: unknown) => {
         if (settled) return;
         settled = true;
-        socket.removeListener("data", onPumpData);
+        if (shared) shared.sink = this.onSharedData;
+        else {
+          socket.removeListener("data", onPumpData);
+          socket.on("data", this.onData);
+        }
         to.removeListener("drain", onDrain);
         to.removeListener("close", onTargetClose);
         this.wake = null;
         socket.pause();
-        socket.on("data", this.onData);
-        resolve(ok);
+        if (error === undefined) resolve(ok);
+        else reject(error);
       };
-      const deliver = (data: Buffer): boolean => {
+      /** Writes one chunk; false when the source has to stop (done, or `to` is full). `owned`:
+       * the chunk's memory is ours (false: the shared read buffer, only valid until we return). */
+      const deliver = (data: Buffer, owned: boolean): boolean => {
         let chunk = data;
-        if (chunk.length > left) {
-          this.chunks.unshift(chunk.subarray(left));
-          chunk = chunk.subarray(0, left);
+        if (body) {
+          let used: number;
+          try {
+            used = body.scan(chunk);
+          } catch (error) {
+            settle(false, error);
+            return false;
+          }
+          if (used < chunk.length) {
+            const rest = chunk.subarray(used);
+            this.chunks.unshift(owned ? rest : Buffer.from(rest));
+            chunk = chunk.subarray(0, used);
+          }
         }
-        left -= chunk.length;
         if (to.destroyed || !to.writable) {
           settle(false);
           return false;
         }
-        const flowing = to.write(chunk);
-        onChunk();
-        if (left === 0) {
+        let flowing = true;
+        if (chunk.length > 0) {
+          flowing = to.write(chunk);
+          if (!owned) releaseSharedBytes(to);
+          onChunk();
+        }
+        if (body?.done) {
           settle(true);
           return false;
         }
-        if (!flowing) {
-          socket.pause();
-          return false;
-        }
-        return true;
+        return flowing;
       };
       const onPumpData = (chunk: Buffer) => {
-        if (!settled) deliver(chunk);
+        if (!settled && !deliver(chunk, true) && !settled) socket.pause();
       };
+      const onSharedPumpData = (data: Buffer): boolean => !settled && deliver(data, false);
       const onDrain = () => {
         if (!settled) socket.resume();
       };
       const onTargetClose = () => settle(false);
-      const onSourceFinish = () => settle(left === 0 || limit === Number.POSITIVE_INFINITY);
+      const onSourceFinish = () => settle(body === null || body.done);
 
-      socket.removeListener("data", this.onData);
+      // Swapped first: settling (even while buffered chunks are delivered) swaps back.
+      if (shared) shared.sink = onSharedPumpData;
+      else socket.removeListener("data", this.onData);
       while (this.chunks.length > 0 && !settled) {
         const chunk = this.chunks.shift() as Buffer;
-        if (!deliver(chunk) && settled) return;
+        if (!deliver(chunk, true) && settled) return;
       }
       if (settled) return;
-      if (left === 0) return settle(true);
+      if (body?.done) return settle(true);
       if (this.finished) return onSourceFinish();
-      socket.on("data", onPumpData);
+      if (!shared) socket.on("data", onPumpData);
       to.on("drain", onDrain);
       to.once("close", onTargetClose);
       // The reader's own end/close/error handlers set `finished` and call wake().
@@ -132,7 +170,8 @@ export class SocketReader {
 
   /** Hands the socket over (to a pipe): stops listening and returns what was buffered. */
   detach(): Buffer[] {
-    this.socket.removeListener("data", this.onData);
+    if (this.shared) this.shared.sink = null;
+    else this.socket.removeListener("data", this.onData);
     this.socket.removeListener("end", this.onFinish);
     this.socket.removeListener("close", this.onFinish);
     this.socket.removeListener("error", this.onFinish);
