@@ -95,7 +95,10 @@ export class SocketReader {
         to.removeListener("drain", onDrain);
         to.removeListener("close", onTargetClose);
         this.wake = null;
-        socket.pause();
+        // A paused socket in data mode still reads into its stream buffer (and so notices the
+        // peer closing while idle in the pool); a shared-read one reads on until a chunk waits.
+        if (shared && this.chunks.length === 0) socket.resume();
+        else socket.pause();
         if (error === undefined) resolve(ok);
         else reject(error);
       };
@@ -136,7 +139,10 @@ export class SocketReader {
       const onPumpData = (chunk: Buffer) => {
         if (!settled && !deliver(chunk, true) && !settled) socket.pause();
       };
-      const onSharedPumpData = (data: Buffer): boolean => !settled && deliver(data, false);
+      const onSharedPumpData = (data: Buffer): boolean => {
+        const more = deliver(data, false);
+        return settled ? this.chunks.length === 0 : more;
+      };
       const onDrain = () => {
         if (!settled) socket.resume();
       };

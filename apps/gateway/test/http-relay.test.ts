@@ -161,6 +161,25 @@ describe("plain HTTP relay", () => {
     await until(() => origin.openSockets() === 0, "the origin to drop idle connections");
     expect((await get()).status).toBe(200);
   });
+
+  it("notices an idle target connection closing, so a request with a body goes to a fresh one", async () => {
+    const user = await seedUser(database, 10_000_000);
+    const auth = `Proxy-Authorization: ${basic(user.username, user.password)}\r\n`;
+    const first = await rawExchange(
+      gateway.httpPort,
+      `GET http://127.0.0.1:${origin.port}/bytes/100 HTTP/1.1\r\nHost: x\r\n${auth}\r\n`,
+    );
+    expect(first.status).toBe(200);
+    origin.closeIdle();
+    await until(() => origin.openSockets() === 0, "the origin to drop idle connections");
+    // A connection that cannot be retried (its body is already sent) must not be a stale one.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    const post = await rawExchange(
+      gateway.httpPort,
+      `POST http://127.0.0.1:${origin.port}/echo HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 5\r\n\r\nhello`,
+    );
+    expect(post.status).toBe(200);
+  });
 });
 
 describe("malformed requests are refused, never smuggled", () => {
