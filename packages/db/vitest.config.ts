@@ -1,3 +1,5 @@
 import { defineProject } from "vitest/config";
 
-export default defineProject({ test: { name: "db", environment: "node", include: ["src/**/*.test.ts"] } });
+export default defineProject({
+  test: { name: "db", environment: "node", include: ["src/**/*.test.ts"], hookTimeout: 30_000 },
+});

@@ -17,7 +17,16 @@ export interface Database {
   kind: "pglite" | "postgres";
   /** Raw SQL with positional parameters; returns rows. */
   query<T = Record<string, unknown>>(text: string, params?: unknown[]): Promise<T[]>;
+  /** LISTEN on a channel for as long as the returned stop function is not called. */
+  listen(channel: string, handlers: ListenHandlers): Promise<() => Promise<void>>;
   close(): Promise<void>;
+}
+
+export interface ListenHandlers {
+  notification(payload: string): void;
+  /** true once listening (again); false when the connection is lost and notifications may be
+   * missed until the next true. PostgreSQL reconnects by itself; PGlite never loses it. */
+  live(isLive: boolean): void;
 }
 
 export const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
@@ -49,6 +58,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
       // An idle client lost its connection; the pool replaces it on next use.
     });
     const db = drizzlePg(pool, { schema });
+    const listeners = new Set<() => Promise<void>>();
     if (shouldMigrate) {
       const lockClient = await pool.connect();
       try {
@@ -66,7 +76,18 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
         const result = await pool.query(text, params);
         return result.rows as T[];
       },
-      close: () => pool.end(),
+      async listen(channel, handlers) {
+        const stop = await listenPostgres(options.databaseUrl as string, channel, handlers);
+        listeners.add(stop);
+        return async () => {
+          listeners.delete(stop);
+          await stop();
+        };
+      },
+      async close() {
+        await Promise.all([...listeners].map((stop) => stop()));
+        await pool.end();
+      },
     };
   }
 
@@ -86,6 +107,67 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
       const result = await client.query<T>(text, params);
       return result.rows;
     },
+    async listen(channel, handlers) {
+      const unlisten = await client.listen(channel, (payload) => handlers.notification(payload));
+      handlers.live(true);
+      return async () => {
+        if (!client.closed) await unlisten();
+      };
+    },
     close: () => client.close(),
+  };
+}
+
+const RECONNECT_MS = { first: 100, max: 5_000 };
+
+/** A dedicated connection (LISTEN holds its session, so not a pooled one) that reconnects with
+ * backoff and says when notifications may have been missed. */
+async function listenPostgres(
+  connectionString: string,
+  channel: string,
+  handlers: ListenHandlers,
+): Promise<() => Promise<void>> {
+  let current: pg.Client | null = null;
+  let stopped = false;
+  let delay = RECONNECT_MS.first;
+  let timer: NodeJS.Timeout | undefined;
+
+  const lost = (client: pg.Client) => {
+    if (current !== client) return;
+    current = null;
+    client.end().catch(() => {});
+    handlers.live(false);
+    if (stopped) return;
+    timer = setTimeout(connect, delay).unref();
+    delay = Math.min(delay * 2, RECONNECT_MS.max);
+  };
+
+  async function connect() {
+    const client = new pg.Client({ connectionString });
+    current = client;
+    client.on("notification", (message) => {
+      if (message.channel === channel) handlers.notification(message.payload ?? "");
+    });
+    client.on("error", () => lost(client));
+    client.on("end", () => lost(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${client.escapeIdentifier(channel)}`);
+    } catch {
+      lost(client);
+      return;
+    }
+    if (current !== client) return;
+    delay = RECONNECT_MS.first;
+    handlers.live(true);
+  }
+
+  await connect();
+  return async () => {
+    stopped = true;
+    clearTimeout(timer);
+    const client = current;
+    current = null;
+    await client?.end().catch(() => {});
   };
 }

@@ -1,3 +1,4 @@
+export * from "./changes.ts";
 export * from "./client.ts";
 export * from "./ledger.ts";
 export * as schema from "./schema.ts";
