@@ -20,6 +20,7 @@ import { publicConfigRoutes } from "./modules/public-config/routes.ts";
 import { usageRoutes } from "./modules/usage/routes.ts";
 import apiDocsPlugin from "./plugins/api-docs.ts";
 import authPlugin from "./plugins/auth.ts";
+import changeFeedPlugin from "./plugins/change-feed.ts";
 import errorsPlugin from "./plugins/errors.ts";
 import { createMailer, type Mailer } from "./plugins/mail.ts";
 import paymentsPlugin, { type PaymentsOptions } from "./plugins/payments.ts";
@@ -97,6 +98,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(securityPlugin);
   await app.register(rateLimitPlugin);
   await app.register(apiDocsPlugin);
+  await app.register(changeFeedPlugin);
   await app.register(authPlugin);
   await app.register(realtimePlugin);
   await app.register(paymentsPlugin, options.payments ?? {});

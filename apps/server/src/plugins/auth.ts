@@ -3,10 +3,15 @@ import { hashSecret } from "@bytetoll/db";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { unauthorized } from "../errors.ts";
-import { verifyAppToken } from "../lib/app-token.ts";
+import { type AppTokenClaims, verifyAppToken } from "../lib/app-token.ts";
 import type { AuthUser } from "../types.ts";
+import type { CachedSession } from "./change-feed.ts";
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{16,2048})$/i;
+
+/** Tokens whose signature this process has checked, newest last. A token's claims never change,
+ * so a hit only needs its expiry re-checked; forged tokens are never stored. */
+const VERIFIED_TOKENS_MAX = 20_000;
 
 interface UserRow {
   id: string;
@@ -16,32 +21,65 @@ interface UserRow {
 /**
  * Bearer auth for every protected route: an app JWT (signature, exp, and a session row that is
  * neither revoked nor expired — so logout takes effect at once) or a personal API token (DESIGN §2),
- * looked up by its hash.
+ * looked up by its hash. Both lookups go through the change-feed caches (decision 006): a logout
+ * or a regenerated token reaches every instance's cache at commit.
  */
 async function authPlugin(app: FastifyInstance) {
   app.decorateRequest("user", null);
+  const { sessions, apiTokens } = app.changeFeed.caches;
+  const verified = new Map<string, AppTokenClaims>();
+
+  async function claimsOf(token: string): Promise<AppTokenClaims | null> {
+    const known = verified.get(token);
+    if (known) return known.exp * 1000 > Date.now() ? known : null;
+    const claims = await verifyAppToken(app.config.JWT_SECRET, token);
+    if (!claims) return null;
+    verified.set(token, claims);
+    if (verified.size > VERIFIED_TOKENS_MAX) verified.delete(verified.keys().next().value as string);
+    return claims;
+  }
+
+  async function loadSession(claims: AppTokenClaims): Promise<CachedSession | null> {
+    const [row] = await app.database.query<UserRow & { expires_ms: string | number }>(
+      `SELECT u.id, u.email, floor(extract(epoch FROM s.expires_at) * 1000) AS expires_ms
+         FROM sessions s JOIN users u ON u.id = s.user_id
+        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+      [claims.sessionId, claims.userId],
+    );
+    if (!row) return null;
+    return {
+      user: { id: row.id, email: row.email, sessionId: claims.sessionId },
+      expiresAt: Number(row.expires_ms),
+    };
+  }
+
+  async function loadApiTokenUser(tokenHash: string): Promise<AuthUser | null> {
+    const [row] = await app.database.query<UserRow>(
+      "SELECT u.id, u.email FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1",
+      [tokenHash],
+    );
+    return row ? { id: row.id, email: row.email, sessionId: null } : null;
+  }
 
   async function resolve(request: FastifyRequest): Promise<AuthUser | null> {
     const match = BEARER.exec(request.headers.authorization ?? "");
     const token = match?.[1];
     if (!token) return null;
     if (token.split(".").length === 3) {
-      const claims = await verifyAppToken(app.config.JWT_SECRET, token);
+      const claims = await claimsOf(token);
       if (!claims) return null;
-      const [row] = await app.database.query<UserRow>(
-        `SELECT u.id, u.email FROM sessions s JOIN users u ON u.id = s.user_id
-          WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
-        [claims.sessionId, claims.userId],
+      const session = await sessions.get(`session:${claims.userId}`, claims.sessionId, () =>
+        loadSession(claims),
       );
-      return row ? { id: row.id, email: row.email, sessionId: claims.sessionId } : null;
+      return session && session.expiresAt > Date.now() ? session.user : null;
     }
     // Anything else must look like an API token before it costs a database lookup.
     if (!token.startsWith(API_TOKEN_PREFIX)) return null;
-    const [row] = await app.database.query<UserRow>(
-      `SELECT u.id, u.email FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1`,
-      [hashSecret(token)],
-    );
-    return row ? { id: row.id, email: row.email, sessionId: null } : null;
+    const group = `api_token:${hashSecret(token)}`;
+    // Unknown tokens are not kept: guessing must not push real ones out of the cache.
+    return apiTokens.get(group, group, () => loadApiTokenUser(group.slice("api_token:".length)), {
+      keep: (user) => user !== null,
+    });
   }
 
   app.decorate("authenticate", async (request: FastifyRequest) => {
@@ -51,4 +89,4 @@ async function authPlugin(app: FastifyInstance) {
   });
 }
 
-export default fp(authPlugin, { name: "auth" });
+export default fp(authPlugin, { name: "auth", dependencies: ["change-feed"] });

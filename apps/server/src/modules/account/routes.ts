@@ -11,6 +11,7 @@ const accountStatusResponse = z.object({
 /** GET /account/status: the caller's balance (decision 003). */
 export async function accountRoutes(app: App) {
   const repository = createAccountRepository(app.database);
+  const { balances } = app.changeFeed.caches;
 
   app.get(
     "/account/status",
@@ -24,7 +25,9 @@ export async function accountRoutes(app: App) {
       },
     },
     async (request) => {
-      const balanceBytes = await repository.balanceBytes(requireUser(request).id);
+      const userId = requireUser(request).id;
+      const key = `user:${userId}`;
+      const balanceBytes = await balances.get(key, key, () => repository.balanceBytes(userId));
       return {
         success: true as const,
         data: { balance_gb: bytesToGb(balanceBytes), balance_bytes: balanceBytes },

@@ -21,6 +21,7 @@ async function ordersPlugin(app: FastifyInstance) {
       config: app.config,
       payments: app.payments,
       publish: (order) => app.realtime.publishOrder(order),
+      pages: app.changeFeed.caches.orderPages,
     }),
   );
 
@@ -38,4 +39,4 @@ async function ordersPlugin(app: FastifyInstance) {
   });
 }
 
-export default fp(ordersPlugin, { name: "orders", dependencies: ["payments", "realtime"] });
+export default fp(ordersPlugin, { name: "orders", dependencies: ["payments", "realtime", "change-feed"] });

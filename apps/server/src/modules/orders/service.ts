@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { applyLedgerEntry, type Database } from "@bytetoll/db";
 import type { Config } from "../../config.ts";
 import { AppError, notFound } from "../../errors.ts";
+import type { ChangeCache } from "../../lib/change-cache.ts";
 import type { Payments } from "../../plugins/payments.ts";
 import { type PaymentReading, PaymentUnavailableError } from "../payments/provider.ts";
 import { type OrderRow, toOrderView } from "./order-view.ts";
@@ -28,6 +29,8 @@ export const REUSE_UNPRICED_MINUTES = 10;
 
 const orderClosed = () => new AppError(409, ORDER_CLOSED, "order_closed");
 
+const isWaiting = (order: Order) => order.payment_status === "waiting";
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Deps {
@@ -36,6 +39,9 @@ interface Deps {
   payments: Payments;
   /** Called after every committed order change (realtime `topup-transaction.updated`). */
   publish: (order: Order) => void;
+  /** GET /transactions pages, dropped by the change feed when an order of theirs changes (the
+   * server's; the CLI reads uncached). */
+  pages?: ChangeCache<OrderPage>;
 }
 
 export interface SettleOptions {
@@ -45,7 +51,7 @@ export interface SettleOptions {
 }
 
 /** Orders and the one place that turns a payment into ledger credit. */
-export function createOrdersService({ database, config, payments, publish }: Deps) {
+export function createOrdersService({ database, config, payments, publish, pages }: Deps) {
   const repository = createOrdersRepository(database);
 
   const bytesFor = (amountCents: number) => Math.round((amountCents * 1e7) / config.PRICE_PER_GB_USD);
@@ -54,6 +60,37 @@ export function createOrdersService({ database, config, payments, publish }: Dep
     const views = rows.map(toOrderView);
     for (const view of views) publish(view);
     return views;
+  }
+
+  async function listPage(userId: string, query: ListOrdersQuery): Promise<OrderPage> {
+    let { rows, total } = await repository.listForUser(userId, {
+      limit: query.per_page,
+      offset: (query.page - 1) * query.per_page,
+      method: query.source,
+    });
+    // Expire only when this page shows an overdue order: a list read stays a single query.
+    const now = Date.now();
+    if (rows.some((row) => row.paymentStatus === "waiting" && new Date(row.expiresAt).getTime() <= now)) {
+      const expired = publishRows(await repository.expireDue(userId));
+      if (expired.length > 0) {
+        ({ rows, total } = await repository.listForUser(userId, {
+          limit: query.per_page,
+          offset: (query.page - 1) * query.per_page,
+          method: query.source,
+        }));
+      }
+    }
+    const from = rows.length > 0 ? (query.page - 1) * query.per_page + 1 : null;
+    return {
+      success: true,
+      data: rows.map(toOrderView),
+      current_page: query.page,
+      last_page: Math.max(1, Math.ceil(total / query.per_page)),
+      per_page: query.per_page,
+      total,
+      from,
+      to: from === null ? null : from + rows.length - 1,
+    };
   }
 
   /** The provider payment of a USDC order (pay address, QR, amount to send). */
@@ -238,35 +275,18 @@ export function createOrdersService({ database, config, payments, publish }: Dep
       return toOrderView(row);
     },
 
-    async list(userId: string, query: ListOrdersQuery): Promise<OrderPage> {
-      let { rows, total } = await repository.listForUser(userId, {
-        limit: query.per_page,
-        offset: (query.page - 1) * query.per_page,
-        method: query.source,
-      });
-      // Expire only when this page shows an overdue order: a list read stays a single query.
-      const now = Date.now();
-      if (rows.some((row) => row.paymentStatus === "waiting" && new Date(row.expiresAt).getTime() <= now)) {
-        const expired = publishRows(await repository.expireDue(userId));
-        if (expired.length > 0) {
-          ({ rows, total } = await repository.listForUser(userId, {
-            limit: query.per_page,
-            offset: (query.page - 1) * query.per_page,
-            method: query.source,
-          }));
-        }
-      }
-      const from = rows.length > 0 ? (query.page - 1) * query.per_page + 1 : null;
-      return {
-        success: true,
-        data: rows.map(toOrderView),
-        current_page: query.page,
-        last_page: Math.max(1, Math.ceil(total / query.per_page)),
-        per_page: query.per_page,
-        total,
-        from,
-        to: from === null ? null : from + rows.length - 1,
-      };
+    list(userId: string, query: ListOrdersQuery): Promise<OrderPage> {
+      if (!pages) return listPage(userId, query);
+      return pages.get(
+        `orders:${userId}`,
+        `${userId}:${query.page}:${query.per_page}:${query.source ?? ""}`,
+        () => listPage(userId, query),
+        // A page showing a waiting order is read again once that order is due to expire.
+        {
+          until: (page) =>
+            Math.min(...page.data.filter(isWaiting).map((order) => Date.parse(order.expires_at))),
+        },
+      );
     },
 
     /** POST /stripe/sessions: the hosted card page for a waiting card order (reused if opened). */
