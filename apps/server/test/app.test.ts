@@ -172,6 +172,18 @@ describe("security headers and CORS", () => {
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
     expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
     expect(response.headers["referrer-policy"]).toBe("no-referrer");
+    expect(response.headers["strict-transport-security"]).toBeUndefined();
+  });
+
+  it("asks browsers for https only when APP_URL is https", async () => {
+    const secure = await createTestApp({ APP_URL: "https://dash.example.com" }, { database: t.database });
+    onTestFinished(() => secure.close());
+    const response = await secure.app.inject({ method: "GET", url: "/config" });
+    expect(response.headers["strict-transport-security"]).toContain("max-age=");
+    expect(response.headers["content-security-policy"]).toContain("upgrade-insecure-requests");
+    expect(response.headers["content-security-policy"]).toContain(
+      "connect-src 'self' wss://dash.example.com",
+    );
   });
 
   it("allows APP_URL as a CORS origin, without credentials", async () => {
