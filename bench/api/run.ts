@@ -112,6 +112,7 @@ async function main() {
   try {
     const rows: Row[] = [];
     rows.push(await measure("bare Fastify route", `http://127.0.0.1:${ready.barePort}/bare`, {}));
+    rows.push(await measure("GET /healthz", `http://127.0.0.1:${ready.appPort}/healthz`, {}));
     rows.push(await measure("GET /account/status", `http://127.0.0.1:${ready.appPort}/account/status`, auth));
     rows.push(await measure("GET /transactions", `http://127.0.0.1:${ready.appPort}/transactions`, auth));
     const bare = rows[0]!.rps;
@@ -124,7 +125,9 @@ async function main() {
         `${row.target.padEnd(22)}${row.rps.toFixed(0).padStart(10)}${String(row.p50).padStart(9)}${String(row.p99).padStart(9)}${`${((row.rps / bare) * 100).toFixed(0)}%`.padStart(10)}${String(row.errors).padStart(8)}`,
       );
     }
-    const failing = rows.slice(1).filter((row) => row.rps / bare < GOAL || row.errors > 0);
+    const failing = rows
+      .filter((row) => row.target.startsWith("GET /account") || row.target.startsWith("GET /transactions"))
+      .filter((row) => row.rps / bare < GOAL || row.errors > 0);
     console.log(
       failing.length === 0
         ? `\ngoal met: every API target ≥ ${GOAL * 100}% of the bare route, no errors`

@@ -1,4 +1,5 @@
 import { errorResponse } from "@bytetoll/contracts";
+import { sendSerializedOnce } from "../../lib/serialized-once.ts";
 import { type App, requireUser } from "../../types.ts";
 import { replyUnavailable } from "../payments/unavailable-errors.ts";
 import {
@@ -88,6 +89,7 @@ export async function orderRoutes(app: App) {
         response: { 200: orderPage, ...errors },
       },
     },
-    async (request) => app.orders.list(requireUser(request).id, request.query),
+    async (request, reply) =>
+      sendSerializedOnce(reply, orderPage, await app.orders.list(requireUser(request).id, request.query)),
   );
 }
