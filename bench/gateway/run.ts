@@ -105,10 +105,14 @@ async function startTinyproxy(): Promise<{ child: ChildProcess; port: number; di
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 
 interface Measured {
   plainMBps: number;
   connectMBps: number;
+  /** Slowest–fastest round, so a reader sees how much the median can be trusted. */
+  plainSpread: string;
+  connectSpread: string;
   small: LatencyResult;
   /** One connection, one request at a time: the proxy's own added latency, without queueing. */
   serial: LatencyResult;
@@ -133,7 +137,8 @@ interface Subject {
   gc: () => Promise<void>;
 }
 
-const ROUNDS = 3;
+/** Five: a single bulk download swings by ±30% on a shared two-core box, so the median needs them. */
+const ROUNDS = 5;
 
 async function idleTunnelMemory(subject: Subject, originPort: number): Promise<number | null> {
   if (subject.pid === null) return null;
@@ -200,6 +205,8 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
     return {
       plainMBps: median(r.plain),
       connectMBps: median(r.tunnel),
+      plainSpread: spread(r.plain),
+      connectSpread: spread(r.tunnel),
       small: {
         requestsPerSecond: median(r.small.map((s) => s.requestsPerSecond)),
         p50Ms: median(r.small.map((s) => s.p50Ms)),
@@ -278,8 +285,20 @@ async function main(): Promise<void> {
     );
     console.log(
       row(
+        "  slowest–fastest round",
+        columns.map((c) => c?.plainSpread ?? null),
+      ),
+    );
+    console.log(
+      row(
         "bulk download, CONNECT tunnel (MB/s)",
         columns.map((c) => c?.connectMBps ?? null),
+      ),
+    );
+    console.log(
+      row(
+        "  slowest–fastest round",
+        columns.map((c) => c?.connectSpread ?? null),
       ),
     );
     console.log(
