@@ -1,5 +1,6 @@
 import { escapeHtml } from "../../lib/html-escape.ts";
 import type { App } from "../../types.ts";
+import { htmlPage } from "./page-shell.ts";
 
 const PAGES = [
   { path: "/terms", title: "Terms of Service", variable: "TERMS_URL" },
@@ -13,12 +14,11 @@ const PAGES = [
 export async function legalPlaceholderRoutes(app: App) {
   for (const page of PAGES) {
     if (app.config[page.variable] !== `${app.config.APP_URL}${page.path}`) continue;
-    const title = escapeHtml(page.title);
-    const html = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>${title} · ByteToll</title></head>
-<body style="font-family:system-ui,sans-serif;max-width:40rem;margin:3rem auto;padding:0 1rem">
-<h1>${title}</h1><p>The operator of this ByteToll installation has not published this document yet.</p>
-<p>Operators: set <code>${page.variable}</code> to its address.</p></body></html>`;
+    const html = htmlPage(
+      page.title,
+      `<h1>${escapeHtml(page.title)}</h1><p>The operator of this ByteToll installation has not published this document yet.</p>
+<p>Operators: set <code>${page.variable}</code> to its address.</p>`,
+    );
     app.get(page.path, { schema: { hide: true } }, async (_request, reply) =>
       reply.type("text/html; charset=utf-8").send(html),
     );
