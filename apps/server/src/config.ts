@@ -5,6 +5,10 @@ import { fileURLToPath } from "node:url";
 import { randomSecret } from "@bytetoll/db";
 import { z } from "zod";
 
+/** The built-in integration guide (GET), the default target of the SDK and MCP links. Under
+ * /docs beside the API reference, which Vite's dev server already forwards to the API. */
+export const INTEGRATION_GUIDE_PATH = "/docs/integrations";
+
 /** Where `npm start` finds the built SPA unless WEB_DIST_DIR says otherwise. */
 const defaultWebDist = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
@@ -126,6 +130,10 @@ const envSchema = z
     SUPPORT_URL: z.string().optional(),
     TERMS_URL: urlWithProtocols(["http:", "https:"]).optional(),
     PRIVACY_URL: urlWithProtocols(["http:", "https:"]).optional(),
+    // The Connect page's SDK and MCP links; an operator who publishes packages points them there.
+    NODE_SDK_URL: urlWithProtocols(["http:", "https:"]).optional(),
+    PHP_SDK_URL: urlWithProtocols(["http:", "https:"]).optional(),
+    MCP_SERVER_URL: urlWithProtocols(["http:", "https:"]).optional(),
     TRUST_PROXY: booleanFlag.default(false),
     // `npm start` runs the gateway in the same process unless this is true (it runs elsewhere).
     GATEWAY_DISABLED: booleanFlag.default(false),
@@ -183,6 +191,9 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     SUPPORT_URL: env.SUPPORT_URL ?? `${appUrl}/docs`,
     TERMS_URL: env.TERMS_URL ?? `${appUrl}/terms`,
     PRIVACY_URL: env.PRIVACY_URL ?? `${appUrl}/privacy`,
+    NODE_SDK_URL: env.NODE_SDK_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#nodejs`,
+    PHP_SDK_URL: env.PHP_SDK_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#php`,
+    MCP_SERVER_URL: env.MCP_SERVER_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#mcp`,
     isProduction: env.NODE_ENV === "production",
   };
 }

@@ -132,6 +132,9 @@ describe("GET /config", () => {
         support_url: `${TEST_APP_URL}/docs`,
         terms_url: `${TEST_APP_URL}/terms`,
         privacy_url: `${TEST_APP_URL}/privacy`,
+        node_sdk_url: `${TEST_APP_URL}/docs/integrations#nodejs`,
+        php_sdk_url: `${TEST_APP_URL}/docs/integrations#php`,
+        mcp_server_url: `${TEST_APP_URL}/docs/integrations#mcp`,
       },
     });
   });

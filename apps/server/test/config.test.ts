@@ -51,6 +51,15 @@ describe("loadConfig", () => {
     expect(config.GATEWAY_HOST).toBe("proxy.example.com");
   });
 
+  it("sends the SDK and MCP links to the built-in integration guide unless the operator sets them", () => {
+    const config = loadConfig({ ...base, APP_URL: "https://proxy.example.com" });
+    expect(config.NODE_SDK_URL).toBe("https://proxy.example.com/docs/integrations#nodejs");
+    expect(config.PHP_SDK_URL).toBe("https://proxy.example.com/docs/integrations#php");
+    expect(config.MCP_SERVER_URL).toBe("https://proxy.example.com/docs/integrations#mcp");
+    const custom = loadConfig({ ...base, NODE_SDK_URL: "https://www.npmjs.com/package/@example/bytetoll" });
+    expect(custom.NODE_SDK_URL).toBe("https://www.npmjs.com/package/@example/bytetoll");
+  });
+
   it("parses lists and numbers", () => {
     const config = loadConfig({
       ...base,
@@ -82,6 +91,9 @@ describe("loadConfig", () => {
     ["NODE_ENV", "staging"],
     ["LOG_LEVEL", "loud"],
     ["TRUST_PROXY", "maybe"],
+    ["NODE_SDK_URL", "npmjs.com/package/bytetoll"],
+    ["PHP_SDK_URL", "ftp://example.com/sdk"],
+    ["MCP_SERVER_URL", "javascript:alert(1)"],
   ])("names %s when it is %j", (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);

@@ -34,6 +34,9 @@ export const TEST_CONFIG: PublicConfig = {
   support_url: "mailto:support@example.test",
   terms_url: "https://example.test/terms",
   privacy_url: "https://example.test/privacy",
+  node_sdk_url: "https://bytetoll.example.test/docs/integrations#nodejs",
+  php_sdk_url: "https://bytetoll.example.test/docs/integrations#php",
+  mcp_server_url: "https://bytetoll.example.test/docs/integrations#mcp",
 };
 
 export const TEST_USER: SessionUser = {

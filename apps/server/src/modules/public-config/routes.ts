@@ -1,9 +1,12 @@
 import { publicConfigResponse } from "@bytetoll/contracts";
 import type { App } from "../../types.ts";
+import { integrationGuideRoutes } from "./integration-guide.ts";
 
 /** GET /config (decision 001): numbers and links the page shows, from the operator's config. */
 export async function publicConfigRoutes(app: App) {
   const { config } = app;
+  // The SDK and MCP links' default destination comes with the links.
+  await app.register(integrationGuideRoutes);
   const body = {
     success: true as const,
     data: {
@@ -19,6 +22,9 @@ export async function publicConfigRoutes(app: App) {
       support_url: config.SUPPORT_URL,
       terms_url: config.TERMS_URL,
       privacy_url: config.PRIVACY_URL,
+      node_sdk_url: config.NODE_SDK_URL,
+      php_sdk_url: config.PHP_SDK_URL,
+      mcp_server_url: config.MCP_SERVER_URL,
     },
   };
   app.get(
