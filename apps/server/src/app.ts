@@ -89,8 +89,9 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     parseJson(request, text, done);
   });
 
-  app.addHook("onRequest", async (request, reply) => {
+  app.addHook("onRequest", (request, reply, done) => {
     reply.header("x-request-id", request.id);
+    done();
   });
   if (!options.mailer) app.addHook("onClose", () => mailer.close());
 

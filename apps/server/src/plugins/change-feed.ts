@@ -112,8 +112,9 @@ async function changeFeedPlugin(app: FastifyInstance) {
 
   app.decorate("changeFeed", { caches, sync });
 
-  app.addHook("onSend", async (request) => {
-    if (WRITE_METHODS.has(request.method)) await sync();
+  app.addHook("onSend", (request, _reply, payload, done) => {
+    if (!WRITE_METHODS.has(request.method)) return done(null, payload);
+    void sync().then(() => done(null, payload));
   });
 }
 

@@ -20,7 +20,14 @@ async function ordersPlugin(app: FastifyInstance) {
       database: app.database,
       config: app.config,
       payments: app.payments,
-      publish: (order) => app.realtime.publishOrder(order),
+      // The event makes the page read the balance and the history again: it goes out once this
+      // instance's caches have dropped what the change made stale.
+      publish: (order) => {
+        app.changeFeed
+          .sync()
+          .then(() => app.realtime.publishOrder(order))
+          .catch((error: unknown) => app.log.warn({ err: error }, "order event not sent"));
+      },
       pages: app.changeFeed.caches.orderPages,
     }),
   );
