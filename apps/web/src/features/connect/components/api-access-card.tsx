@@ -1,9 +1,11 @@
+import type { PublicConfig } from "@bytetoll/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { ExternalLink } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
+import { useConfig } from "../../config/api/get-config.ts";
 import { apiTokenQueryOptions, useRegenerateApiToken } from "../api/api-token.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
 
@@ -15,12 +17,17 @@ export function maskToken(token: string): string {
   return `${token.slice(0, TOKEN_VISIBLE_CHARACTERS)}${"•".repeat(token.length - TOKEN_VISIBLE_CHARACTERS)}`;
 }
 
-/** Where the integrations live; API Docs is this server's own OpenAPI reference. */
-const SDK_LINKS = [
-  { label: "Node.js SDK", href: "https://www.npmjs.com/package/@bytetoll/sdk" },
-  { label: "PHP SDK", href: "https://packagist.org/packages/bytetoll/sdk" },
-  { label: "MCP server", href: "https://github.com/bytetoll/mcp-server" },
-];
+/** SPEC §2's integration links: the operator's published packages, by default sections of the
+ * server's built-in integration guide (GET /config). */
+function integrationLinks(config: PublicConfig) {
+  return [
+    { label: "Node.js SDK", href: config.node_sdk_url },
+    { label: "PHP SDK", href: config.php_sdk_url },
+    { label: "MCP server", href: config.mcp_server_url },
+  ];
+}
+
+const LINK_CLASS = "inline-flex items-center gap-1 font-medium text-indigo-600 hover:underline";
 
 function TokenPanel() {
   const token = useQuery(apiTokenQueryOptions());
@@ -82,11 +89,12 @@ function TokenPanel() {
 
 /** SPEC §2 API & SDK Access: the personal token (signed in only) and where to use it. */
 export function ApiAccessCard({ signedIn }: { signedIn: boolean }) {
+  const { data: config } = useConfig();
   return (
     <CollapsibleCard
       cardId="api-access"
       title="API & SDK Access"
-      description="Use your API token as a bearer token with the SDKs, the MCP server or the HTTP API."
+      description="Use your API token as a bearer token on the HTTP API, from Node.js, PHP or an MCP client."
     >
       {signedIn ? (
         <TokenPanel />
@@ -98,26 +106,16 @@ export function ApiAccessCard({ signedIn }: { signedIn: boolean }) {
         </p>
       )}
       <ul className="mt-4 flex flex-wrap gap-x-6 gap-y-2 text-sm">
-        {SDK_LINKS.map((link) => (
+        {(config ? integrationLinks(config) : []).map((link) => (
           <li key={link.label}>
-            <a
-              href={link.href}
-              target="_blank"
-              rel="noreferrer"
-              className="inline-flex items-center gap-1 font-medium text-indigo-600 hover:underline"
-            >
+            <a href={link.href} target="_blank" rel="noreferrer" className={LINK_CLASS}>
               {link.label}
               <ExternalLink aria-hidden="true" className="size-3.5" />
             </a>
           </li>
         ))}
         <li>
-          <a
-            href="/docs"
-            target="_blank"
-            rel="noreferrer"
-            className="inline-flex items-center gap-1 font-medium text-indigo-600 hover:underline"
-          >
+          <a href="/docs" target="_blank" rel="noreferrer" className={LINK_CLASS}>
             API Docs
             <ExternalLink aria-hidden="true" className="size-3.5" />
           </a>

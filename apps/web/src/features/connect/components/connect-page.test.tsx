@@ -2,7 +2,7 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { STORAGE_KEYS } from "../../../lib/storage-keys.ts";
-import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { fail, ok, signInWithToken, stubApi, TEST_CONFIG, TEST_USER } from "../../../test/api-stub.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 import { collapsedStorageKey } from "./collapsible-card.tsx";
 
@@ -208,6 +208,31 @@ describe("Example code, API token and cards", () => {
     for (const name of ["Node.js SDK", "PHP SDK", "MCP server", "API Docs"]) {
       expect(screen.getByRole("link", { name })).toBeInTheDocument();
     }
+  });
+
+  it("links the SDKs and the MCP server where the operator's /config says, and API Docs to /docs", async () => {
+    signedIn({
+      "GET /config": ok({
+        ...TEST_CONFIG,
+        node_sdk_url: "https://www.npmjs.com/package/@example/bytetoll",
+        php_sdk_url: "https://packagist.org/packages/example/bytetoll",
+        mcp_server_url: "https://proxy.example.test/docs/integrations#mcp",
+      }),
+    });
+    renderRoute("/connect");
+    expect(await screen.findByRole("link", { name: "Node.js SDK" })).toHaveAttribute(
+      "href",
+      "https://www.npmjs.com/package/@example/bytetoll",
+    );
+    expect(screen.getByRole("link", { name: "PHP SDK" })).toHaveAttribute(
+      "href",
+      "https://packagist.org/packages/example/bytetoll",
+    );
+    expect(screen.getByRole("link", { name: "MCP server" })).toHaveAttribute(
+      "href",
+      "https://proxy.example.test/docs/integrations#mcp",
+    );
+    expect(screen.getByRole("link", { name: "API Docs" })).toHaveAttribute("href", "/docs");
   });
 
   it("remembers a collapsed card across visits", async () => {
