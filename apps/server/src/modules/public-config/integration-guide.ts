@@ -61,7 +61,7 @@ export function integrationGuideHtml(input: { appUrl: string; gatewayHost: strin
     `<h1>Using ByteToll from your code</h1>
 <p>There is no SDK package to install. Everything the dashboard does goes through a JSON HTTP API at
 <code>${app}</code>, and the proxy is a standard HTTP proxy at <code>${escapeHtml(proxyUrl)}</code>. The
-examples below use what each language ships with.</p>
+examples need no ByteToll package: Node.js uses <code>fetch</code> and undici, PHP its curl extension.</p>
 <p>Authenticate with your API token: copy it from <a href="${app}/connect">Connect</a> → API &amp; SDK Access
 and send it as <code>Authorization: Bearer &lt;token&gt;</code>. Answers are
 <code>{"success": true, "data": …}</code>, or <code>{"success": false, "message": …}</code> with a 4xx or 5xx
@@ -70,8 +70,8 @@ status.</p>
 
 <section id="nodejs">
 <h2>Node.js</h2>
-<p>Node.js 20 or later. <code>fetch</code> calls the API; undici's <code>ProxyAgent</code> sends requests
-through the proxy. The program prints your balance, your usage of the last 7 days and your exit IP address.</p>
+<p>Node.js 20.18.1 or later (what undici 7 needs). <code>fetch</code> calls the API; undici's
+<code>ProxyAgent</code> sends requests through the proxy. The program prints your balance, your usage of the last 7 days and your exit IP address.</p>
 ${code(nodeExample({ apiUrl, proxyUrl }))}
 ${referenceLink}
 </section>
