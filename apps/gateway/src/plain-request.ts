@@ -190,6 +190,9 @@ export async function relayPlainRequest(
     !(framing.kind === "chunked" && head.version === "1.0");
   const clientHead = `${response.statusLine}\r\n${forwardedHeaders(response.headers)}Connection: ${clientKeepAlive ? "keep-alive" : "close"}\r\n\r\n`;
   let complete = false;
+  // The head and the body bytes already read leave in one write (one packet for small replies).
+  client.cork();
+  process.nextTick(() => client.uncork());
   try {
     if (await writeAll(client, clientHead))
       complete = await relayBody(connection.reader, client, framing, flow);
