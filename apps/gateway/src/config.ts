@@ -1,3 +1,5 @@
+import { X509Certificate } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { parseCidr } from "./ip-address.ts";
 import { parseUpstream, type UpstreamSpec } from "./upstreams.ts";
 
@@ -98,10 +100,36 @@ export function parseEgressAllowTarget(text: string): EgressAllowTarget | null {
   return { cidr, port };
 }
 
-function upstreams(env: Env, name: string): UpstreamSpec[] {
+/** UPSTREAM_CA_FILE: a PEM file of one or more certificates an https upstream may chain to,
+ * for exits on a private CA. Read and checked here so a wrong path stops the start, not the
+ * first request. */
+function upstreamCa(env: Env): string | undefined {
+  const path = env.UPSTREAM_CA_FILE;
+  if (path === undefined || path === "") return undefined;
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    throw new ConfigError(
+      `UPSTREAM_CA_FILE: cannot read "${path}" (${(error as NodeJS.ErrnoException).code})`,
+    );
+  }
+  const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) throw new ConfigError(`UPSTREAM_CA_FILE: "${path}" holds no PEM certificate`);
+  for (const block of blocks) {
+    try {
+      new X509Certificate(block);
+    } catch {
+      throw new ConfigError(`UPSTREAM_CA_FILE: "${path}" holds a certificate that does not parse`);
+    }
+  }
+  return blocks.join("\n");
+}
+
+function upstreams(env: Env, name: string, ca: string | undefined): UpstreamSpec[] {
   const items = list(env[name]);
   try {
-    return items.length === 0 ? [parseUpstream("direct")] : items.map(parseUpstream);
+    return items.length === 0 ? [parseUpstream("direct")] : items.map((item) => parseUpstream(item, { ca }));
   } catch (error) {
     throw new ConfigError(`${name}: ${(error as Error).message}`);
   }
@@ -132,6 +160,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     return target;
   });
   const metricsRaw = env.GATEWAY_METRICS_PORT;
+  const ca = upstreamCa(env);
   return {
     ...defaultGatewayConfig,
     host: env.GATEWAY_BIND || defaultGatewayConfig.host,
@@ -139,8 +168,8 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     httpsPort: port(env, "GATEWAY_HTTPS_PORT", 8443),
     tls: pemPair(env),
     dataDir: env.DATABASE_URL ? undefined : env.DATA_DIR || "./data",
-    mobileUpstreams: upstreams(env, "MOBILE_UPSTREAMS"),
-    datacenterUpstreams: upstreams(env, "DATACENTER_UPSTREAMS"),
+    mobileUpstreams: upstreams(env, "MOBILE_UPSTREAMS", ca),
+    datacenterUpstreams: upstreams(env, "DATACENTER_UPSTREAMS", ca),
     egressAllow,
     egressAllowTargets,
     pricePerGbUsd: positiveNumber(env, "PRICE_PER_GB_USD", 3),

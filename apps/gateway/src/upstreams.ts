@@ -8,11 +8,14 @@ export type UpstreamSpec =
       port: number;
       username: string | undefined;
       password: string | undefined;
+      /** https only: PEM certificates trusted for the upstream's TLS besides Node's bundled
+       * roots (UPSTREAM_CA_FILE). The host name is verified either way. */
+      ca?: string;
     };
 
 const defaultPorts = { http: 80, https: 443, socks5: 1080 } as const;
 
-export function parseUpstream(text: string): UpstreamSpec {
+export function parseUpstream(text: string, trust: { ca?: string } = {}): UpstreamSpec {
   if (text === "direct") return { kind: "direct", id: "direct" };
   let url: URL;
   try {
@@ -34,6 +37,7 @@ export function parseUpstream(text: string): UpstreamSpec {
     port,
     username: url.username === "" ? undefined : decodeURIComponent(url.username),
     password: url.password === "" ? undefined : decodeURIComponent(url.password),
+    ...(kind === "https" && trust.ca !== undefined ? { ca: trust.ca } : {}),
   };
 }
 
