@@ -1,26 +1,42 @@
 import http from "node:http";
+import https from "node:https";
 import net, { type AddressInfo } from "node:net";
 
 /** A stand-in for a mobile or datacenter exit: a minimal CONNECT-only forward proxy that
- * records which targets were tunnelled through it. */
+ * records which targets were tunnelled through it. With `tls` it is an https:// upstream (TLS
+ * from the gateway to the proxy, CONNECT inside it). */
 export interface UpstreamProxy {
   url: string;
   port: number;
   tunnels: string[];
+  /** Proxy-Authorization of every CONNECT received, accepted or not. */
+  authorizations: (string | undefined)[];
+  /** Bytes spliced between the gateway and the targets, both ways, CONNECT exchange excluded:
+   * counted on the target sockets, so they equal what the targets saw. */
+  splicedBytes(): number;
   close(): Promise<void>;
 }
 
-export async function startUpstreamProxy(credentials?: {
-  username: string;
-  password: string;
-}): Promise<UpstreamProxy> {
+export async function startUpstreamProxy(
+  credentials?: { username: string; password: string },
+  tls?: { cert: string; key: string },
+): Promise<UpstreamProxy> {
   const tunnels: string[] = [];
-  const server = http.createServer((_req, res) => res.writeHead(405).end());
+  const authorizations: (string | undefined)[] = [];
+  const targets = new Set<net.Socket>();
+  let closedBytes = 0;
+  const refuse = (_req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(405).end();
+  // Half-open like the plain server: after the gateway ends its side, the target's last bytes
+  // (a TLS close_notify) still reach the gateway, as through a real exit.
+  const server = tls
+    ? https.createServer({ cert: tls.cert, key: tls.key, allowHalfOpen: true }, refuse)
+    : http.createServer(refuse);
   const expected = credentials
     ? `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`
     : undefined;
-  server.on("connect", (req, client: net.Socket, head: Buffer) => {
+  server.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
     client.on("error", () => {});
+    authorizations.push(req.headers["proxy-authorization"]);
     if (expected && req.headers["proxy-authorization"] !== expected) {
       client.end("HTTP/1.1 407 Proxy Authentication Required\r\nContent-Length: 0\r\n\r\n");
       return;
@@ -33,20 +49,36 @@ export async function startUpstreamProxy(credentials?: {
       target.pipe(client);
       client.pipe(target);
     });
+    targets.add(target);
     target.on("error", () => client.destroy());
     client.on("close", () => target.destroy());
-    target.on("close", () => client.end());
+    target.on("close", () => {
+      targets.delete(target);
+      closedBytes += target.bytesRead + target.bytesWritten;
+      client.end();
+    });
+  });
+  // Half-open sockets (a refused TLS handshake's included) would keep close() waiting.
+  const sockets = new Set<net.Socket>();
+  server.on("connection", (socket: net.Socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as AddressInfo).port;
-  const auth = credentials ? `${credentials.username}:${credentials.password}@` : "";
+  const auth = credentials
+    ? `${encodeURIComponent(credentials.username)}:${encodeURIComponent(credentials.password)}@`
+    : "";
   return {
-    url: `http://${auth}127.0.0.1:${port}`,
+    // An https upstream is named as its certificate names it.
+    url: tls ? `https://${auth}localhost:${port}` : `http://${auth}127.0.0.1:${port}`,
     port,
     tunnels,
+    authorizations,
+    splicedBytes: () => closedBytes + [...targets].reduce((sum, s) => sum + s.bytesRead + s.bytesWritten, 0),
     close: () =>
       new Promise((resolve) => {
-        server.closeAllConnections();
+        for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
   };

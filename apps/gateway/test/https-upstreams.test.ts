@@ -1,0 +1,191 @@
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadGatewayConfig } from "../src/config.ts";
+import type { Gateway } from "../src/gateway.ts";
+import { parseUpstream } from "../src/upstreams.ts";
+import {
+  balanceOf,
+  basic,
+  curl,
+  eventually,
+  rawExchange,
+  seedUser,
+  startGateway,
+  testCertificate,
+  until,
+  usageOf,
+} from "./support/harness.ts";
+import { startOrigin, type TestOrigin } from "./support/origin.ts";
+import { createTestCa, type TestCa } from "./support/test-ca.ts";
+import { startUpstreamProxy, type UpstreamProxy } from "./support/upstream-proxy.ts";
+
+const exit = { username: "exit-user", password: "p@ss:word" };
+
+let database: TestDatabase;
+let origin: TestOrigin;
+let secureOrigin: TestOrigin;
+let ca: TestCa;
+let caDir: string;
+let caFile: string;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  origin = await startOrigin();
+  secureOrigin = await startOrigin(await testCertificate());
+  ca = await createTestCa();
+  caDir = mkdtempSync(join(tmpdir(), "bytetoll-upstream-ca-"));
+  caFile = join(caDir, "upstream-ca.pem");
+  writeFileSync(caFile, ca.cert);
+});
+afterAll(async () => {
+  await Promise.all([origin.close(), secureOrigin.close()]);
+  await database.close();
+  rmSync(caDir, { recursive: true, force: true });
+});
+
+/** An https:// exit on the private CA, and a gateway whose mobile pool is only that exit. */
+async function withExit(
+  certificate: { cert: string; key: string },
+  gatewayEnv: Record<string, string>,
+  fn: (exitProxy: UpstreamProxy, gateway: Gateway) => Promise<void>,
+): Promise<void> {
+  const exitProxy = await startUpstreamProxy(exit, certificate);
+  const { mobileUpstreams } = loadGatewayConfig({ MOBILE_UPSTREAMS: exitProxy.url, ...gatewayEnv });
+  const gateway = await startGateway(database, { mobileUpstreams });
+  try {
+    await fn(exitProxy, gateway);
+  } finally {
+    await gateway.close();
+    await exitProxy.close();
+  }
+}
+
+function plainGet(gateway: Gateway, authorization: string) {
+  const target = `127.0.0.1:${origin.port}`;
+  return rawExchange(
+    gateway.httpPort,
+    `GET http://${target}/bytes/100 HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: ${authorization}\r\n\r\n`,
+  );
+}
+
+function connect(gateway: Gateway, authorization: string) {
+  const target = `127.0.0.1:${origin.port}`;
+  return rawExchange(
+    gateway.httpPort,
+    `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: ${authorization}\r\n\r\n`,
+  );
+}
+
+describe("https:// upstreams", () => {
+  it("carries plain HTTP and CONNECT through an exit on a private CA (UPSTREAM_CA_FILE), metered to the byte", async () => {
+    const certificate = await ca.issue("DNS:localhost,IP:127.0.0.1");
+    await withExit(certificate, { UPSTREAM_CA_FILE: caFile }, async (exitProxy, gateway) => {
+      const user = await seedUser(database, 10_000_000);
+      const before = origin.bytes() + secureOrigin.bytes();
+      const proxy = `http://${user.username}:${user.password}@127.0.0.1:${gateway.httpPort}`;
+      // Two plain requests on one client connection: the second reuses the kept-alive tunnel.
+      const plain = await curl([
+        "-x",
+        proxy,
+        `http://127.0.0.1:${origin.port}/bytes/70000`,
+        `http://127.0.0.1:${origin.port}/echo`,
+        "-d",
+        "x".repeat(3000),
+      ]);
+      expect(plain.status).toBe(200);
+      const tunnel = await curl([
+        "-k",
+        "-p",
+        "-x",
+        proxy,
+        `https://127.0.0.1:${secureOrigin.port}/bytes/90000`,
+        "-o",
+        "/dev/null",
+      ]);
+      expect(tunnel.status).toBe(200);
+      await until(() => secureOrigin.openSockets() === 0, "the tunnel to close");
+
+      expect(exitProxy.tunnels).toEqual([`127.0.0.1:${origin.port}`, `127.0.0.1:${secureOrigin.port}`]);
+      expect(exitProxy.authorizations).toEqual([
+        basic(exit.username, exit.password),
+        basic(exit.username, exit.password),
+      ]);
+      const originBytes = () => origin.bytes() + secureOrigin.bytes() - before;
+      await eventually(async () => {
+        await gateway.flush();
+        const [row] = await usageOf(database, user.userId);
+        return row?.bytes === originBytes();
+      }, "metered bytes to equal the origins' count");
+      expect(await usageOf(database, user.userId)).toEqual([
+        { domain: "127.0.0.1", proxyType: "mobile", bytes: originBytes(), requests: 3 },
+      ]);
+      expect(exitProxy.splicedBytes()).toBe(originBytes());
+      expect(originBytes()).toBeGreaterThan(160_000);
+      expect(await balanceOf(database, user.userId)).toBe(10_000_000 - originBytes());
+    });
+  });
+
+  it("refuses an exit whose certificate is not trusted with 502 and the reason, and bills nothing", async () => {
+    const certificate = await ca.issue("DNS:localhost,IP:127.0.0.1");
+    await withExit(certificate, {}, async (exitProxy, gateway) => {
+      const user = await seedUser(database, 10_000_000);
+      const auth = basic(user.username, user.password);
+      for (const response of [await plainGet(gateway, auth), await connect(gateway, auth)]) {
+        expect(response.status).toBe(502);
+        expect(response.headers["x-bytetoll-error"]).toBe("upstream_failed");
+        expect(JSON.parse(response.body)).toMatchObject({
+          error: "upstream_failed",
+          message: expect.stringMatching(
+            /via https:\/\/localhost:\d+: unable to verify the first certificate/,
+          ),
+        });
+      }
+      expect(exitProxy.authorizations).toEqual([]);
+      await gateway.flush();
+      // The refused plain request still counts as a request in usage; no byte is billed.
+      expect((await usageOf(database, user.userId)).map((row) => row.bytes)).toEqual([0]);
+      expect(await balanceOf(database, user.userId)).toBe(10_000_000);
+    });
+  });
+
+  it("checks the exit's host name even when its CA is trusted", async () => {
+    const certificate = await ca.issue("DNS:exit.elsewhere.test");
+    await withExit(certificate, { UPSTREAM_CA_FILE: caFile }, async (exitProxy, gateway) => {
+      const user = await seedUser(database, 10_000_000);
+      const response = await connect(gateway, basic(user.username, user.password));
+      expect(response.status).toBe(502);
+      expect(response.headers["x-bytetoll-error"]).toBe("upstream_failed");
+      expect(JSON.parse(response.body).message).toMatch(/Host: localhost\. is not in the cert's altnames/);
+      expect(exitProxy.authorizations).toEqual([]);
+      await gateway.flush();
+      expect(await usageOf(database, user.userId)).toEqual([]);
+    });
+  });
+
+  it("reaches an exit named by IP address when the certificate lists that address", async () => {
+    const certificate = await ca.issue("IP:127.0.0.1");
+    const exitProxy = await startUpstreamProxy(exit, certificate);
+    const upstream = parseUpstream(
+      `https://${exit.username}:${encodeURIComponent(exit.password)}@127.0.0.1:${exitProxy.port}`,
+      { ca: ca.cert },
+    );
+    const gateway = await startGateway(database, { mobileUpstreams: [upstream] });
+    try {
+      const user = await seedUser(database, 10_000_000);
+      const response = await curl([
+        "-p",
+        "-x",
+        `http://${user.username}:${user.password}@127.0.0.1:${gateway.httpPort}`,
+        `http://127.0.0.1:${origin.port}/bytes/100`,
+      ]);
+      expect(response.status).toBe(200);
+      expect(exitProxy.tunnels).toEqual([`127.0.0.1:${origin.port}`]);
+    } finally {
+      await gateway.close();
+      await exitProxy.close();
+    }
+  });
+});
