@@ -1,6 +1,7 @@
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { applyLedgerEntry } from "@bytetoll/db";
 import { createTestDatabase } from "@bytetoll/db/testing";
 import Fastify from "fastify";
 import { buildApp } from "../../apps/server/src/app.ts";
@@ -14,6 +15,7 @@ import { signAppToken } from "../../apps/server/src/lib/app-token.ts";
  */
 
 const ORDERS = Number(process.env.BENCH_ORDERS ?? 300);
+const CHURN_MS = 100;
 const JWT_SECRET = "bench-secret-bench-secret-bench-secret-01";
 
 async function main() {
@@ -56,8 +58,14 @@ async function main() {
   await database.query("ANALYZE");
   await app.listen({ port: 0, host: "127.0.0.1" });
 
+  // The same bytes GET /transactions answers (orders carry their QR codes, ~27 kB), already
+  // serialised: what Fastify alone costs to send that much.
+  const page = (
+    await app.inject({ method: "GET", url: "/transactions", headers: { authorization: `Bearer ${token}` } })
+  ).body;
   const bare = Fastify({ logger: false });
   bare.get("/bare", async () => ({ success: true, data: { balance_gb: 1, balance_bytes: 1e9 } }));
+  bare.get("/bare-page", async (_request, reply) => reply.type("application/json; charset=utf-8").send(page));
   await bare.listen({ port: 0, host: "127.0.0.1" });
 
   process.send?.({
@@ -67,8 +75,37 @@ async function main() {
     token,
     database: database.kind,
   });
-  process.on("message", async (message: { type: string }) => {
+  // "churn": debit the account every CHURN_MS, as the gateway's flush does while the customer's
+  // traffic flows, so each debit drops the cached balance on its way (decision 006).
+  let churn: NodeJS.Timeout | undefined;
+  let debits = 0;
+  process.on("message", async (message: { type: string; on?: boolean }) => {
+    if (message.type === "churn") {
+      clearInterval(churn);
+      if (message.on) {
+        churn = setInterval(() => {
+          void applyLedgerEntry(database.db, {
+            userId: user!.id,
+            kind: "usage",
+            reference: `bench:${debits++}`,
+            deltaBytes: -1_000,
+          });
+        }, CHURN_MS);
+      }
+      return;
+    }
+    if (message.type === "stats") {
+      const { caches } = app.changeFeed;
+      process.send?.({
+        type: "stats",
+        sessions: caches.sessions.stats(),
+        balances: caches.balances.stats(),
+        orderPages: caches.orderPages.stats(),
+      });
+      return;
+    }
     if (message.type !== "stop") return;
+    clearInterval(churn);
     await bare.close();
     await app.close();
     await database.close();

@@ -168,14 +168,27 @@ describe("legal pages", () => {
 });
 
 describe("security headers and CORS", () => {
-  it("sends security headers on every response", async () => {
+  it("sends an API response the headers that matter for data: nothing may load or frame it", async () => {
     const response = await t.app.inject({ method: "GET", url: "/config" });
-    expect(response.headers["content-security-policy"]).toContain("default-src 'self'");
-    expect(response.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+    expect(response.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
     expect(response.headers["x-content-type-options"]).toBe("nosniff");
     expect(response.headers["x-frame-options"]).toBe("SAMEORIGIN");
     expect(response.headers["referrer-policy"]).toBe("no-referrer");
+    expect(response.headers["cross-origin-resource-policy"]).toBe("same-origin");
     expect(response.headers["strict-transport-security"]).toBeUndefined();
+    const refused = await t.app.inject({ method: "GET", url: "/account/status" });
+    expect(refused.statusCode).toBe(401);
+    expect(refused.headers["content-security-policy"]).toBe("default-src 'none'; frame-ancestors 'none'");
+  });
+
+  it("sends an HTML page helmet's whole set, with the policy the SPA runs under", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/terms" });
+    expect(response.headers["content-type"]).toContain("text/html");
+    expect(response.headers["content-security-policy"]).toContain("default-src 'self'");
+    expect(response.headers["content-security-policy"]).toContain("frame-ancestors 'none'");
+    expect(response.headers["content-security-policy"]).not.toContain("upgrade-insecure-requests");
+    expect(response.headers["cross-origin-opener-policy"]).toBe("same-origin");
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
   });
 
   it("asks browsers for https only when APP_URL is https", async () => {
@@ -183,10 +196,10 @@ describe("security headers and CORS", () => {
     onTestFinished(() => secure.close());
     const response = await secure.app.inject({ method: "GET", url: "/config" });
     expect(response.headers["strict-transport-security"]).toContain("max-age=");
-    expect(response.headers["content-security-policy"]).toContain("upgrade-insecure-requests");
-    expect(response.headers["content-security-policy"]).toContain(
-      "connect-src 'self' wss://dash.example.com",
-    );
+    const page = await secure.app.inject({ method: "GET", url: "/terms" });
+    expect(page.headers["strict-transport-security"]).toContain("max-age=");
+    expect(page.headers["content-security-policy"]).toContain("upgrade-insecure-requests");
+    expect(page.headers["content-security-policy"]).toContain("connect-src 'self' wss://dash.example.com");
   });
 
   it("allows APP_URL as a CORS origin, without credentials", async () => {

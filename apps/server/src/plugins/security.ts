@@ -23,13 +23,28 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
-/** Security headers on every response and CORS for APP_URL only (no cookies, so no credentials). */
+/** What every response carries. An API response is data, never a page: OWASP's REST guidance
+ * is a CSP that allows nothing and no framing, nosniff, and no referrer. */
+const API_HEADERS = [
+  "cross-origin-resource-policy",
+  "referrer-policy",
+  "strict-transport-security",
+  "x-content-type-options",
+  "x-frame-options",
+];
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
+/**
+ * Security headers and CORS for APP_URL only (no cookies, so no credentials). HTML documents (the
+ * SPA, /docs, the built-in pages) get helmet's whole set with the SPA's policy; everything else
+ * gets the few headers that matter for data.
+ */
 async function securityPlugin(app: FastifyInstance) {
   const appUrl = new URL(app.config.APP_URL);
   const secure = appUrl.protocol === "https:";
   const socketOrigin = `${secure ? "wss" : "ws"}://${appUrl.host}`;
 
-  const headers = helmetHeaders({
+  const documentHeaders = helmetHeaders({
     // The built SPA is module scripts and stylesheets from this origin; Socket.IO connects back
     // to it; QR codes are data: images. Nothing is loaded from elsewhere.
     contentSecurityPolicy: {
@@ -45,9 +60,20 @@ async function securityPlugin(app: FastifyInstance) {
     strictTransportSecurity: secure,
     crossOriginEmbedderPolicy: false,
   });
+  const apiHeaders: Record<string, string> = { "content-security-policy": API_CSP };
+  for (const name of API_HEADERS) {
+    const value = documentHeaders[name];
+    if (value !== undefined) apiHeaders[name] = value;
+  }
+
   app.addHook("onRequest", (_request, reply, done) => {
-    reply.headers(headers);
+    reply.headers(apiHeaders);
     done();
+  });
+  app.addHook("onSend", (_request, reply, payload, done) => {
+    const type = reply.getHeader("content-type");
+    if (typeof type === "string" && type.startsWith("text/html")) reply.headers(documentHeaders);
+    done(null, payload);
   });
 
   await app.register(cors, {
