@@ -6,6 +6,12 @@ import fp from "fastify-plugin";
 import { ChangeCache } from "../lib/change-cache.ts";
 import type { AuthUser } from "../types.ts";
 
+/** GET /account/status's answer, kept whole so it is serialised once per balance. */
+export interface AccountStatus {
+  success: true;
+  data: { balance_gb: number; balance_bytes: number };
+}
+
 /** A live session of the auth plugin: who, and until when (epoch ms). */
 export interface CachedSession {
   user: AuthUser;
@@ -18,8 +24,8 @@ export interface Caches {
   sessions: ChangeCache<CachedSession | null>;
   /** Group and key `api_token:<hash>`; only tokens that exist are kept. */
   apiTokens: ChangeCache<AuthUser | null>;
-  /** Group and key `user:<userId>`: balance in bytes. */
-  balances: ChangeCache<number>;
+  /** Group and key `user:<userId>`: the GET /account/status answer. */
+  balances: ChangeCache<AccountStatus>;
   /** Group `orders:<userId>`, key per page query: GET /transactions pages. */
   orderPages: ChangeCache<OrderPage>;
 }

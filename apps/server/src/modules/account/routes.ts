@@ -1,5 +1,6 @@
 import { bytesToGb, errorResponse } from "@bytetoll/contracts";
 import { z } from "zod";
+import { sendSerializedOnce } from "../../lib/serialized-once.ts";
 import { type App, requireUser } from "../../types.ts";
 import { createAccountRepository } from "./repository.ts";
 
@@ -24,14 +25,14 @@ export async function accountRoutes(app: App) {
         response: { 200: accountStatusResponse, 401: errorResponse, 429: errorResponse },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const userId = requireUser(request).id;
       const key = `user:${userId}`;
-      const balanceBytes = await balances.get(key, key, () => repository.balanceBytes(userId));
-      return {
-        success: true as const,
-        data: { balance_gb: bytesToGb(balanceBytes), balance_bytes: balanceBytes },
-      };
+      const status = await balances.get(key, key, async () => {
+        const balanceBytes = await repository.balanceBytes(userId);
+        return { success: true, data: { balance_gb: bytesToGb(balanceBytes), balance_bytes: balanceBytes } };
+      });
+      return sendSerializedOnce(reply, accountStatusResponse, status);
     },
   );
 }
