@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import pg from "pg";
+import { ask } from "../shared/ipc.ts";
 
 /**
  * `npm run bench`: GET /account/status and GET /transactions (an account with a few hundred
@@ -100,18 +101,6 @@ async function measure(target: string, url: string, headers: Record<string, stri
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
-function ask<T>(child: ChildProcess, type: string): Promise<T> {
-  return new Promise((resolve) => {
-    const onMessage = (message: { type: string } & T) => {
-      if (message.type !== type) return;
-      child.off("message", onMessage);
-      resolve(message);
-    };
-    child.on("message", onMessage);
-    child.send({ type });
-  });
-}
 
 interface CacheStats {
   hits: number;

@@ -4,6 +4,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { ask } from "../shared/ipc.ts";
 import { bulkDownload, idleTunnels, type LatencyResult, type Path, smallRequests } from "./load.ts";
 
 /**
@@ -35,18 +36,6 @@ function startChild(file: string): Promise<{ child: ChildProcess; ready: Ready }
     child.on("message", (message: Ready) => {
       if (message.type === "ready") resolve({ child, ready: message });
     });
-  });
-}
-
-function ask<T>(child: ChildProcess, type: string, reply: string): Promise<T> {
-  return new Promise((resolve) => {
-    const onMessage = (message: { type: string } & T) => {
-      if (message.type !== reply) return;
-      child.off("message", onMessage);
-      resolve(message);
-    };
-    child.on("message", onMessage);
-    child.send({ type });
   });
 }
 
