@@ -7,13 +7,13 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { createGateway, type Gateway, loadGatewayConfig } from "@bytetoll/gateway";
-import { pino } from "pino";
+import type { Gateway } from "@bytetoll/gateway";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { EXAMPLE_TARGET_URL } from "../../../src/modules/public-config/integration-examples.ts";
 import { AGENT_ENDPOINTS } from "../../../src/modules/public-config/integration-guide.ts";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, TEST_APP_URL, type TestApp } from "../../helpers/test-app.ts";
+import { startTestGateway } from "../../helpers/test-gateway.ts";
 
 const GUIDE = "/docs/integrations";
 const ORIGIN_BODY = "hello from the origin";
@@ -29,19 +29,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   origin = http.createServer((_request, response) => response.end(ORIGIN_BODY));
   await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
-  const gatewayConfig = loadGatewayConfig({
-    GATEWAY_BIND: "127.0.0.1",
-    GATEWAY_HTTP_PORT: "0",
-    GATEWAY_HTTPS_PORT: "0",
-    GATEWAY_METRICS_PORT: "off",
-    EGRESS_ALLOW: "127.0.0.1/32",
-  });
-  gateway = createGateway({
-    database,
-    config: { ...gatewayConfig, dataDir: undefined, shutdownGraceMs: 200 },
-    logger: pino({ level: "silent" }),
-  });
-  await gateway.listen();
+  gateway = await startTestGateway(database);
   // The guide's examples name this gateway, as the Connect page does.
   t = await createTestApp(
     { GATEWAY_HOST: "127.0.0.1", GATEWAY_HTTP_PORT: String(gateway.httpPort) },

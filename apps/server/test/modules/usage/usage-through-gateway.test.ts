@@ -1,11 +1,11 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { applyLedgerEntry, hashSecret, randomSecret } from "@bytetoll/db";
-import { createGateway, type Gateway, loadGatewayConfig } from "@bytetoll/gateway";
-import { pino } from "pino";
+import type { Gateway } from "@bytetoll/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
+import { startTestGateway } from "../../helpers/test-gateway.ts";
 
 /** DESIGN §3 / issue 5: traffic shows in the API within 5 s of the transfer ending. */
 const FRESHNESS_MS = 5_000;
@@ -36,20 +36,8 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
-  const config = loadGatewayConfig({
-    GATEWAY_BIND: "127.0.0.1",
-    GATEWAY_HTTP_PORT: "0",
-    GATEWAY_HTTPS_PORT: "0",
-    GATEWAY_METRICS_PORT: "off",
-    EGRESS_ALLOW: "127.0.0.1/32",
-  });
   // The gateway's own flush timer (≤ 2 s) is what this test relies on; nothing flushes by hand.
-  gateway = createGateway({
-    database: t.database,
-    config: { ...config, dataDir: undefined, flushIntervalMs: 1_000, shutdownGraceMs: 200 },
-    logger: pino({ level: "silent" }),
-  });
-  await gateway.listen();
+  gateway = await startTestGateway(t.database, { flushIntervalMs: 1_000 });
 });
 afterAll(async () => {
   await gateway?.close();
