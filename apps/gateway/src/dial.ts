@@ -35,28 +35,30 @@ function secureContextFor(ca: string): tls.SecureContext {
   return context;
 }
 
-/** Plain TCP sockets read into the shared buffer (shared-reads.ts); TLS ones to an upstream keep
- * their own buffers. TLS verifies the chain and the host name (default checkServerIdentity; an
- * IP address is checked against the certificate's IP entries). */
+/** Target sockets, plain TCP and TLS to an https upstream alike, read into the shared buffer
+ * (shared-reads.ts; a TLS socket hands it the decrypted bytes). TLS verifies the chain and the
+ * host name (default checkServerIdentity; an IP address is checked against the certificate's
+ * IP entries). */
 function connectTcp(
   host: string,
   port: number,
   secure: { ca: string | undefined } | null,
 ): Promise<net.Socket> {
   return new Promise((resolve, reject) => {
+    const reads = new SharedReads();
     let socket: net.Socket;
-    if (secure)
-      socket = tls.connect({
+    if (secure) {
+      // tls.connect hands `onread` to its TLSSocket (lib/_tls_wrap.js); @types/node omits it.
+      const options: tls.ConnectionOptions & { onread: net.OnReadOpts } = {
         host,
         port,
         servername: net.isIP(host) ? undefined : host,
         secureContext: secure.ca === undefined ? undefined : secureContextFor(secure.ca),
-      });
-    else {
-      const reads = new SharedReads();
-      socket = net.connect({ host, port, onread: reads.onread });
-      sharedReadsOf.set(socket, reads);
-    }
+        onread: reads.onread,
+      };
+      socket = tls.connect(options);
+    } else socket = net.connect({ host, port, onread: reads.onread });
+    sharedReadsOf.set(socket, reads);
     socket.setNoDelay(true);
     const fail = (error: Error) => {
       socket.destroy();
