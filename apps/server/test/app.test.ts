@@ -213,6 +213,27 @@ describe("security headers and CORS", () => {
     expect(response.headers["access-control-allow-credentials"]).toBeUndefined();
   });
 
+  it("answers a preflight from APP_URL with what it may send, for any path", async () => {
+    const response = await t.app.inject({
+      method: "OPTIONS",
+      url: "/transactions/5f0c7a52-0d4b-4c1f-9a51-3c9b3c0f0e11/payment",
+      headers: {
+        origin: TEST_APP_URL,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
+    });
+    expect(response.statusCode).toBe(204);
+    expect(response.headers["access-control-allow-origin"]).toBe(TEST_APP_URL);
+    expect(response.headers["access-control-allow-methods"]).toContain("POST");
+    expect(response.headers["access-control-allow-headers"]).toContain("Authorization");
+    expect(response.headers["access-control-allow-headers"]).toContain("Content-Type");
+    expect(response.headers.vary).toContain("Origin");
+    const read = await t.app.inject({ method: "GET", url: "/config", headers: { origin: TEST_APP_URL } });
+    expect(read.headers["access-control-allow-origin"]).toBe(TEST_APP_URL);
+    expect(read.headers["access-control-expose-headers"]).toBe("X-Request-Id");
+  });
+
   it("does not allow any other origin", async () => {
     const response = await t.app.inject({
       method: "GET",
@@ -220,6 +241,13 @@ describe("security headers and CORS", () => {
       headers: { origin: "https://evil.example" },
     });
     expect(response.headers["access-control-allow-origin"]).toBeUndefined();
+    const preflight = await t.app.inject({
+      method: "OPTIONS",
+      url: "/auth/session",
+      headers: { origin: "https://evil.example", "access-control-request-method": "GET" },
+    });
+    expect(preflight.headers["access-control-allow-origin"]).toBeUndefined();
+    expect(preflight.headers["access-control-allow-methods"]).toBeUndefined();
   });
 });
 
