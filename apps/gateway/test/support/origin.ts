@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo, Socket } from "node:net";
@@ -15,8 +16,55 @@ export interface TestOrigin {
   close(): Promise<void>;
 }
 
+/** Byte `i` of every /random body: a pattern that repeats only after 2^32 bytes, so a relay that
+ * drops, repeats or overwrites any span of a body changes its digest. */
+export function randomBody(total: number, offset = 0): Buffer {
+  const out = Buffer.allocUnsafe(total);
+  for (let i = 0; i < total; i++) {
+    let x = (offset + i) >>> 0;
+    x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
+    x = Math.imul(x ^ (x >>> 16), 0x45d9f3b) >>> 0;
+    out[i] = (x ^ (x >>> 16)) & 0xff;
+  }
+  return out;
+}
+
+export const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
+
 function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
   const url = new URL(req.url ?? "/", "http://origin");
+  const random = /^\/random\/(\d+)$/.exec(url.pathname);
+  if (random) {
+    const total = Number(random[1]);
+    res.writeHead(200, { "Content-Type": "application/octet-stream", "Content-Length": String(total) });
+    let sent = 0;
+    const pump = () => {
+      while (sent < total) {
+        const piece = randomBody(Math.min(total - sent, 37_000), sent);
+        sent += piece.length;
+        if (!res.write(piece)) {
+          res.once("drain", pump);
+          return;
+        }
+      }
+      res.end();
+    };
+    pump();
+    return;
+  }
+  if (url.pathname === "/digest") {
+    const hash = createHash("sha256");
+    let length = 0;
+    req.on("data", (c: Buffer) => {
+      hash.update(c);
+      length += c.length;
+    });
+    req.on("end", () => {
+      res.writeHead(200, { "Content-Type": "text/plain" });
+      res.end(`${length} ${hash.digest("hex")}`);
+    });
+    return;
+  }
   const size = /^\/bytes\/(\d+)$/.exec(url.pathname);
   if (size) {
     const total = Number(size[1]);
