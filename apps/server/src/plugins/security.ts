@@ -86,7 +86,11 @@ async function securityPlugin(app: FastifyInstance) {
   });
   app.addHook("onSend", (_request, reply, payload, done) => {
     const type = reply.getHeader("content-type");
-    if (typeof type === "string" && type.startsWith("text/html")) reply.headers(documentHeaders);
+    // A 304 has no content type, yet the browser copies its headers onto the page it kept:
+    // only static files and the SPA answer 304, so they keep the document's policy.
+    if (reply.statusCode === 304 || (typeof type === "string" && type.startsWith("text/html"))) {
+      reply.headers(documentHeaders);
+    }
     done(null, payload);
   });
 

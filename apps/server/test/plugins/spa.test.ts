@@ -36,6 +36,19 @@ describe("serving the SPA", () => {
     },
   );
 
+  it("keeps the page's security policy on a 304, which the browser copies onto its cached page", async () => {
+    for (const url of ["/", "/login"]) {
+      const first = await t.app.inject({ method: "GET", url, headers: html });
+      expect(first.headers["content-security-policy"]).toContain("script-src 'self'");
+      const validator = first.headers.etag
+        ? { "if-none-match": String(first.headers.etag) }
+        : { "if-modified-since": String(first.headers["last-modified"]) };
+      const again = await t.app.inject({ method: "GET", url, headers: { ...html, ...validator } });
+      expect(again.statusCode).toBe(304);
+      expect(again.headers["content-security-policy"]).toContain("script-src 'self'");
+    }
+  });
+
   it("serves hashed assets with a long cache and other files without", async () => {
     const asset = await t.app.inject({ method: "GET", url: "/assets/index-a1b2c3.js" });
     expect(asset.statusCode).toBe(200);
