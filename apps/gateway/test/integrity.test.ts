@@ -91,49 +91,23 @@ function slowGet(socket: net.Socket, requestText: string): Promise<Buffer> {
 }
 
 describe("bodies pass through unchanged", () => {
-  it("over plain HTTP on 8080", async () => {
+  it.each([
+    ["over plain HTTP on 8080", "http", false, false],
+    ["through a CONNECT tunnel on 8080 (TLS to the origin inside)", "http", true, true],
+    ["over plain HTTP inside the gateway's TLS on 8443", "https", false, false],
+  ] as const)("%s", async (_name, proxy, tunnel, secureOrigin) => {
     const agent = new ProxyAgent({
-      uri: `http://127.0.0.1:${gateway.httpPort}`,
+      uri: `${proxy}://127.0.0.1:${proxy === "https" ? gateway.httpsPort : gateway.httpPort}`,
       token: authorization(),
-      proxyTunnel: false,
-    });
-    try {
-      const response = await request(`http://127.0.0.1:${plainOrigin.port}/random/${DOWNLOAD}`, {
-        dispatcher: agent,
-      });
-      expect(await digestOf(response)).toBe(expected);
-    } finally {
-      await agent.close();
-    }
-  });
-
-  it("through a CONNECT tunnel on 8080 (TLS to the origin inside)", async () => {
-    const agent = new ProxyAgent({
-      uri: `http://127.0.0.1:${gateway.httpPort}`,
-      token: authorization(),
+      proxyTunnel: tunnel,
+      proxyTls: { rejectUnauthorized: false },
       requestTls: { rejectUnauthorized: false },
     });
+    const origin = secureOrigin
+      ? `https://127.0.0.1:${tlsOrigin.port}`
+      : `http://127.0.0.1:${plainOrigin.port}`;
     try {
-      const response = await request(`https://127.0.0.1:${tlsOrigin.port}/random/${DOWNLOAD}`, {
-        dispatcher: agent,
-      });
-      expect(await digestOf(response)).toBe(expected);
-    } finally {
-      await agent.close();
-    }
-  });
-
-  it("over plain HTTP inside the gateway's TLS on 8443", async () => {
-    const agent = new ProxyAgent({
-      uri: `https://127.0.0.1:${gateway.httpsPort}`,
-      token: authorization(),
-      proxyTunnel: false,
-      proxyTls: { rejectUnauthorized: false },
-    });
-    try {
-      const response = await request(`http://127.0.0.1:${plainOrigin.port}/random/${DOWNLOAD}`, {
-        dispatcher: agent,
-      });
+      const response = await request(`${origin}/random/${DOWNLOAD}`, { dispatcher: agent });
       expect(await digestOf(response)).toBe(expected);
     } finally {
       await agent.close();
