@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { qrCodeFor } from "../../lib/qr-png.ts";
 import type { Network } from "../orders/schemas.ts";
 import {
   type CreatedPayment,
@@ -7,7 +8,6 @@ import {
   type PaymentRequest,
   PaymentUnavailableError,
 } from "./provider.ts";
-import { qrCodeFor } from "./sandbox-provider.ts";
 
 /** NOWPayments currency codes for USDC on each network we offer. */
 const PAY_CURRENCY: Record<Network, string> = {
@@ -115,7 +115,7 @@ export function createNowPaymentsProvider(options: {
       return {
         providerPaymentId: created.data.payment_id,
         payAddress: created.data.pay_address,
-        qrCode: await qrCodeFor(created.data.pay_address),
+        qrCode: qrCodeFor(created.data.pay_address),
         // Round up: sending a fraction of a cent less would leave the payment partially paid.
         priceAmountCents: Math.ceil(created.data.pay_amount * 100 - 1e-9),
         redirectUrl: null,

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import QRCode from "qrcode";
+import { qrCodeFor } from "../../lib/qr-png.ts";
 import type { Network } from "../orders/schemas.ts";
 import type { CreatedPayment, PaymentProvider, PaymentReading, PaymentRequest } from "./provider.ts";
 
@@ -26,10 +26,6 @@ export function sandboxPayAddress(orderId: string, network: Network): string {
   return network === "solana" ? base58(digest) : `0x${digest.subarray(0, 20).toString("hex")}`;
 }
 
-export function qrCodeFor(text: string): Promise<string> {
-  return QRCode.toDataURL(text, { errorCorrectionLevel: "M", margin: 1, scale: 6 });
-}
-
 /** The default provider: nothing leaves the machine; POST /dev/orders/{id}/pay or the admin CLI
  * confirms a payment. Card payments go to the server-rendered sandbox card page. */
 export function createSandboxProvider(appUrl: string): PaymentProvider {
@@ -49,7 +45,7 @@ export function createSandboxProvider(appUrl: string): PaymentProvider {
       return {
         providerPaymentId: `sandbox-${request.orderId}`,
         payAddress,
-        qrCode: await qrCodeFor(payAddress),
+        qrCode: qrCodeFor(payAddress),
         // USDC is pegged 1:1 to USD in the sandbox.
         priceAmountCents: request.amountCents,
         redirectUrl: null,

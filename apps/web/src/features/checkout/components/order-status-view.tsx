@@ -101,7 +101,8 @@ function WaitingForPayment({ order }: { order: Order }) {
             <img
               src={order.qr_code}
               alt="QR code of the pay address"
-              className="size-44 shrink-0 self-center rounded-lg border border-slate-200 sm:self-start"
+              // One pixel per module: scaled up without smoothing so the modules stay sharp.
+              className="size-44 shrink-0 self-center rounded-lg border border-slate-200 bg-white [image-rendering:pixelated] sm:self-start"
             />
           ) : null}
           <div className="min-w-0 space-y-3 text-sm">
