@@ -9,7 +9,7 @@ import { ask } from "../shared/ipc.ts";
 /**
  * `npm run bench`: GET /account/status and GET /transactions (an account with a few hundred
  * orders) beside a bare Fastify route — one with a balance-sized body, one sending the same
- * ~27 kB page /transactions sends — measured in the same run on loopback with autocannon.
+ * page /transactions sends — measured in the same run on loopback with autocannon.
  * Each target runs for a fixed time, so the whole run ends by itself (~1.5 min).
  */
 
@@ -26,6 +26,8 @@ interface Ready {
   barePort: number;
   token: string;
   database: string;
+  /** Size of the page GET /transactions answers. */
+  pageBytes: number;
 }
 
 interface Row {
@@ -132,7 +134,12 @@ async function main() {
     goal?: boolean;
   }> = [
     { name: "bare Fastify route", url: bareUrl("/bare"), headers: {}, reference: 0 },
-    { name: "bare, 27 kB page body", url: bareUrl("/bare-page"), headers: {}, reference: 1 },
+    {
+      name: `bare, ${(ready.pageBytes / 1000).toFixed(1)} kB page body`,
+      url: bareUrl("/bare-page"),
+      headers: {},
+      reference: 1,
+    },
     { name: "GET /healthz", url: app("/healthz"), headers: {}, reference: 0 },
     { name: "GET /account/status", url: app("/account/status"), headers: auth, reference: 0, goal: true },
     { name: "GET /transactions", url: app("/transactions"), headers: auth, reference: 1, goal: true },

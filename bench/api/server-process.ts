@@ -58,7 +58,7 @@ async function main() {
   await database.query("ANALYZE");
   await app.listen({ port: 0, host: "127.0.0.1" });
 
-  // The same bytes GET /transactions answers (orders carry their QR codes, ~27 kB), already
+  // The same bytes GET /transactions answers (ten orders with their QR codes), already
   // serialised: what Fastify alone costs to send that much.
   const page = (
     await app.inject({ method: "GET", url: "/transactions", headers: { authorization: `Bearer ${token}` } })
@@ -74,6 +74,7 @@ async function main() {
     barePort: (bare.server.address() as AddressInfo).port,
     token,
     database: database.kind,
+    pageBytes: Buffer.byteLength(page),
   });
   // "churn": debit the account every CHURN_MS, as the gateway's flush does while the customer's
   // traffic flows, so each debit drops the cached balance on its way (decision 006).

@@ -6,7 +6,7 @@ const bodies = new WeakMap<object, string>();
 /**
  * Sends `value` as its response schema would serialise it, doing that work once per object: a
  * page served from a cache is the same object every time, and encoding it (orders carry their QR
- * codes, ~27 kB a page) would otherwise be most of the request's CPU. The value must not be
+ * codes) would otherwise be most of the request's CPU. The value must not be
  * mutated after it is first sent.
  */
 export function sendSerializedOnce<T extends object>(reply: FastifyReply, schema: z.ZodType<T>, value: T) {
