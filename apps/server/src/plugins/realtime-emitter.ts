@@ -9,6 +9,15 @@ import { ordersChannel } from "./realtime-channels.ts";
 export function createDetachedPublisher(redisUrl: string) {
   const pub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
   const sub = pub.duplicate();
+  // An 'error' without a listener would crash the process; the order change itself is already
+  // committed, so a lost live update is worth a warning, not a crash. Closing ends commands the
+  // adapter still had queued (its subscriptions): nothing to report then.
+  let closing = false;
+  for (const client of [pub, sub]) {
+    client.on("error", (error: Error) => {
+      if (!closing) process.stderr.write(`realtime: Redis error: ${error.message}\n`);
+    });
+  }
   const io = new Server();
   io.adapter(createAdapter(pub, sub));
   return {
@@ -16,6 +25,7 @@ export function createDetachedPublisher(redisUrl: string) {
       io.to(ordersChannel(order.user_id)).emit("topup-transaction.updated", { topup_transaction: order });
     },
     async close() {
+      closing = true;
       // No engine to close (never attached to a server); quit() sends what is queued before
       // closing, so a publish just made is not lost.
       await Promise.all([pub.quit(), sub.quit()]);
