@@ -22,7 +22,7 @@ export function helmetHeaders(options: HelmetOptions): Record<string, string> {
   return headers;
 }
 
-/** What every response carries. An API response is data, never a page: OWASP's REST guidance
+/** What a JSON response carries. An API response is data, never a page: OWASP's REST guidance
  * is a CSP that allows nothing and no framing, nosniff, and no referrer. */
 const API_HEADERS = [
   "cross-origin-resource-policy",
@@ -40,8 +40,8 @@ const PREFLIGHT_HEADERS = {
 };
 
 /**
- * Security headers and CORS. HTML documents (the SPA, /docs, the built-in pages) get helmet's
- * whole set with the SPA's policy; everything else gets the few headers that matter for data.
+ * Security headers and CORS. JSON answers get the few headers that matter for data; everything
+ * else (the SPA, /docs, the built-in pages, static files) helmet's whole set with the SPA's policy.
  *
  * CORS allows the one origin the dashboard runs on, without credentials (the API takes bearer
  * tokens, never cookies); another origin gets no Access-Control-Allow-Origin, so browsers keep
@@ -84,13 +84,11 @@ async function securityPlugin(app: FastifyInstance) {
     if (request.headers.origin === appUrl.origin) reply.headers(corsHeaders);
     done();
   });
+  // Only JSON is data. Everything else — pages, static files, and 304s, which carry no content
+  // type yet whose headers the browser copies onto the page it kept — gets the document's set.
   app.addHook("onSend", (_request, reply, payload, done) => {
     const type = reply.getHeader("content-type");
-    // A 304 has no content type, yet the browser copies its headers onto the page it kept:
-    // only static files and the SPA answer 304, so they keep the document's policy.
-    if (reply.statusCode === 304 || (typeof type === "string" && type.startsWith("text/html"))) {
-      reply.headers(documentHeaders);
-    }
+    if (!(typeof type === "string" && type.startsWith("application/json"))) reply.headers(documentHeaders);
     done(null, payload);
   });
 
