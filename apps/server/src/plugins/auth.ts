@@ -75,11 +75,10 @@ async function authPlugin(app: FastifyInstance) {
     }
     // Anything else must look like an API token before it costs a database lookup.
     if (!token.startsWith(API_TOKEN_PREFIX)) return null;
-    const group = `api_token:${hashSecret(token)}`;
+    const tokenHash = hashSecret(token);
+    const key = `api_token:${tokenHash}`;
     // Unknown tokens are not kept: guessing must not push real ones out of the cache.
-    return apiTokens.get(group, group, () => loadApiTokenUser(group.slice("api_token:".length)), {
-      keep: (user) => user !== null,
-    });
+    return apiTokens.get(key, key, () => loadApiTokenUser(tokenHash), { keep: (user) => user !== null });
   }
 
   app.decorate("authenticate", async (request: FastifyRequest) => {

@@ -95,7 +95,18 @@ async function changeFeedPlugin(app: FastifyInstance) {
     for (const release of waiting.values()) release();
   });
 
-  async function sync(): Promise<void> {
+  // Calls made in the same turn (an expiry sweep publishing many orders, concurrent writes)
+  // share one round trip: it is sent after all of them were made, so it covers them all.
+  let pending: Promise<void> | null = null;
+  function sync(): Promise<void> {
+    pending ??= Promise.resolve().then(() => {
+      pending = null;
+      return roundTrip();
+    });
+    return pending;
+  }
+
+  async function roundTrip(): Promise<void> {
     if (!live) return;
     const payload = `${syncPrefix}${nextSync++}`;
     let timer: NodeJS.Timeout | undefined;
