@@ -1,6 +1,7 @@
 import tailwindcss from "@tailwindcss/vite";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type ProxyOptions } from "vite";
+import { precompress } from "./precompress.ts";
 
 /** The API's top-level paths (decision 001: no /api prefix). SPA routes such as /magic/auth stay with Vite. */
 const API_PATHS = [
@@ -29,7 +30,7 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
 proxy["/socket.io"] = { target: API_TARGET, ws: true };
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  plugins: [react(), tailwindcss(), precompress()],
   server: { port: 5173, proxy },
   preview: { proxy },
   build: { outDir: "dist", emptyOutDir: true },

@@ -12,6 +12,9 @@ const BUILD_MISSING_PAGE = `<!doctype html>
 /** Vite puts content-hashed files under /assets: safe to cache for a year. */
 const IMMUTABLE = "public, max-age=31536000, immutable";
 
+/** Paths of files the build compresses (see apps/web/precompress.ts). */
+const PRECOMPRESSED = /\.(js|mjs|css|html|svg|json|txt|webmanifest)$/;
+
 function acceptsHtml(accept: string | undefined): boolean {
   return (accept ?? "").includes("text/html");
 }
@@ -30,12 +33,23 @@ async function spaPlugin(app: FastifyInstance) {
       // "/" is the dashboard route: the SPA's index.html.
       index: "index.html",
       cacheControl: false,
+      // The build writes .br and .gz beside each compressible file; the smallest one the browser
+      // accepts is sent (the hook below tells caches the answer depends on Accept-Encoding).
+      preCompressed: true,
       setHeaders(res, filePath) {
         const relative = path.relative(distDir, filePath);
         res.setHeader("cache-control", relative.startsWith(`assets${path.sep}`) ? IMMUTABLE : "no-cache");
       },
     });
   }
+
+  app.addHook("onSend", (request, reply, payload, done) => {
+    if (PRECOMPRESSED.test(request.url.split("?")[0] ?? "") || reply.getHeader("content-encoding")) {
+      const vary = reply.getHeader("vary");
+      reply.header("vary", vary ? `${vary}, Accept-Encoding` : "Accept-Encoding");
+    }
+    done(null, payload);
+  });
 
   app.setNotFoundHandler((request, reply) => {
     const isRead = request.method === "GET" || request.method === "HEAD";

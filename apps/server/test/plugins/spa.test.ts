@@ -1,11 +1,14 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 
 const INDEX =
   '<!doctype html><html><body><div id="root"></div><script type="module" src="/assets/index-a1b2c3.js"></script></body></html>';
+
+const APP_JS = `console.log(${JSON.stringify("app ".repeat(500))})`;
 
 let distDir: string;
 let t: TestApp;
@@ -13,7 +16,10 @@ beforeAll(async () => {
   distDir = mkdtempSync(path.join(tmpdir(), "bytetoll-dist-"));
   mkdirSync(path.join(distDir, "assets"));
   writeFileSync(path.join(distDir, "index.html"), INDEX);
-  writeFileSync(path.join(distDir, "assets", "index-a1b2c3.js"), "console.log('app')");
+  writeFileSync(path.join(distDir, "assets", "index-a1b2c3.js"), APP_JS);
+  // What the web build writes beside each compressible file.
+  writeFileSync(path.join(distDir, "assets", "index-a1b2c3.js.br"), brotliCompressSync(APP_JS));
+  writeFileSync(path.join(distDir, "assets", "index-a1b2c3.js.gz"), gzipSync(APP_JS));
   writeFileSync(path.join(distDir, "favicon.svg"), "<svg/>");
   t = await createTestApp({ WEB_DIST_DIR: distDir });
 });
@@ -56,6 +62,29 @@ describe("serving the SPA", () => {
     const icon = await t.app.inject({ method: "GET", url: "/favicon.svg" });
     expect(icon.statusCode).toBe(200);
     expect(icon.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("sends the build's brotli or gzip copy by the browser's Accept-Encoding, and says it varies", async () => {
+    const url = "/assets/index-a1b2c3.js";
+    const brotli = await t.app.inject({
+      method: "GET",
+      url,
+      headers: { "accept-encoding": "gzip, deflate, br" },
+    });
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.headers["content-type"]).toContain("javascript");
+    expect(brotli.headers.vary).toContain("Accept-Encoding");
+    expect(brotli.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(brotliDecompressSync(brotli.rawPayload).toString()).toBe(APP_JS);
+
+    const gzip = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "gzip" } });
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(APP_JS);
+
+    const plain = await t.app.inject({ method: "GET", url, headers: { "accept-encoding": "identity" } });
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers.vary).toContain("Accept-Encoding");
+    expect(plain.body).toBe(APP_JS);
   });
 
   it("answers unknown paths that do not ask for HTML with a JSON 404", async () => {
