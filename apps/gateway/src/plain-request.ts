@@ -17,7 +17,7 @@ import {
 import type { Flow } from "./meter.ts";
 import { Refusal } from "./refusal.ts";
 import { type SocketReader, writeAll } from "./socket-reader.ts";
-import type { TargetConnection, TargetPool } from "./target-pool.ts";
+import { poolKey, type TargetConnection, type TargetPool } from "./target-pool.ts";
 import { splice } from "./tunnel.ts";
 
 /** A target that stays silent this long in the middle of a request is given up. */
@@ -96,7 +96,7 @@ export async function relayPlainRequest(
   onSplicedDone: () => void,
 ): Promise<Outcome> {
   const { head, url, admitted } = request;
-  const key = `${admitted.upstream.id}|${admitted.target.address}|${admitted.target.port}`;
+  const key = poolKey(admitted.upstream, admitted.target);
   // RFC 9112 §3.2.2: with an absolute-form target the proxy's Host is the target's authority.
   const headers = forwardedHeaders(head.headers.filter((h) => h.key !== "host"));
   const headText = `${head.method} ${originForm(head.target)} HTTP/1.1\r\nHost: ${url.host}\r\n${headers}\r\n`;
@@ -106,6 +106,8 @@ export async function relayPlainRequest(
   let responseBuffer: Buffer = Buffer.alloc(0);
   let requestBody: Promise<boolean> = Promise.resolve(true);
   let requestBodyDone = request.framing.kind === "none";
+  /** The client's chunked body broke its framing: the target was cut before the bad bytes. */
+  let malformedBody: MalformedMessage | null = null;
   for (let attempt = 0; response === null; attempt++) {
     target ??= pool.wrap(await dial(admitted.upstream, admitted.target));
     const connection: TargetConnection = target;
@@ -125,10 +127,12 @@ export async function relayPlainRequest(
           requestBodyDone = done;
           return done;
         },
-        () => {
-          // A malformed chunked body from the client: neither connection can continue.
+        (error: unknown) => {
+          // A malformed chunked body from the client: the target never gets the bad bytes, and
+          // the client is refused (the session answers 400 and closes).
+          malformedBody =
+            error instanceof MalformedMessage ? error : new MalformedMessage("broken request body");
           connection.socket.destroy();
-          client.destroy();
           return false;
         },
       );
@@ -139,6 +143,7 @@ export async function relayPlainRequest(
       try {
         raw = await readHead(connection.reader);
       } catch (error) {
+        if (malformedBody) throw malformedBody;
         if (error instanceof MalformedMessage)
           throw new Refusal("upstream_failed", `The destination sent ${error.message}`);
         throw error;
@@ -160,6 +165,7 @@ export async function relayPlainRequest(
       break;
     }
     if (response) break;
+    if (malformedBody) throw malformedBody;
     // The target closed without answering: a kept-alive connection it had already given up.
     connection.socket.destroy();
     target = null;

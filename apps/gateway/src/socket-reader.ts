@@ -19,6 +19,7 @@ export class SocketReader {
   private finished = false;
   private wake: (() => void) | null = null;
   private readonly shared: SharedReads | undefined;
+  private parked: (() => boolean) | null = null;
   private readonly onData = (chunk: Buffer) => {
     this.chunks.push(chunk);
     this.socket.pause();
@@ -167,6 +168,41 @@ export class SocketReader {
       if (to.writableNeedDrain) socket.pause();
       else socket.resume();
     });
+  }
+
+  /** Bytes read but not yet consumed (past the end of the last message). */
+  get buffered(): number {
+    return this.chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+  }
+
+  /**
+   * Idle between messages (a kept-alive connection in a pool): reading goes on so the peer
+   * closing is noticed, and any byte that arrives calls `onBytes` instead of being kept, since
+   * no request is waiting for it. `unpark` makes the reader normal again.
+   */
+  park(onBytes: () => void): void {
+    const parked = (): boolean => {
+      onBytes();
+      return false;
+    };
+    if (this.shared) this.shared.sink = parked;
+    else {
+      this.socket.removeListener("data", this.onData);
+      this.socket.on("data", parked);
+    }
+    this.parked = parked;
+    this.socket.resume();
+  }
+
+  unpark(): void {
+    const parked = this.parked;
+    if (!parked) return;
+    this.parked = null;
+    if (this.shared) this.shared.sink = this.onSharedData;
+    else {
+      this.socket.removeListener("data", parked);
+      this.socket.on("data", this.onData);
+    }
   }
 
   /** Puts bytes read too far (the start of the next message) back in front. */

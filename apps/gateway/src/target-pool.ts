@@ -1,5 +1,7 @@
 import type net from "node:net";
+import { cursorOf, type DialTarget } from "./dial.ts";
 import { SocketReader } from "./socket-reader.ts";
+import type { UpstreamSpec } from "./upstreams.ts";
 
 /** An open connection to a target (direct or through an upstream) with its reader. */
 export interface TargetConnection {
@@ -12,7 +14,17 @@ export interface TargetConnection {
 const IDLE_TIMEOUT_MS = 30_000;
 const MAX_IDLE_PER_KEY = 64;
 
-/** Idle kept-alive target connections per (upstream, vetted address, port). */
+/** Which idle connections may carry a request: the same way out (upstream, with the account used
+ * there and the TLS name it is reached by) to the same vetted address and port. Customers and
+ * host names may share one, as an HTTP/1.1 proxy's connection to an origin does; bytes may not
+ * (see `release`). */
+export function poolKey(upstream: UpstreamSpec, target: DialTarget): string {
+  const account = upstream.kind === "direct" ? "" : (upstream.username ?? "");
+  const tlsName = upstream.kind === "https" ? upstream.host : "";
+  return JSON.stringify([upstream.id, account, tlsName, target.address, target.port]);
+}
+
+/** Idle kept-alive target connections per pool key. */
 export class TargetPool {
   private readonly idle = new Map<string, TargetConnection[]>();
   private readonly forgetters = new WeakMap<TargetConnection, () => void>();
@@ -22,14 +34,18 @@ export class TargetPool {
     while (list && list.length > 0) {
       const connection = list.pop() as TargetConnection;
       if (list.length === 0) this.idle.delete(key);
-      connection.socket.setTimeout(0);
+      const { socket, reader } = connection;
+      socket.setTimeout(0);
+      reader.unpark();
       const forget = this.forgetters.get(connection);
-      if (forget) connection.socket.removeListener("close", forget);
-      if (!connection.socket.destroyed && !connection.reader.exhausted) {
+      if (forget) socket.removeListener("close", forget);
+      if (!socket.destroyed && !reader.exhausted && reader.buffered === 0) {
         connection.reused = true;
+        // Billing of the next request starts here, whatever the counters did before.
+        cursorOf.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
         return connection;
       }
-      connection.socket.destroy();
+      socket.destroy();
     }
     return null;
   }
@@ -41,10 +57,14 @@ export class TargetPool {
     return { socket, reader: new SocketReader(socket), reused: false };
   }
 
+  /** Keeps a connection whose response ended exactly at a message boundary: a byte already read
+   * past it, or any byte arriving while it is idle (a late or unsolicited response), would be
+   * taken for the next request's answer, maybe another customer's, so either closes it. */
   release(key: string, connection: TargetConnection): void {
+    const { socket, reader } = connection;
     const list = this.idle.get(key) ?? [];
-    if (list.length >= MAX_IDLE_PER_KEY || connection.socket.destroyed) {
-      connection.socket.destroy();
+    if (list.length >= MAX_IDLE_PER_KEY || socket.destroyed || reader.buffered > 0) {
+      socket.destroy();
       return;
     }
     list.push(connection);
@@ -57,9 +77,10 @@ export class TargetPool {
         if (current.length === 0) this.idle.delete(key);
       }
     };
-    connection.socket.setTimeout(IDLE_TIMEOUT_MS);
+    socket.setTimeout(IDLE_TIMEOUT_MS);
     this.forgetters.set(connection, forget);
-    connection.socket.once("close", forget);
+    socket.once("close", forget);
+    reader.park(() => socket.destroy());
   }
 
   destroy(): void {
