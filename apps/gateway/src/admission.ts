@@ -1,7 +1,7 @@
 import { type Account, type AccountDirectory, matchesDomain } from "./accounts.ts";
 import type { EgressGuard, VettedTarget } from "./egress-guard.ts";
 import type { ProxyType } from "./meter.ts";
-import { parseProxyAuthorization, parseUsernameOptions } from "./proxy-auth.ts";
+import { isPlausibleUsername, parseProxyAuthorization, parseUsernameOptions } from "./proxy-auth.ts";
 import { Refusal } from "./refusal.ts";
 import type { UpstreamPool, UpstreamSpec } from "./upstreams.ts";
 
@@ -11,6 +11,8 @@ export interface Admitted {
   proxyType: ProxyType;
   upstream: UpstreamSpec;
 }
+
+const wrongCredentials = () => new Refusal("bad_credentials", "The proxy username or password is wrong");
 
 /** Who may go where, and how: credentials first (so the egress guard is no oracle for
  * strangers), then the destination, then the route. */
@@ -29,6 +31,7 @@ export class Admission {
         authorization ? "Only Basic proxy authorization is supported" : "Proxy credentials are required",
       );
     }
+    if (!isPlausibleUsername(credentials.username)) throw wrongCredentials();
     const options = parseUsernameOptions(credentials.username);
     const account = await this.accounts.authenticate(options.base, credentials.password);
     if (!account) {
@@ -38,7 +41,7 @@ export class Admission {
           "Unknown username option: use {username}[-session-{8 letters or digits}][-routing-smart]",
         );
       }
-      throw new Refusal("bad_credentials", "The proxy username or password is wrong");
+      throw wrongCredentials();
     }
     const target = await this.guard.vet(host, port);
     const proxyType: ProxyType =

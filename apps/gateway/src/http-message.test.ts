@@ -27,6 +27,10 @@ describe("HTTP/1.1 messages", () => {
 
   it("rejects malformed chunk sizes", () => {
     expect(() => new ChunkedScanner().scan(Buffer.from("zz\r\n"))).toThrow(MalformedMessage);
+    for (const line of ["5;a\nb", "5;a\u0000", '5;a="\u0001"', " 5", "5;", "5;=x", "5;a=b c"])
+      expect(() => new ChunkedScanner().scan(Buffer.from(`${line}\r\n`)), line).toThrow(MalformedMessage);
+    for (const line of ["5", "5 ", "5;a", "5 ; a = b", '5;a="q\\"x";b'])
+      expect(new ChunkedScanner().scan(Buffer.from(`${line}\r\n`)), line).toBe(line.length + 2);
   });
 
   it("frames request bodies and refuses ambiguous ones", () => {

@@ -192,6 +192,12 @@ export class LengthScanner {
   }
 }
 
+/** `chunk-size *( BWS ";" BWS name [ BWS "=" BWS ( token / quoted-string ) ] )`: an extension
+ * with a bare LF or another control character would be read differently by the next parser, so
+ * it is refused rather than forwarded. */
+const CHUNK_SIZE_LINE =
+  /^([0-9a-fA-F]{1,12})(?:[ \t]*;[ \t]*[!#$%&'*+.^_`|~0-9A-Za-z-]+(?:[ \t]*=[ \t]*(?:[!#$%&'*+.^_`|~0-9A-Za-z-]+|"(?:[\t !\x23-\x5b\x5d-\x7e\x80-\xff]|\\[\t\x20-\x7e\x80-\xff])*"))?)*[ \t]*$/;
+
 /**
  * Tracks a chunked body's framing as bytes pass by, so the relay knows where the message ends
  * without decoding it. `scan` returns how many bytes of `data` belong to the body, and `done`
@@ -219,9 +225,9 @@ export class ChunkedScanner {
           break;
         case "size-lf": {
           if (byte !== 0x0a) throw new MalformedMessage("malformed chunk size line");
-          const hex = (this.sizeText.split(";")[0] ?? "").trim();
-          if (!/^[0-9a-fA-F]{1,12}$/.test(hex)) throw new MalformedMessage("malformed chunk size");
-          this.remaining = Number.parseInt(hex, 16);
+          const line = CHUNK_SIZE_LINE.exec(this.sizeText);
+          if (!line) throw new MalformedMessage("malformed chunk size or extension");
+          this.remaining = Number.parseInt(line[1] as string, 16);
           this.sizeText = "";
           this.state = this.remaining === 0 ? "trailer" : "data";
           this.trailerLineLength = 0;

@@ -4,7 +4,7 @@ import tls from "node:tls";
 import { promisify } from "node:util";
 import { applyLedgerEntry, hashSecret, randomSecret, schema } from "@bytetoll/db";
 import type { TestDatabase } from "@bytetoll/db/testing";
-import { pino } from "pino";
+import { type Logger, pino } from "pino";
 import { defaultGatewayConfig, type GatewayConfig } from "../../src/config.ts";
 import { createGateway, type Gateway } from "../../src/gateway.ts";
 import { selfSignedCertificate } from "../../src/tls-certificate.ts";
@@ -22,6 +22,7 @@ export function testCertificate(): Promise<{ cert: string; key: string }> {
 export async function startGateway(
   database: TestDatabase,
   overrides: Partial<GatewayConfig> = {},
+  logger: Logger = silentLogger,
 ): Promise<Gateway> {
   const config: GatewayConfig = {
     ...defaultGatewayConfig,
@@ -35,7 +36,7 @@ export async function startGateway(
     shutdownGraceMs: 200,
     ...overrides,
   };
-  const gateway = createGateway({ database, config, logger: silentLogger });
+  const gateway = createGateway({ database, config, logger });
   await gateway.listen();
   return gateway;
 }
