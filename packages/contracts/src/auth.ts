@@ -1,13 +1,13 @@
 import { z } from "zod";
-import { isValidEmail } from "./email.ts";
+import { isValidEmail, normalizeEmail } from "./email.ts";
 import { successEnvelope } from "./envelope.ts";
+import { MAX_ORDER_USD } from "./order-constants.ts";
 
-/** The e-mail as the server keys accounts by it: trimmed and lower-cased (one account per
- * address however it is typed). */
+/** The e-mail as the server keys accounts by it: trimmed, lower-cased, without a trailing dot
+ * after the domain (one account per address however it is typed). */
 export const emailSchema = z
   .string({ error: "Email is required for login." })
-  .trim()
-  .toLowerCase()
+  .overwrite(normalizeEmail)
   .min(1, "Email is required for login.")
   .refine(isValidEmail, "Please enter a valid email address.");
 
@@ -37,13 +37,14 @@ export const loginRequestSchema = z.object({
     .number()
     .int("purchaseAmount must be a whole number of USD")
     .positive("purchaseAmount must be greater than 0")
-    .max(1_000_000, "purchaseAmount must be at most 1000000")
+    .max(MAX_ORDER_USD, `purchaseAmount must be a whole number of USD from 1 to ${MAX_ORDER_USD}`)
     .nullable()
     .optional(),
 });
 export type LoginRequest = z.infer<typeof loginRequestSchema>;
 
-/** POST /magic/check → data.orderId (null until orders exist for the request). */
+/** POST /magic/check → data.orderId, always null: the check writes nothing (no account, no
+ * order) until the e-mailed link proves the address; POST /auth/magic/verify answers the order. */
 export const magicCheckResponse = successEnvelope(z.object({ orderId: z.string().nullable() }));
 export type MagicCheckResponse = z.infer<typeof magicCheckResponse>;
 
@@ -57,18 +58,32 @@ export const LOGIN_LINK_SENT = "Login link sent";
 export const LOGIN_RATE_LIMITED = "Too many login requests. Please wait a few minutes and try again.";
 export const LOGIN_LINK_INVALID = "This login link is invalid or has expired.";
 
-/** POST /auth/magic/verify: the magic_credential from the link. */
+/**
+ * POST /auth/magic/verify: the magic_credential from the link. `username`/`password` are the
+ * prefilled anonymous credentials the same browser sent with POST /auth/login: the set named in
+ * that request is attached only when they are presented again here, so a link someone else asked
+ * for never attaches their credentials to this account.
+ */
 export const magicVerifyRequestSchema = z.object({
   access_token: z
     .string({ error: "access_token is required" })
     .min(1, "access_token is required")
     .max(512, "access_token is too long"),
+  username: printable("username", 128).optional(),
+  password: printable("password", 256).optional(),
 });
 export type MagicVerifyRequest = z.infer<typeof magicVerifyRequestSchema>;
 
-/** `token` is the app JWT to send as `Authorization: Bearer`; `exp` its expiry in epoch seconds. */
+/** `token` is the app JWT to send as `Authorization: Bearer`; `exp` its expiry in epoch seconds;
+ * `order_id` the pending order made from the login request's purchaseAmount (null without one). */
 export const magicVerifyResponse = successEnvelope(
-  z.object({ token: z.string(), exp: z.number().int(), email: z.string(), id: z.string() }),
+  z.object({
+    token: z.string(),
+    exp: z.number().int(),
+    email: z.string(),
+    id: z.string(),
+    order_id: z.string().nullable(),
+  }),
 );
 export type MagicVerifyResponse = z.infer<typeof magicVerifyResponse>;
 

@@ -20,3 +20,22 @@ export function isValidEmail(value: string): boolean {
   if (domain.length > EMAIL_DOMAIN_MAX_LENGTH) return false;
   return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(value);
 }
+
+/** The address as accounts are keyed by it: trimmed, lower-cased, and without the trailing dot a
+ * fully qualified domain may carry (`a@x.com.` is the mailbox `a@x.com`). */
+export function normalizeEmail(value: string): string {
+  const trimmed = value.trim().toLowerCase();
+  return trimmed.endsWith(".") ? trimmed.slice(0, -1) : trimmed;
+}
+
+/**
+ * What the per-e-mail login-link limit counts by: the normalised address with any plus tag
+ * dropped (`a+1@x.com` and `a+2@x.com` reach the same mailbox, so they share one limit).
+ */
+export function loginLimitKey(email: string): string {
+  const normalized = normalizeEmail(email);
+  const at = normalized.lastIndexOf("@");
+  const plus = normalized.indexOf("+");
+  if (plus <= 0 || plus > at) return normalized;
+  return normalized.slice(0, plus) + normalized.slice(at);
+}

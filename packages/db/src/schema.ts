@@ -49,10 +49,14 @@ export const loginTokens = pgTable(
     id: uuid("id").primaryKey().defaultRandom(),
     tokenHash: text("token_hash").notNull().unique(),
     email: text("email").notNull(),
-    userId: uuid("user_id")
-      .notNull()
-      .references(() => users.id, { onDelete: "cascade" }),
+    /** What the per-e-mail link limit counts by: the address without plus tag or trailing dot. */
+    limitKey: text("limit_key").notNull(),
+    /** The account, when it existed at request time; a new one is created only when the link is
+     * followed (that proves the address). */
+    userId: uuid("user_id").references(() => users.id, { onDelete: "cascade" }),
     orderId: text("order_id"),
+    /** The order the login request asked for (whole USD), made when the link is followed. */
+    purchaseAmountUsd: integer("purchase_amount_usd"),
     requestIp: text("request_ip"),
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
@@ -63,7 +67,7 @@ export const loginTokens = pgTable(
       onDelete: "set null",
     }),
   },
-  (t) => [index("login_tokens_email_created_idx").on(t.email, t.createdAt)],
+  (t) => [index("login_tokens_limit_key_created_idx").on(t.limitKey, t.createdAt)],
 );
 
 /** The dev outbox: e-mails that would have been sent when no SMTP_URL is configured. */

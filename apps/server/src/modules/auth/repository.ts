@@ -5,16 +5,19 @@ import { sql } from "drizzle-orm";
 const LOGIN_LOCK_CLASS = 727_001;
 
 export interface ConsumedToken {
-  userId: string;
+  /** Null when the account did not exist yet at request time. */
+  userId: string | null;
   email: string;
   claimCredentialId: string | null;
+  purchaseAmountUsd: number | null;
 }
 
 export interface NewLoginToken {
   tokenHash: string;
   email: string;
-  userId: string;
+  limitKey: string;
   orderId: string | null;
+  purchaseAmountUsd: number | null;
   requestIp: string | null;
   claimCredentialId: string | null;
   validMinutes: number;
@@ -34,46 +37,55 @@ export function createAuthRepository(database: Database) {
     },
 
     /**
-     * Serialises link requests for one e-mail across instances (the lock lives until the
-     * transaction ends) and counts the links issued in the window.
+     * Serialises link requests for one limit key across instances (the lock lives until the
+     * transaction ends) and counts the links issued for it in the window.
      */
     async lockAndCountRecentLinks(
       executor: SqlExecutor,
-      email: string,
+      limitKey: string,
       windowMinutes: number,
     ): Promise<number> {
-      await executor.execute(sql`SELECT pg_advisory_xact_lock(${LOGIN_LOCK_CLASS}, hashtext(${email}))`);
+      await executor.execute(sql`SELECT pg_advisory_xact_lock(${LOGIN_LOCK_CLASS}, hashtext(${limitKey}))`);
       const result = await executor.execute<{ count: string | number }>(sql`
         SELECT count(*) AS count FROM login_tokens
-        WHERE email = ${email} AND created_at > now() - make_interval(mins => ${windowMinutes})`);
+        WHERE limit_key = ${limitKey} AND created_at > now() - make_interval(mins => ${windowMinutes})`);
       return Number(result.rows[0]?.count ?? 0);
     },
 
+    /** Names the account if it exists already; never creates one (the link has proved nothing yet). */
     async insertLoginToken(executor: SqlExecutor, token: NewLoginToken): Promise<void> {
       await executor.execute(sql`
-        INSERT INTO login_tokens (token_hash, email, user_id, order_id, request_ip, claim_credential_id, expires_at)
-        VALUES (${token.tokenHash}, ${token.email}, ${token.userId}, ${token.orderId}, ${token.requestIp},
-                ${token.claimCredentialId}, now() + make_interval(mins => ${token.validMinutes}))`);
+        INSERT INTO login_tokens (token_hash, email, limit_key, user_id, order_id, purchase_amount_usd,
+                                  request_ip, claim_credential_id, expires_at)
+        VALUES (${token.tokenHash}, ${token.email}, ${token.limitKey},
+                (SELECT id FROM users WHERE email = ${token.email}), ${token.orderId},
+                ${token.purchaseAmountUsd}, ${token.requestIp}, ${token.claimCredentialId},
+                now() + make_interval(mins => ${token.validMinutes}))`);
     },
 
     /**
      * Single use in one statement: of two concurrent calls with the same token only one gets the
-     * row back. The token must also still belong to its account's current e-mail.
+     * row back. A token that named an account must still belong to that account's current e-mail.
      */
     async consumeLoginToken(executor: SqlExecutor, tokenHash: string): Promise<ConsumedToken | null> {
       const result = await executor.execute<{
-        user_id: string;
+        user_id: string | null;
         email: string;
         claim_credential_id: string | null;
+        purchase_amount_usd: number | null;
       }>(sql`
         UPDATE login_tokens t SET used_at = now()
         WHERE t.token_hash = ${tokenHash} AND t.used_at IS NULL AND t.expires_at > now()
-          AND EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.email = t.email)
-        RETURNING t.user_id, t.email, t.claim_credential_id`);
+          AND (t.user_id IS NULL OR EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.email = t.email))
+        RETURNING t.user_id, t.email, t.claim_credential_id, t.purchase_amount_usd`);
       const row = result.rows[0];
-      return row
-        ? { userId: row.user_id, email: row.email, claimCredentialId: row.claim_credential_id }
-        : null;
+      if (!row) return null;
+      return {
+        userId: row.user_id,
+        email: row.email,
+        claimCredentialId: row.claim_credential_id,
+        purchaseAmountUsd: row.purchase_amount_usd === null ? null : Number(row.purchase_amount_usd),
+      };
     },
 
     async createSession(executor: SqlExecutor, userId: string, validDays: number) {
@@ -94,7 +106,7 @@ export function createAuthRepository(database: Database) {
     },
 
     /** Attaches the set only if still unclaimed and the account has none (one set per account;
-     * the unique index on user_id settles a race). */
+     * the unique index on user_id settles a race). The caller has checked the password. */
     async claimCredential(userId: string, credentialId: string): Promise<boolean> {
       try {
         const result = await db.execute<{ id: string }>(sql`

@@ -44,12 +44,12 @@ export async function authRoutes(app: App) {
       config: perIp(30, "Too many requests. Please wait a few minutes and try again."),
       schema: {
         tags: ["auth"],
-        summary: "Prepare the account for sign-in (created if new)",
+        summary: "Check a login request (writes nothing; the account is made when the link is followed)",
         body: loginRequestSchema,
         response: { 200: magicCheckResponse, ...magicCheckErrors },
       },
     },
-    async (request) => ({ success: true as const, data: await service.prepareAccount(request.body) }),
+    async (request) => ({ success: true as const, data: service.checkLoginRequest(request.body) }),
   );
 
   app.post(
@@ -60,7 +60,7 @@ export async function authRoutes(app: App) {
         tags: ["auth"],
         summary: "E-mail a single-use login link (same reply whether or not the account exists)",
         body: sendLoginLinkRequestSchema,
-        response: { 200: messageResponse, ...errors },
+        response: { 200: messageResponse, ...magicCheckErrors },
       },
     },
     async (request) => {
@@ -82,7 +82,7 @@ export async function authRoutes(app: App) {
     },
     async (request) => ({
       success: true as const,
-      data: await service.verifyLoginLink(request.body.access_token),
+      data: await service.verifyLoginLink(request.body),
     }),
   );
 

@@ -2,9 +2,18 @@ import {
   LOGIN_LINK_INVALID,
   LOGIN_RATE_LIMITED,
   type LoginRequest,
+  loginLimitKey,
+  type MagicVerifyRequest,
   type SendLoginLinkRequest,
 } from "@bytetoll/contracts";
-import { applyLedgerEntry, type Database, hashesEqual, hashSecret, randomSecret } from "@bytetoll/db";
+import {
+  applyLedgerEntry,
+  type Database,
+  hashesEqual,
+  hashSecret,
+  randomSecret,
+  type SqlExecutor,
+} from "@bytetoll/db";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../../config.ts";
 import { AppError } from "../../errors.ts";
@@ -29,44 +38,85 @@ interface Deps {
   orders: Pick<OrdersService, "createPending">;
 }
 
-/** Magic-link sign-in: prepare the account, e-mail a single-use link, exchange it for an app JWT. */
+/** Nothing is stored for a deal: no deal is live until deals exist. */
+function refuseDeal(input: LoginRequest): void {
+  if (input.dealId != null) throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
+}
+
+/**
+ * Magic-link sign-in: e-mail a single-use link, exchange it for an app JWT. Nothing is written
+ * for an address (account, order, attached credentials) until its link is followed.
+ */
 export function createAuthService({ database, config, mailer, log, orders }: Deps) {
   const repository = createAuthRepository(database);
 
-  /** The prefilled anonymous credential set, if the password matches (checked in constant time). */
-  async function credentialToClaim(input: LoginRequest): Promise<string | null> {
-    if (!input.username || !input.password) return null;
-    const credential = await repository.findUnclaimedCredential(input.username);
-    if (!credential || !hashesEqual(hashSecret(input.password), credential.passwordHash)) return null;
+  /** The unclaimed anonymous credential set these name, if the password matches (checked in
+   * constant time). */
+  async function matchingCredential(username?: string, password?: string): Promise<string | null> {
+    if (!username || !password) return null;
+    const credential = await repository.findUnclaimedCredential(username);
+    if (!credential || !hashesEqual(hashSecret(password), credential.passwordHash)) return null;
     return credential.id;
   }
 
+  /** The free data, once per account: the reference makes it a no-op on every later sign-in. */
+  async function creditFreeData(tx: SqlExecutor, userId: string): Promise<void> {
+    if (config.FREE_GB <= 0) return;
+    await applyLedgerEntry(tx, {
+      userId,
+      kind: "bonus",
+      reference: `free-gb:${userId}`,
+      deltaBytes: Math.round(config.FREE_GB * 1e9),
+      note: `Free ${config.FREE_GB} GB`,
+    });
+  }
+
+  /** Attaches the credential set the login request named only when the browser following the
+   * link presents it again (its password): whoever merely knows the e-mail cannot do that. */
+  async function claimPrefilled(userId: string, claimId: string | null, input: MagicVerifyRequest) {
+    if (!claimId) return;
+    const presented = await matchingCredential(input.username, input.password);
+    const claimed = presented === claimId && (await repository.claimCredential(userId, claimId));
+    if (!claimed) log.info({ userId }, "prefilled credentials were not claimed");
+  }
+
+  /** The order the login request asked for. The link is spent already: a failure here leaves
+   * the person signed in without the order rather than without either. */
+  async function pendingOrder(userId: string, amountUsd: number | null): Promise<string | null> {
+    if (amountUsd === null) return null;
+    try {
+      return (await orders.createPending(userId, amountUsd)).order_id;
+    } catch (error) {
+      log.error({ err: error, userId }, "the sign-in order could not be created");
+      return null;
+    }
+  }
+
   return {
-    /** POST /magic/check: the account exists afterwards, whether or not it did before; with
-     * purchaseAmount it also holds a pending order of that amount (the link lands on it). A deal
-     * is refused before anything is created: no deal is live until deals exist. */
-    async prepareAccount(input: LoginRequest): Promise<{ orderId: string | null }> {
-      if (input.dealId != null) throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
-      const userId = await repository.upsertUser(database.db, input.email);
-      if (input.purchaseAmount == null) return { orderId: null };
-      const order = await orders.createPending(userId, input.purchaseAmount);
-      return { orderId: order.order_id };
+    /** POST /magic/check: validates the login request and writes nothing (the address is not
+     * proved yet); a deal is refused. */
+    checkLoginRequest(input: LoginRequest): { orderId: null } {
+      refuseDeal(input);
+      return { orderId: null };
     },
 
     /** POST /auth/login: same outcome for new and existing accounts; at most LINKS_PER_EMAIL
-     * links per e-mail in LINK_WINDOW_MINUTES, counted in the database (holds across instances). */
+     * links per mailbox (plus tags and a trailing dot do not make another) in
+     * LINK_WINDOW_MINUTES, counted in the database (holds across instances). */
     async sendLoginLink(input: SendLoginLinkRequest, requestIp: string | null): Promise<void> {
-      const claimCredentialId = await credentialToClaim(input);
+      refuseDeal(input);
+      const claimCredentialId = await matchingCredential(input.username, input.password);
+      const limitKey = loginLimitKey(input.email);
       const token = randomSecret(32);
       await repository.transaction(async (tx) => {
-        const recent = await repository.lockAndCountRecentLinks(tx, input.email, LINK_WINDOW_MINUTES);
+        const recent = await repository.lockAndCountRecentLinks(tx, limitKey, LINK_WINDOW_MINUTES);
         if (recent >= LINKS_PER_EMAIL) throw new AppError(429, LOGIN_RATE_LIMITED, "rate_limited");
-        const userId = await repository.upsertUser(tx, input.email);
         await repository.insertLoginToken(tx, {
           tokenHash: hashSecret(token),
           email: input.email,
-          userId,
+          limitKey,
           orderId: input.orderId ?? null,
+          purchaseAmountUsd: input.purchaseAmount ?? null,
           requestIp,
           claimCredentialId,
           validMinutes: LINK_VALID_MINUTES,
@@ -76,37 +126,28 @@ export function createAuthService({ database, config, mailer, log, orders }: Dep
       await mailer.send(loginEmail(input.email, link, LINK_VALID_MINUTES));
     },
 
-    /** POST /auth/magic/verify: consumes the link, credits the free data once per account,
-     * opens a session and returns its JWT. */
-    async verifyLoginLink(accessToken: string) {
+    /** POST /auth/magic/verify: consumes the link (the address is proved), creates the account
+     * if new, credits the free data once per account, opens a session, then attaches the
+     * prefilled credentials and makes the order the login request asked for. */
+    async verifyLoginLink(input: MagicVerifyRequest) {
       const opened = await repository.transaction(async (tx) => {
-        const consumed = await repository.consumeLoginToken(tx, hashSecret(accessToken));
+        const consumed = await repository.consumeLoginToken(tx, hashSecret(input.access_token));
         if (!consumed) return null;
-        if (config.FREE_GB > 0) {
-          // The reference makes this a no-op on every sign-in after the first.
-          await applyLedgerEntry(tx, {
-            userId: consumed.userId,
-            kind: "bonus",
-            reference: `free-gb:${consumed.userId}`,
-            deltaBytes: Math.round(config.FREE_GB * 1e9),
-            note: `Free ${config.FREE_GB} GB`,
-          });
-        }
-        const session = await repository.createSession(tx, consumed.userId, SESSION_VALID_DAYS);
-        return { consumed, session };
+        const userId = consumed.userId ?? (await repository.upsertUser(tx, consumed.email));
+        await creditFreeData(tx, userId);
+        const session = await repository.createSession(tx, userId, SESSION_VALID_DAYS);
+        return { consumed, userId, session };
       });
       if (!opened) throw new AppError(401, LOGIN_LINK_INVALID, "invalid_link");
-      const { consumed, session } = opened;
-      if (consumed.claimCredentialId) {
-        const claimed = await repository.claimCredential(consumed.userId, consumed.claimCredentialId);
-        if (!claimed) log.info({ userId: consumed.userId }, "prefilled credentials were not claimed");
-      }
+      const { consumed, userId, session } = opened;
+      await claimPrefilled(userId, consumed.claimCredentialId, input);
+      const orderId = await pendingOrder(userId, consumed.purchaseAmountUsd);
       const token = await signAppToken(config.JWT_SECRET, {
-        userId: consumed.userId,
+        userId,
         sessionId: session.id,
         exp: session.exp,
       });
-      return { token, exp: session.exp, email: consumed.email, id: consumed.userId };
+      return { token, exp: session.exp, email: consumed.email, id: userId, order_id: orderId };
     },
 
     async sessionUser(user: AuthUser) {

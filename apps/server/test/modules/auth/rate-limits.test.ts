@@ -1,5 +1,6 @@
 import { LOGIN_RATE_LIMITED } from "@bytetoll/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { latestLinkToken, verify } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 
 let t: TestApp;
@@ -66,5 +67,31 @@ describe("sign-in rate limits", () => {
     const refused = await attempt();
     expect(refused.statusCode).toBe(429);
     expect(refused.json().success).toBe(false);
+  });
+});
+
+describe("the per-e-mail limit counts one mailbox however it is written", () => {
+  it("refuses a trailing dot, upper case and plus tags once the address had its 5 links", async () => {
+    for (let i = 0; i < 5; i++) {
+      expect((await login("victim@x.com", `10.5.0.${i + 1}`)).statusCode).toBe(200);
+    }
+    for (const [i, variant] of [
+      "victim@x.com.",
+      "VICTIM+1@x.com",
+      "victim+2@X.COM",
+      " victim+a.b@x.com. ",
+    ].entries()) {
+      const refused = await login(variant, `10.5.1.${i + 1}`);
+      expect(refused.statusCode, variant).toBe(429);
+      expect(refused.json()).toEqual({ success: false, message: LOGIN_RATE_LIMITED });
+    }
+    expect((await login("victim2@x.com", "10.5.2.1")).statusCode).toBe(200);
+  });
+
+  it("keys the account by the address as typed, lower-cased and without the trailing dot", async () => {
+    expect((await login("Dotted+Tag@Example.COM.", "10.6.0.1")).statusCode).toBe(200);
+    expect(await tokensFor("dotted+tag@example.com")).toBe(1);
+    const verified = await verify(t.app, await latestLinkToken(t.app, "dotted+tag@example.com"));
+    expect(verified.json().data.email).toBe("dotted+tag@example.com");
   });
 });
