@@ -35,6 +35,9 @@ export interface ChangeFeed {
   /** Resolves once every change committed before the call has reached this instance's caches
    * (or after a second, or at once while the feed is down and the caches are off). */
   sync(): Promise<void>;
+  /** Calls `listener` with each change's payload once the caches have dropped what it made
+   * stale, and with null when the feed is back after an outage (changes may have been missed). */
+  onChange(listener: (payload: string | null) => void): void;
 }
 
 declare module "fastify" {
@@ -71,6 +74,7 @@ async function changeFeedPlugin(app: FastifyInstance) {
   const waiting = new Map<string, () => void>();
   let nextSync = 0;
   let live = false;
+  const listeners: Array<(payload: string | null) => void> = [];
 
   const stop = await app.database.listen(CHANGES_CHANNEL, {
     notification(payload) {
@@ -79,9 +83,12 @@ async function changeFeedPlugin(app: FastifyInstance) {
         return;
       }
       const change = parseChange(payload);
-      if (change) byKind[change.kind].invalidate(payload);
+      if (!change) return;
+      byKind[change.kind].invalidate(payload);
+      for (const listener of listeners) listener(payload);
     },
     live(isLive) {
+      if (isLive && !live) for (const listener of listeners) listener(null);
       live = isLive;
       for (const cache of Object.values(caches)) cache.setLive(isLive);
       if (!isLive) {
@@ -127,7 +134,7 @@ async function changeFeedPlugin(app: FastifyInstance) {
     }
   }
 
-  app.decorate("changeFeed", { caches, sync });
+  app.decorate("changeFeed", { caches, sync, onChange: (listener) => listeners.push(listener) });
 
   app.addHook("onSend", (request, _reply, payload, done) => {
     if (!WRITE_METHODS.has(request.method)) return done(null, payload);

@@ -6,6 +6,7 @@ import { Server, type Socket } from "socket.io";
 import type { Order } from "../modules/orders/schemas.ts";
 import type { AuthUser } from "../types.ts";
 import { type ChannelAck, ordersChannel, parseChannel } from "./realtime-channels.ts";
+import { createSocketRevocation } from "./realtime-revocation.ts";
 
 export interface Realtime {
   io: Server;
@@ -77,8 +78,12 @@ async function realtimePlugin(app: FastifyInstance) {
     );
   });
 
+  // A revoked session's (or replaced API token's) sockets are closed within moments, here and on
+  // every other instance: each hears the change through the database's change feed.
+  const revocation = createSocketRevocation(app, (token) => userForToken(app, token));
   io.on("connection", (socket: Socket) => {
     const user = (socket.data as SocketData).user;
+    if (user) revocation.track(socket, user, socket.handshake.auth.token as string);
     socket.on("subscribe", async (payload: unknown, ack: unknown) => {
       const channel = parseChannel(payload, user);
       if (!channel.ok) return ackWith(ack, channel);
