@@ -36,11 +36,13 @@ const gateway = createGateway({
     metricsPort: null,
     egressAllow: ["127.0.0.0/8"],
     shutdownGraceMs: 0,
+    // The idle-tunnel measurement holds 1,000 tunnels from 127.0.0.1 at once.
+    maxConnectionsPerIp: 2_000,
   },
   logger: pino({ level: "silent" }),
 });
 await gateway.listen();
-process.send?.({ type: "ready", port: gateway.httpPort, username, password });
+process.send?.({ type: "ready", port: gateway.httpPort, tlsPort: gateway.httpsPort, username, password });
 
 /** BENCH_PROFILE=dir: CPU profile of the measured phases only (not start-up), for `--cpu-prof`
  * style analysis without PGlite's initialisation drowning the relay. */

@@ -12,12 +12,12 @@ import {
 import type { Meter } from "./meter.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import { type Outcome, readHead, relayPlainRequest } from "./plain-request.ts";
-import { Refusal, sendRawRefusal } from "./refusal.ts";
+import { Refusal, refuseConnection, sendRawRefusal } from "./refusal.ts";
 import { SocketReader } from "./socket-reader.ts";
 import type { TargetPool } from "./target-pool.ts";
 import { splice } from "./tunnel.ts";
 
-/** How long a client connection may sit between requests, or take to send a head. */
+/** How long a kept-alive client connection may sit between requests. */
 const CLIENT_IDLE_MS = 60_000;
 
 export interface SessionDeps {
@@ -26,6 +26,8 @@ export interface SessionDeps {
   pool: TargetPool;
   metrics: GatewayMetrics;
   logger: Logger;
+  /** Time for a whole request head, counted from its first byte (the first head: from accept). */
+  headTimeoutMs: number;
 }
 
 function header(head: RequestHead, key: string): string | undefined {
@@ -117,13 +119,34 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
     }
   }
 
+  /** Slowloris: a head (with its Proxy-Authorization) trickling in byte by byte is cut at the
+   * deadline however active the connection looks. */
+  let headDeadline: NodeJS.Timeout | null = null;
+  let timedOut = false;
+  const startHeadDeadline = () => {
+    headDeadline ??= setTimeout(() => {
+      timedOut = true;
+      deps.metrics.refusals.labels("request_timeout").inc();
+      refuseConnection(
+        client,
+        new Refusal("request_timeout", `The request head did not arrive within ${deps.headTimeoutMs} ms`),
+      );
+    }, deps.headTimeoutMs);
+  };
+  const stopHeadDeadline = () => {
+    if (headDeadline) clearTimeout(headDeadline);
+    headDeadline = null;
+  };
+
   async function session(): Promise<void> {
+    startHeadDeadline();
     for (;;) {
       client.setTimeout(CLIENT_IDLE_MS);
       let head: RequestHead;
       let hasBody = false;
       try {
-        const raw = await readHead(reader);
+        const raw = await readHead(reader, startHeadDeadline);
+        if (timedOut) return;
         if (!raw) {
           client.end();
           return;
@@ -131,11 +154,13 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
         head = parseRequestHead(raw.buffer, raw.end);
         hasBody = requestFraming(head).kind !== "none";
       } catch (error) {
+        if (timedOut) return;
         if (error instanceof MalformedMessage)
           refuse(new Refusal("bad_request", `Malformed request: ${error.message}`), true);
         else client.destroy();
         return;
       } finally {
+        stopHeadDeadline();
         client.setTimeout(0);
       }
       try {

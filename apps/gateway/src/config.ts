@@ -45,6 +45,13 @@ export interface GatewayConfig {
 export const defaultGatewayConfig: GatewayConfig = {
   host: "0.0.0.0",
   httpPort: 8080,
+  /** Open client connections per client address (IPv6: per /64), tunnels included. */
+  maxConnectionsPerIp: number;
+  /** Open client connections in total. */
+  maxConnections: number;
+  /** Time a client has for a whole request head, Proxy-Authorization included (and for the TLS
+   * handshake on 8443), counted from its first byte (a new connection: from accept). */
+  headTimeoutMs: number;
   httpsPort: 8443,
   tls: null,
   dataDir: undefined,
@@ -66,6 +73,9 @@ export class ConfigError extends Error {}
 type Env = Record<string, string | undefined>;
 
 function port(env: Env, name: string, fallback: number): number {
+  maxConnectionsPerIp: 256,
+  maxConnections: 10_000,
+  headTimeoutMs: 15_000,
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
@@ -178,3 +188,10 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     metricsPort: metricsRaw === "off" ? null : port(env, "GATEWAY_METRICS_PORT", 9464),
   };
 }
+    maxConnectionsPerIp: positiveNumber(
+      env,
+      "GATEWAY_MAX_CONNECTIONS_PER_IP",
+      defaultGatewayConfig.maxConnectionsPerIp,
+    ),
+    maxConnections: positiveNumber(env, "GATEWAY_MAX_CONNECTIONS", defaultGatewayConfig.maxConnections),
+    headTimeoutMs: positiveNumber(env, "GATEWAY_HEAD_TIMEOUT_MS", defaultGatewayConfig.headTimeoutMs),

@@ -11,11 +11,13 @@ import { serveClient } from "./client-session.ts";
 import type { GatewayConfig } from "./config.ts";
 import { CREDENTIALS_CHANNEL } from "./credentials-channel.ts";
 import { EgressGuard } from "./egress-guard.ts";
+import { ConnectionLimits } from "./connection-limits.ts";
 import { Meter, type ProxyType } from "./meter.ts";
 import { createGatewayMetrics } from "./metrics.ts";
 import { TargetPool } from "./target-pool.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
 import { UpstreamPool } from "./upstreams.ts";
+import { Refusal, refuseConnection } from "./refusal.ts";
 import { UsageFlusher } from "./usage-flusher.ts";
 
 export interface Gateway {
@@ -96,9 +98,19 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     dc: new UpstreamPool(config.datacenterUpstreams),
   });
   const pool = new TargetPool();
-  const sessionDeps = { admission, meter, pool, metrics, logger };
+  const sessionDeps = { admission, meter, pool, metrics, logger, headTimeoutMs: config.headTimeoutMs };
+  const limits = new ConnectionLimits(config);
 
-  function track(socket: Socket, listener: "http" | "https"): void {
+  /** Counts a new client connection, or turns it away (false) when a connection limit is
+   * reached: on 8080 with a 503, on 8443 (before any TLS) by closing it. */
+  function track(socket: Socket, listener: "http" | "https"): boolean {
+    if (!limits.admit(socket)) {
+      metrics.refusals.labels("too_many_connections").inc();
+      if (listener === "http")
+        refuseConnection(socket, new Refusal("too_many_connections", "Too many open connections"));
+      else socket.destroy();
+      return false;
+    }
     socket.setNoDelay(true);
     metrics.openConnections.labels(listener).inc();
     clients.add(socket);
@@ -111,18 +123,24 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
   async function listen(): Promise<void> {
     const tlsPair = config.tls ?? (await selfSignedCertificate(config.dataDir));
     httpServer = net.createServer((socket) => {
-      track(socket, "http");
-      serveClient(socket, sessionDeps);
+      if (track(socket, "http")) serveClient(socket, sessionDeps);
     });
     httpsServer = tls.createServer(
-      { cert: tlsPair.cert, key: tlsPair.key, ALPNProtocols: ["http/1.1"] },
+      {
+        cert: tlsPair.cert,
+        key: tlsPair.key,
+        ALPNProtocols: ["http/1.1"],
+        handshakeTimeout: config.headTimeoutMs,
+      },
       (socket) => {
         serveClient(socket, sessionDeps);
       },
     );
     // Counted at TCP level so handshakes in progress show up as connections too.
+    return true;
     httpsServer.on("connection", (socket: Socket) => track(socket, "https"));
-    httpsServer.on("tlsClientError", () => {});
+    // A failed or timed-out handshake: nothing to answer, the connection just ends.
+    httpsServer.on("tlsClientError", (_error, socket) => socket.destroy());
     await listenOn(httpServer, config.httpPort, config.host);
     await listenOn(httpsServer, config.httpsPort, config.host);
     if (config.metricsPort !== null) {

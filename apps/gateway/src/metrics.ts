@@ -1,5 +1,5 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
-import type { RefusalCode } from "./refusal.ts";
+import { REFUSAL_CODES } from "./refusal.ts";
 
 /** One registry per gateway (not prom-client's global one), so several gateways in one process
  * (tests, `npm start`) never collide. */
@@ -65,17 +65,7 @@ export function createGatewayMetrics(sources: MetricSources) {
       this.set(sources.lagSeconds());
     },
   });
-  for (const reason of [
-    "auth_required",
-    "bad_credentials",
-    "bad_username_option",
-    "balance_exhausted",
-    "destination_forbidden",
-    "upstream_failed",
-    "bad_request",
-  ] satisfies RefusalCode[]) {
-    refusals.labels(reason).inc(0);
-  }
+  for (const reason of REFUSAL_CODES) refusals.labels(reason).inc(0);
   return {
     registry,
     requests,

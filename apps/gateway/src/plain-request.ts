@@ -51,8 +51,12 @@ export function originForm(target: string): string {
   return rest.startsWith("/") ? rest : `/${rest}`;
 }
 
-/** Reads a message head; null when the peer closed before sending a single byte. */
-export async function readHead(reader: SocketReader): Promise<{ buffer: Buffer; end: number } | null> {
+/** Reads a message head; null when the peer closed before sending a single byte. `onBytes`
+ * runs once bytes of the head have arrived. */
+export async function readHead(
+  reader: SocketReader,
+  onBytes?: () => void,
+): Promise<{ buffer: Buffer; end: number } | null> {
   let buffer: Buffer = Buffer.alloc(0);
   for (;;) {
     const chunk = await reader.read();
@@ -60,6 +64,7 @@ export async function readHead(reader: SocketReader): Promise<{ buffer: Buffer; 
       if (buffer.length === 0) return null;
       throw new MalformedMessage("connection closed inside a message head");
     }
+    onBytes?.();
     buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
     // Empty lines before a request line are allowed (RFC 9112 §2.2).
     while (buffer.length >= 2 && buffer[0] === 0x0d && buffer[1] === 0x0a) buffer = buffer.subarray(2);

@@ -7,7 +7,9 @@ export type RefusalCode =
   | "balance_exhausted"
   | "destination_forbidden"
   | "upstream_failed"
-  | "bad_request";
+  | "bad_request"
+  | "request_timeout"
+  | "too_many_connections";
 
 const statusOf: Record<RefusalCode, [number, string]> = {
   auth_required: [407, "Proxy Authentication Required"],
@@ -17,7 +19,15 @@ const statusOf: Record<RefusalCode, [number, string]> = {
   destination_forbidden: [403, "Forbidden"],
   upstream_failed: [502, "Bad Gateway"],
   bad_request: [400, "Bad Request"],
+  request_timeout: [408, "Request Timeout"],
+  too_many_connections: [503, "Service Unavailable"],
 };
+
+export const REFUSAL_CODES = Object.keys(statusOf) as RefusalCode[];
+
+/** How long a connection refused before its request was read stays open for the client to read
+ * the refusal and close its side; then it is cut. */
+const REFUSED_LINGER_MS = 2_000;
 
 /** A request the gateway will not carry; the code travels in `X-ByteToll-Error` so clients
  * (and the server's connection test) can tell the reasons apart without parsing the body. */
@@ -63,4 +73,12 @@ export function sendRawRefusal(socket: Duplex, refusal: Refusal, close = true): 
   const bytes = `HTTP/1.1 ${refusal.status} ${refusal.statusText}\r\n${head}\r\n${body}`;
   if (close) socket.end(bytes);
   else socket.write(bytes);
+}
+
+/** Refuses a connection whose request was not (fully) read, then closes it: what the client
+ * still sends is discarded, and a client that does not close is cut after a moment. */
+export function refuseConnection(socket: Duplex, refusal: Refusal): void {
+  sendRawRefusal(socket, refusal, true);
+  socket.resume();
+  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
 }

@@ -90,7 +90,7 @@ export const ledgerEntries = pgTable(
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    kind: text("kind").notNull(), // purchase | bonus | usage | deposit | refund | adjustment
+    kind: text("kind").notNull(), // purchase | bonus | usage | deposit | refund | chargeback | adjustment
     reference: text("reference").notNull(),
     deltaBytes: bigint("delta_bytes", { mode: "number" }).notNull(),
     note: text("note"),
@@ -214,9 +214,13 @@ export const orders = pgTable(
     paymentToken: text("payment_token"),
     payinHash: text("payin_hash"),
     creditedBytes: bigint("credited_bytes", { mode: "number" }).notNull().default(0),
+    /** How much of credited_bytes a refund or chargeback has taken back (≤ credited_bytes). */
+    reversedBytes: bigint("reversed_bytes", { mode: "number" }).notNull().default(0),
     balanceBytesAfter: bigint("balance_bytes_after", { mode: "number" }),
     stripeSessionId: text("stripe_session_id"),
     stripeRedirectUrl: text("stripe_redirect_url"),
+    /** The session's payment intent, stored when it is credited: refunds and disputes name it. */
+    stripePaymentIntent: text("stripe_payment_intent"),
     dealId: text("deal_id"),
     quantity: integer("quantity"),
     note: text("note"),
@@ -230,6 +234,7 @@ export const orders = pgTable(
     index("orders_user_created_id_idx").on(t.userId, t.createdAt, t.id),
     uniqueIndex("orders_provider_payment_uq").on(t.provider, t.providerPaymentId),
     uniqueIndex("orders_stripe_session_uq").on(t.stripeSessionId),
+    uniqueIndex("orders_stripe_payment_intent_uq").on(t.stripePaymentIntent),
     index("orders_waiting_expiry_idx").on(t.expiresAt).where(sql`payment_status = 'waiting'`),
   ],
 );
@@ -240,6 +245,26 @@ export const stripeEvents = pgTable("stripe_events", {
   type: text("type").notNull(),
   createdAt: createdAt(),
 });
+
+/** Signed provider callbacks that were not credited because they do not match their order (another
+ * session, another amount or currency): kept with the reason, once per (provider, reference, reason). */
+export const paymentRejections = pgTable(
+  "payment_rejections",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    reference: text("reference").notNull(),
+    reason: text("reason").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("payment_rejections_reference_uq").on(t.provider, t.reference, t.reason),
+    index("payment_rejections_order_idx").on(t.orderId),
+  ],
+);
 
 /** Per-day totals of usage_rollups by proxy type, kept by statement triggers on usage_rollups
  * (migration 0005): the usage API's "by day" and "by proxy type" read ≤ 2 rows per day instead

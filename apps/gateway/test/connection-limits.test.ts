@@ -1,0 +1,122 @@
+import net from "node:net";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gateway } from "../src/gateway.ts";
+import { basic, openTunnel, type SeededUser, seedUser, startGateway, until } from "./support/harness.ts";
+import { startOrigin, type TestOrigin } from "./support/origin.ts";
+
+const PER_IP = 5;
+const HEAD_TIMEOUT_MS = 1_500;
+
+let database: TestDatabase;
+let gateway: Gateway;
+let origin: TestOrigin;
+let user: SeededUser;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  gateway = await startGateway(database, { maxConnectionsPerIp: PER_IP, headTimeoutMs: HEAD_TIMEOUT_MS });
+  origin = await startOrigin();
+  user = await seedUser(database, 10_000_000);
+});
+afterAll(async () => {
+  await gateway.close();
+  await origin.close();
+  await database.close();
+});
+
+/** A connection from a chosen loopback address, with everything it receives. */
+async function connectFrom(localAddress: string, port = gateway.httpPort) {
+  const socket = net.connect({ port, host: "127.0.0.1", localAddress });
+  const state = { received: "", closed: false };
+  socket.on("data", (chunk: Buffer) => {
+    state.received += chunk.toString("latin1");
+  });
+  socket.on("close", () => {
+    state.closed = true;
+  });
+  socket.on("error", () => {});
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", resolve);
+    socket.once("error", reject);
+  });
+  return { socket, state };
+}
+
+function plainGet(target: string): string {
+  return `GET http://${target}/ HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: ${basic(user.username, user.password)}\r\n\r\n`;
+}
+
+describe("connection limits", () => {
+  it("turns away connections past the per-address cap with 503, while another client is served", async () => {
+    const held = await Promise.all(Array.from({ length: PER_IP }, () => connectFrom("127.0.0.3")));
+    const refused = await connectFrom("127.0.0.3");
+    await until(() => refused.state.closed, "the refused connection to close");
+    expect(refused.state.received).toMatch(/^HTTP\/1\.1 503 /);
+    expect(refused.state.received).toContain("X-ByteToll-Error: too_many_connections");
+    // Over TLS the refusal can only be a close before the handshake.
+    const refusedTls = await connectFrom("127.0.0.3", gateway.httpsPort);
+    await until(() => refusedTls.state.closed, "the refused TLS connection to close");
+
+    const other = await connectFrom("127.0.0.4");
+    other.socket.write(plainGet(`127.0.0.1:${origin.port}`));
+    await until(() => other.state.received.includes("hello from origin"), "the other client's answer");
+    other.socket.destroy();
+
+    // A held connection still works, and closing one frees its place.
+    const first = held[0] as (typeof held)[number];
+    first.socket.write(plainGet(`127.0.0.1:${origin.port}`));
+    await until(() => first.state.received.includes("hello from origin"), "a held connection's answer");
+    first.socket.destroy();
+    await until(() => first.state.closed, "the held connection to close");
+    await new Promise((r) => setTimeout(r, 50));
+    const again = await connectFrom("127.0.0.3");
+    again.socket.write(plainGet(`127.0.0.1:${origin.port}`));
+    await until(() => again.state.received.includes("hello from origin"), "a freed place's answer");
+    for (const connection of [...held, again]) connection.socket.destroy();
+  });
+});
+
+describe("request head deadline", () => {
+  it("cuts a client that sends its head one byte at a time with 408, however active it looks", async () => {
+    const slow = await connectFrom("127.0.0.5");
+    const head = plainGet(`127.0.0.1:${origin.port}`);
+    const startedAt = Date.now();
+    let sent = 0;
+    const drip = setInterval(() => {
+      if (!slow.state.closed && sent < head.length) slow.socket.write(head[sent++] as string);
+    }, 100);
+    try {
+      await until(() => slow.state.closed, "the slow connection to be cut");
+    } finally {
+      clearInterval(drip);
+    }
+    expect(sent).toBeLessThan(head.length);
+    expect(Date.now() - startedAt).toBeLessThan(HEAD_TIMEOUT_MS + 1_000);
+    expect(slow.state.received).toMatch(/^HTTP\/1\.1 408 /);
+    expect(slow.state.received).toContain("X-ByteToll-Error: request_timeout");
+  });
+
+  it("cuts a connection that never sends anything, on both listeners", async () => {
+    const silent = await connectFrom("127.0.0.6");
+    const tlsSilent = await connectFrom("127.0.0.6", gateway.httpsPort);
+    await until(() => tlsSilent.state.closed, "the silent TLS connection to be cut");
+    expect(silent.state.received).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
+  it("leaves an established tunnel alone past the deadline", async () => {
+    const tunnel = await openTunnel(
+      gateway.httpPort,
+      basic(user.username, user.password),
+      `127.0.0.1:${origin.port}`,
+    );
+    await new Promise((r) => setTimeout(r, HEAD_TIMEOUT_MS + 500));
+    let received = "";
+    tunnel.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+    });
+    tunnel.write(`GET / HTTP/1.1\r\nHost: origin\r\n\r\n`);
+    await until(() => received.includes("hello from origin"), "an answer through the old tunnel");
+    tunnel.destroy();
+  });
+});
