@@ -1,4 +1,5 @@
 import net from "node:net";
+import tls from "node:tls";
 
 /** How the load generator reaches the origin: straight, or through a proxy (plain or CONNECT). */
 export interface Path {
@@ -7,6 +8,8 @@ export interface Path {
   port: number;
   proxy: boolean;
   authorization?: string;
+  /** Speak TLS to the proxy (the gateway's 8443), with the proxy protocol inside. */
+  tls?: boolean;
 }
 
 /** Every load socket reads into this one buffer (`onread`) and hands each read to its receiver,
@@ -16,7 +19,8 @@ export interface Path {
 const readBuffer = Buffer.allocUnsafe(64 * 1024);
 const receivers = new WeakMap<net.Socket, (chunk: Buffer) => void>();
 
-function connect(port: number): Promise<net.Socket> {
+function connect(port: number, overTls = false): Promise<net.Socket> {
+  if (overTls) return connectTls(port);
   return new Promise((resolve, reject) => {
     const socket: net.Socket = net.connect(
       {
@@ -33,6 +37,18 @@ function connect(port: number): Promise<net.Socket> {
       () => resolve(socket),
     );
     socket.setNoDelay(true);
+    socket.once("error", reject);
+  });
+}
+
+/** TLS sockets take no `onread`: their decrypted chunks go to the same receivers. */
+function connectTls(port: number): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket: tls.TLSSocket = tls.connect({ port, host: "127.0.0.1", rejectUnauthorized: false }, () =>
+      resolve(socket),
+    );
+    socket.setNoDelay(true);
+    socket.on("data", (chunk: Buffer) => receivers.get(socket)?.(chunk));
     socket.once("error", reject);
   });
 }
@@ -84,7 +100,7 @@ function readResponse(socket: net.Socket): Promise<{ closeAfter: boolean }> {
 
 /** Opens a CONNECT tunnel to the origin and resolves once the proxy answered 200. */
 export function openTunnel(path: Path, originPort: number): Promise<net.Socket> {
-  return connect(path.port).then(
+  return connect(path.port, path.tls).then(
     (socket) =>
       new Promise((resolve, reject) => {
         let head = "";
@@ -118,7 +134,8 @@ export async function bulkDownload(
   bytes: number,
   tunnel: boolean,
 ): Promise<number> {
-  const socket = tunnel && path.proxy ? await openTunnel(path, originPort) : await connect(path.port);
+  const socket =
+    tunnel && path.proxy ? await openTunnel(path, originPort) : await connect(path.port, path.tls);
   const started = process.hrtime.bigint();
   const done = readResponse(socket);
   socket.write(requestText(path, originPort, `/bytes/${bytes}`, tunnel));
@@ -151,7 +168,7 @@ export async function smallRequests(
       const started = process.hrtime.bigint();
       let closeAfter = false;
       for (let attempt = 0; ; attempt++) {
-        if (!socket || socket.readableEnded || socket.destroyed) socket = await connect(path.port);
+        if (!socket || socket.readableEnded || socket.destroyed) socket = await connect(path.port, path.tls);
         const done = readResponse(socket);
         socket.write(request);
         try {

@@ -8,8 +8,10 @@ import { ask } from "../shared/ipc.ts";
 import { bulkDownload, idleTunnels, type LatencyResult, type Path, smallRequests } from "./load.ts";
 
 /**
- * `npm run bench:gateway`: the gateway beside a direct connection and tinyproxy, measured in the
- * same run on loopback. Every phase has a fixed amount of work, so the run ends by itself.
+ * `npm run bench:gateway`: the gateway beside a direct connection, tinyproxy and squid, measured
+ * in the same run on loopback. Every phase has a fixed amount of work, so the run ends by itself.
+ * BENCH_BASELINE=<checkout> adds that checkout's gateway as one more subject (before/after a change
+ * in one run; the checkout needs its node_modules).
  */
 
 const BULK_BYTES = 200_000_000;
@@ -18,17 +20,19 @@ const REQUESTS_PER_CONNECTION = 100;
 const SERIAL_REQUESTS = 1000;
 const IDLE_TUNNELS = 1000;
 const TINYPROXY = "/usr/bin/tinyproxy";
+const SQUID = "/usr/sbin/squid";
 const here = fileURLToPath(new URL(".", import.meta.url));
 
 interface Ready {
   type: "ready";
   port: number;
+  tlsPort?: number;
   username?: string;
   password?: string;
 }
 
 function startChild(file: string): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--expose-gc", join(here, file)], {
+  const child = spawn(process.execPath, ["--import", "tsx", "--expose-gc", file], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   return new Promise((resolve, reject) => {
@@ -89,6 +93,36 @@ async function startTinyproxy(): Promise<{ child: ChildProcess; port: number; di
     ].join("\n"),
   );
   const child = spawn(TINYPROXY, ["-d", "-c", join(dir, "tinyproxy.conf")], { stdio: "ignore" });
+  await waitForPort(port);
+  return { child, port, dir };
+}
+
+/** squid as most operators run it in front of nothing: no cache, no authentication, one worker,
+ * its own configuration on a private port, as the unprivileged `proxy` user when started as root. */
+async function startSquid(): Promise<{ child: ChildProcess; port: number; dir: string } | null> {
+  if (!existsSync(SQUID)) return null;
+  const dir = mkdtempSync(join(tmpdir(), "bench-squid-"));
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  writeFileSync(
+    join(dir, "squid.conf"),
+    [
+      `http_port 127.0.0.1:${port}`,
+      "http_access allow all",
+      "cache deny all",
+      "cache_mem 0 MB",
+      "access_log none",
+      `cache_log ${join(dir, "cache.log")}`,
+      `pid_filename ${join(dir, "squid.pid")}`,
+      `coredump_dir ${dir}`,
+      "shutdown_lifetime 0 seconds",
+      "forwarded_for delete",
+      "via off",
+      "workers 1",
+      ...(process.getuid?.() === 0 ? ["cache_effective_user proxy", "cache_effective_group proxy"] : []),
+    ].join("\n"),
+  );
+  const child = spawn(SQUID, ["-N", "-f", join(dir, "squid.conf")], { stdio: "ignore" });
   await waitForPort(port);
   return { child, port, dir };
 }
@@ -216,17 +250,71 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
   });
 }
 
+const CELL = 13;
+
 function row(label: string, values: Array<number | null | string>, digits = 0): string {
-  const cells = values.map((v) => (typeof v === "number" ? v.toFixed(digits) : (v ?? "—")).padStart(12));
-  return `${label.padEnd(46)}${cells.join("")}`;
+  const cells = values.map((v) => (typeof v === "number" ? v.toFixed(digits) : (v ?? "—")).padStart(CELL));
+  return `${label.padEnd(42)}${cells.join("")}`;
+}
+
+interface Peer {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  dir: string;
+  /** squid is measured without authentication, tinyproxy with Basic auth like the gateway. */
+  authorization?: string;
+}
+
+const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
+
+function gatewaySubjects(name: string, process: { child: ChildProcess; ready: Ready }): Subject[] {
+  const authorization = basic(process.ready.username ?? "", process.ready.password ?? "");
+  const gc = () => ask<unknown>(process.child, "gc", "gc-done").then(() => undefined);
+  const pid = process.child.pid ?? null;
+  const subjects: Subject[] = [
+    { path: { name, port: process.ready.port, proxy: true, authorization }, pid, gc },
+  ];
+  if (process.ready.tlsPort) {
+    subjects.push({
+      path: { name: `${name} TLS`, port: process.ready.tlsPort, proxy: true, authorization, tls: true },
+      pid,
+      gc,
+    });
+  }
+  return subjects;
+}
+
+/** "1.31× squid" — the subject's figure against the best peer's, where higher is better. */
+function ratio(value: number, best: { name: string; value: number } | null, higherIsBetter: boolean): string {
+  if (!best || best.value === 0) return "—";
+  const r = value / best.value;
+  return `${r.toFixed(2)}× ${best.name}${higherIsBetter ? "" : " (lower is better)"}`;
+}
+
+function bestOf(
+  peers: Array<{ name: string; value: number | null }>,
+  higherIsBetter: boolean,
+): { name: string; value: number } | null {
+  const known = peers.filter((p): p is { name: string; value: number } => p.value !== null);
+  if (known.length === 0) return null;
+  return known.reduce((a, b) => ((higherIsBetter ? b.value > a.value : b.value < a.value) ? b : a));
 }
 
 async function main(): Promise<void> {
-  const origin = await startChild("origin-process.ts");
-  const gateway = await startChild("gateway-process.ts");
+  const origin = await startChild(join(here, "origin-process.ts"));
+  const gateway = await startChild(join(here, "gateway-process.ts"));
+  const baselineDir = process.env.BENCH_BASELINE;
+  const baseline = baselineDir
+    ? await startChild(join(baselineDir, "bench/gateway/gateway-process.ts"))
+    : null;
+  const peers: Peer[] = [];
   const tinyproxy = await startTinyproxy();
+  if (tinyproxy)
+    peers.push({ name: "tinyproxy", ...tinyproxy, authorization: basic("bench", "bench-password") });
+  const squid = await startSquid();
+  if (squid) peers.push({ name: "squid", ...squid });
   const originPort = origin.ready.port;
-  const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
   const noGc = async () => {};
   try {
     console.log(
@@ -236,134 +324,159 @@ async function main(): Promise<void> {
     );
     const subjects: Subject[] = [
       { path: { name: "direct", port: originPort, proxy: false }, pid: null, gc: noGc },
-      {
-        path: {
-          name: "gateway",
-          port: gateway.ready.port,
-          proxy: true,
-          authorization: basic(gateway.ready.username ?? "", gateway.ready.password ?? ""),
-        },
-        pid: gateway.child.pid ?? null,
-        gc: () => ask(gateway.child, "gc", "gc-done"),
-      },
-    ];
-    if (tinyproxy) {
-      subjects.push({
-        path: {
-          name: "tinyproxy",
-          port: tinyproxy.port,
-          proxy: true,
-          authorization: basic("bench", "bench-password"),
-        },
-        pid: tinyproxy.child.pid ?? null,
+      ...gatewaySubjects("gateway", gateway),
+      ...(baseline ? gatewaySubjects("baseline", baseline).slice(0, 1) : []),
+      ...peers.map((peer) => ({
+        path: { name: peer.name, port: peer.port, proxy: true, authorization: peer.authorization },
+        pid: peer.child.pid ?? null,
         gc: noGc,
-      });
-    }
-    const [direct, viaGateway, viaTinyproxy = null] = (await measureAll(subjects, originPort)) as [
-      Measured,
-      Measured,
-      Measured?,
+      })),
     ];
-    const columns = [direct, viaGateway, viaTinyproxy];
-    console.log(row("", ["direct", "gateway", "tinyproxy"]));
+    const measured = await measureAll(subjects, originPort);
+    const names = subjects.map((s) => s.path.name);
+    const column = <T>(pick: (m: Measured) => T) => measured.map(pick);
+    console.log(row("", names));
     console.log(
       row(
         "bulk download, plain HTTP (MB/s)",
-        columns.map((c) => c?.plainMBps ?? null),
+        column((c) => c.plainMBps),
       ),
     );
     console.log(
       row(
         "  slowest–fastest round",
-        columns.map((c) => c?.plainSpread ?? null),
+        column((c) => c.plainSpread),
       ),
     );
     console.log(
       row(
         "bulk download, CONNECT tunnel (MB/s)",
-        columns.map((c) => c?.connectMBps ?? null),
+        column((c) => c.connectMBps),
       ),
     );
     console.log(
       row(
         "  slowest–fastest round",
-        columns.map((c) => c?.connectSpread ?? null),
+        column((c) => c.connectSpread),
       ),
     );
     console.log(
       row(
         `small requests @${CONNECTIONS} connections (req/s)`,
-        columns.map((c) => c?.small.requestsPerSecond ?? null),
+        column((c) => c.small.requestsPerSecond),
       ),
     );
     console.log(
       row(
         "  latency p50 (ms)",
-        columns.map((c) => c?.small.p50Ms ?? null),
+        column((c) => c.small.p50Ms),
         2,
       ),
     );
     console.log(
       row(
         "  latency p99 (ms)",
-        columns.map((c) => c?.small.p99Ms ?? null),
+        column((c) => c.small.p99Ms),
         2,
       ),
     );
     console.log(
       row(
         "memory per 1,000 idle tunnels (MB RSS)",
-        columns.map((c) => c?.idleMbPer1000 ?? null),
+        column((c) => c.idleMbPer1000),
         1,
       ),
     );
     console.log(
       row(
         "proxy CPU per GB, plain HTTP (ms)",
-        columns.map((c) => c?.plainCpuMsPerGb ?? null),
+        column((c) => c.plainCpuMsPerGb),
       ),
     );
     console.log(
       row(
         "proxy CPU per GB, CONNECT (ms)",
-        columns.map((c) => c?.connectCpuMsPerGb ?? null),
+        column((c) => c.connectCpuMsPerGb),
       ),
     );
     console.log(
       row(
         "proxy CPU per small request (µs)",
-        columns.map((c) => c?.cpuUsPerRequest ?? null),
+        column((c) => c.cpuUsPerRequest),
       ),
     );
     console.log(
       row(
         "serial requests, 1 connection: p50 (ms)",
-        columns.map((c) => c?.serial.p50Ms ?? null),
+        column((c) => c.serial.p50Ms),
         3,
       ),
     );
     console.log(
       row(
         "serial requests, 1 connection: p99 (ms)",
-        columns.map((c) => c?.serial.p99Ms ?? null),
+        column((c) => c.serial.p99Ms),
         3,
       ),
     );
-    const added = (c: Measured | null) => (c ? `${(c.serial.p50Ms - direct.serial.p50Ms).toFixed(3)}` : "—");
-    console.log(row("added p50 latency over direct (ms)", ["", added(viaGateway), added(viaTinyproxy)]));
-    if (!tinyproxy) console.log(`tinyproxy skipped: ${TINYPROXY} is not installed`);
+    const direct = measured[0] as Measured;
+    console.log(
+      row(
+        "added p50 latency over direct (ms)",
+        measured.map((c, i) => (i === 0 ? "" : (c.serial.p50Ms - direct.serial.p50Ms).toFixed(3))),
+      ),
+    );
+
+    // Each gateway path against the best peer (tinyproxy, squid) and against a direct download.
+    const peerOffset = subjects.length - peers.length;
+    const peerFigures = (pick: (m: Measured) => number | null) =>
+      peers.map((peer, i) => ({ name: peer.name, value: pick(measured[peerOffset + i] as Measured) }));
+    const bestPlain = bestOf(
+      peerFigures((m) => m.plainMBps),
+      true,
+    );
+    const bestConnect = bestOf(
+      peerFigures((m) => m.connectMBps),
+      true,
+    );
+    const bestPlainCpu = bestOf(
+      peerFigures((m) => m.plainCpuMsPerGb),
+      false,
+    );
+    const bestConnectCpu = bestOf(
+      peerFigures((m) => m.connectCpuMsPerGb),
+      false,
+    );
+    console.log("\nRatios (8443 paths are compared with the peers' plain-port figures):");
+    for (const [i, subject] of subjects.entries()) {
+      if (i === 0 || i >= peerOffset) continue;
+      const m = measured[i] as Measured;
+      const name = subject.path.name;
+      console.log(
+        `  ${name.padEnd(12)} plain   ${m.plainMBps.toFixed(0).padStart(5)} MB/s = ${ratio(m.plainMBps, bestPlain, true)}, ` +
+          `${(m.plainMBps / direct.plainMBps).toFixed(2)}× direct; CPU/GB ${ratio(m.plainCpuMsPerGb ?? 0, bestPlainCpu, false)}`,
+      );
+      console.log(
+        `  ${name.padEnd(12)} CONNECT ${m.connectMBps.toFixed(0).padStart(5)} MB/s = ${ratio(m.connectMBps, bestConnect, true)}, ` +
+          `${(m.connectMBps / direct.connectMBps).toFixed(2)}× direct; CPU/GB ${ratio(m.connectCpuMsPerGb ?? 0, bestConnectCpu, false)}`,
+      );
+    }
+    if (!tinyproxy)
+      console.log(`tinyproxy skipped: ${TINYPROXY} is not installed (apt-get install -y tinyproxy)`);
+    if (!squid) console.log(`squid skipped: ${SQUID} is not installed (apt-get install -y squid)`);
     const usage = await ask<{ bytes: number }>(gateway.child, "usage", "usage");
     console.log(
       `gateway metered ${(usage.bytes / 1e9).toFixed(2)} GB in this run (committed to its database)`,
     );
   } finally {
-    origin.child.removeAllListeners("exit");
-    gateway.child.removeAllListeners("exit");
-    origin.child.disconnect();
-    gateway.child.disconnect();
-    if (tinyproxy) {
-      tinyproxy.child.kill("SIGTERM");
-      rmSync(tinyproxy.dir, { recursive: true, force: true });
+    for (const child of [origin.child, gateway.child, baseline?.child]) {
+      if (!child) continue;
+      child.removeAllListeners("exit");
+      child.disconnect();
+    }
+    for (const peer of peers) {
+      peer.child.kill("SIGTERM");
+      rmSync(peer.dir, { recursive: true, force: true });
     }
   }
 }
