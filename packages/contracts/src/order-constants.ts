@@ -3,7 +3,15 @@
 export const NETWORKS = ["solana", "polygon", "base", "ethereum"] as const;
 export type Network = (typeof NETWORKS)[number];
 
-export const PAYMENT_STATUSES = ["waiting", "paid", "partially_paid", "failed", "expired"] as const;
+/** `refunded`: a paid order whose credit was taken back (refund or chargeback). */
+export const PAYMENT_STATUSES = [
+  "waiting",
+  "paid",
+  "partially_paid",
+  "failed",
+  "expired",
+  "refunded",
+] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 export const PAYMENT_TOKENS = {
@@ -14,4 +22,5 @@ export const PAYMENT_TOKENS = {
   card: "USDC (Card Payment)",
 } as const;
 
+export const MIN_ORDER_USD = 1;
 export const MAX_ORDER_USD = 100_000;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_ORDER_USD, NETWORKS, PAYMENT_STATUSES } from "./order-constants.ts";
+import { MAX_ORDER_USD, MIN_ORDER_USD, NETWORKS, PAYMENT_STATUSES } from "./order-constants.ts";
 
 /** Decision 003's shapes: the server validates and documents with them, the web takes their types. */
 
@@ -24,6 +24,7 @@ export const createOrderRequest = z
     amount: z
       .number({ error: "amount must be a number of USD" })
       .positive("amount must be greater than 0")
+      .min(MIN_ORDER_USD, `amount must be at least ${MIN_ORDER_USD} USD`)
       .max(MAX_ORDER_USD, `amount must be at most ${MAX_ORDER_USD} USD`)
       .refine(twoDecimals, "amount must have at most 2 decimals"),
     method: z.enum(["crypto", "card"], { error: "method must be crypto or card" }).default("crypto"),

@@ -1,7 +1,9 @@
 import { sql } from "drizzle-orm";
 import type { Db } from "./client.ts";
 
-export type LedgerKind = "purchase" | "bonus" | "usage" | "deposit" | "refund" | "adjustment";
+/** `refund` and `chargeback` take back (part of) an order's purchase credit; the balance may then
+ * go below zero. */
+export type LedgerKind = "purchase" | "bonus" | "usage" | "deposit" | "refund" | "chargeback" | "adjustment";
 
 export interface LedgerEntryInput {
   userId: string;

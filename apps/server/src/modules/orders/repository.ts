@@ -2,7 +2,7 @@ import { type Database, type Db, schema } from "@bytetoll/db";
 import { and, count, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
 import type { OrderRow } from "./order-view.ts";
 
-const { orders, stripeEvents } = schema;
+const { orders, paymentRejections, stripeEvents } = schema;
 
 /** An open transaction of either driver. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -173,6 +173,25 @@ export function createOrdersRepository(database: Database) {
       return row;
     },
 
+    /** Moves reversed_bytes forward only from the value the caller saw (compare-and-set). */
+    async recordReversal(
+      tx: Tx,
+      orderId: string,
+      change: { fromReversed: number; toReversed: number; status: string; balanceBytesAfter: number | null },
+    ): Promise<OrderRow | undefined> {
+      const [row] = await tx
+        .update(orders)
+        .set({
+          reversedBytes: change.toReversed,
+          paymentStatus: change.status,
+          balanceBytesAfter: change.balanceBytesAfter,
+          updatedAt: sql`now()`,
+        })
+        .where(and(eq(orders.id, orderId), eq(orders.reversedBytes, change.fromReversed)))
+        .returning();
+      return row;
+    },
+
     /** waiting → failed | expired; anything else stays as it is. */
     async closeWaiting(
       executor: Executor,
@@ -231,6 +250,24 @@ export function createOrdersRepository(database: Database) {
         : eq(orders.userId, userId);
       const [counted] = await db.select({ total: count() }).from(orders).where(where);
       return { rows: [], total: Number(counted?.total ?? 0) };
+    },
+
+    async findByStripePaymentIntent(paymentIntent: string): Promise<OrderRow | undefined> {
+      const [row] = await db.select().from(orders).where(eq(orders.stripePaymentIntent, paymentIntent));
+      return row;
+    },
+
+    /** Remembers the payment intent of the order's session (first one wins). */
+    async attachPaymentIntent(tx: Tx, orderId: string, paymentIntent: string): Promise<void> {
+      await tx
+        .update(orders)
+        .set({ stripePaymentIntent: paymentIntent })
+        .where(and(eq(orders.id, orderId), isNull(orders.stripePaymentIntent)));
+    },
+
+    /** A signed callback that was not credited, and why; the same one again is not a new row. */
+    async recordRejection(rejection: typeof paymentRejections.$inferInsert): Promise<void> {
+      await db.insert(paymentRejections).values(rejection).onConflictDoNothing();
     },
 
     /** True the first time an event id is seen; inside the caller's transaction so a failed

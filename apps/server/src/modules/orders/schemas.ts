@@ -9,6 +9,7 @@ export {
   type ListOrdersQuery,
   listOrdersQuery,
   MAX_ORDER_USD,
+  MIN_ORDER_USD,
   NETWORKS,
   type Network,
   type Order,

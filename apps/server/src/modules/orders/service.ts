@@ -4,7 +4,7 @@ import type { Config } from "../../config.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { ChangeCache } from "../../lib/change-cache.ts";
 import type { Payments } from "../../plugins/payments.ts";
-import { type PaymentReading, PaymentUnavailableError } from "../payments/provider.ts";
+import { type PaymentReading, PaymentUnavailableError, type Share } from "../payments/provider.ts";
 import { type OrderRow, toOrderView } from "./order-view.ts";
 import { createOrdersRepository, type PaymentChoice, type Tx } from "./repository.ts";
 import {
@@ -12,6 +12,7 @@ import {
   type CreateOrderRequest,
   type ListOrdersQuery,
   MAX_ORDER_USD,
+  MIN_ORDER_USD,
   type Network,
   type Order,
   type OrderPage,
@@ -48,6 +49,16 @@ export interface SettleOptions {
   /** Runs first inside the crediting transaction; false means "already handled" (e.g. a Stripe
    * event id seen before) and nothing changes. */
   guard?: (tx: Tx) => Promise<boolean>;
+}
+
+/** `share` of `total` bytes, rounded down, never more than `total`. Exact integer arithmetic on
+ * millionths: a float share would round 69% of some orders down by a byte, and a later identical
+ * reading would then "owe" it again. */
+function shareOf(total: number, share: Share): number {
+  const part = BigInt(Math.round(Math.max(0, share.amount) * 1e6));
+  const whole = BigInt(Math.round(Math.max(0, share.of) * 1e6));
+  if (whole === 0n) return 0;
+  return Math.min(total, Number((BigInt(total) * part) / whole));
 }
 
 /** Orders and the one place that turns a payment into ledger credit. */
@@ -147,27 +158,20 @@ export function createOrdersService({ database, config, payments, publish, pages
   function paidBytes(row: OrderRow, reading: PaymentReading): number {
     const total = Number(row.bytes);
     if (reading.status === "paid") return total;
-    if (reading.status !== "partially_paid" || !reading.paid || reading.paid.of <= 0) return 0;
-    // Exact integer arithmetic on millionths: a float share would round 69% of some orders down
-    // by a byte, and a later identical reading would then "owe" it again.
-    const paid = BigInt(Math.round(Math.max(0, reading.paid.amount) * 1e6));
-    const due = BigInt(Math.round(reading.paid.of * 1e6));
-    if (due === 0n) return 0;
-    return Math.min(total, Number((BigInt(total) * paid) / due));
+    if (reading.status !== "partially_paid" || !reading.paid) return 0;
+    return shareOf(total, reading.paid);
   }
 
-  async function settleInTransaction(
-    tx: Tx,
-    orderId: string,
-    reading: PaymentReading,
-    options: SettleOptions,
-  ): Promise<OrderRow | null> {
-    if (options.guard && !(await options.guard(tx))) return null;
-    const row = await repository.lock(tx, orderId);
-    if (!row) throw notFound(ORDER_NOT_FOUND);
-    if (reading.status === "failed" || reading.status === "expired") {
-      return (await repository.closeWaiting(tx, orderId, reading.status)) ?? null;
-    }
+  /** How many of the order's credited bytes a refund or chargeback takes back in all. */
+  function reversedBytes(row: OrderRow, reading: PaymentReading): number {
+    const credited = Number(row.creditedBytes);
+    return reading.status === "refunded" && reading.refunded ? shareOf(credited, reading.refunded) : credited;
+  }
+
+  /** Credits what a reading says has been paid beyond what the order already holds. */
+  async function creditInTransaction(tx: Tx, row: OrderRow, reading: PaymentReading) {
+    // A refunded order is closed: a late "paid" for it must not hand the data out again.
+    if (row.paymentStatus === "refunded") return null;
     const credited = Number(row.creditedBytes);
     const target = paidBytes(row, reading);
     // Replays, retries and slower twins of a confirmation end here: nothing new was paid.
@@ -180,7 +184,7 @@ export function createOrdersService({ database, config, payments, publish, pages
       note: `Order ${row.id}`,
     });
     if (!ledger.applied) throw new Error(`ledger already holds order:${row.id}:${target}`);
-    const updated = await repository.recordCredit(tx, orderId, {
+    const updated = await repository.recordCredit(tx, row.id, {
       fromCredited: credited,
       toCredited: target,
       status: target >= Number(row.bytes) ? "paid" : "partially_paid",
@@ -190,6 +194,60 @@ export function createOrdersService({ database, config, payments, publish, pages
     // Unreachable while the row lock is held; throwing rolls the ledger entry back if it happens.
     if (!updated) throw new Error(`order ${row.id} changed while locked`);
     return updated;
+  }
+
+  /**
+   * Takes back what a refund or chargeback covers, as a negative ledger entry of its own kind
+   * (refund: reference order:{id}:{reversed_after}, so partial refunds add up and a replay is a
+   * no-op; chargeback: order:{id}, once). The balance may go below zero. An order never credited
+   * has nothing to take back: a waiting one is failed.
+   */
+  async function reverseInTransaction(tx: Tx, row: OrderRow, reading: PaymentReading) {
+    const credited = Number(row.creditedBytes);
+    if (credited === 0) return (await repository.closeWaiting(tx, row.id, "failed")) ?? null;
+    const reversed = Number(row.reversedBytes);
+    const target = reversedBytes(row, reading);
+    if (target <= reversed) return null;
+    const kind = reading.status === "charged_back" ? "chargeback" : "refund";
+    const reference = kind === "chargeback" ? `order:${row.id}` : `order:${row.id}:${target}`;
+    const ledger = await applyLedgerEntry(tx, {
+      userId: row.userId,
+      kind,
+      reference,
+      deltaBytes: -(target - reversed),
+      note: `${kind === "chargeback" ? "Chargeback" : "Refund"} of order ${row.id}`,
+    });
+    // A chargeback after a partial refund: the dispute's entry is already there.
+    if (!ledger.applied) return null;
+    const updated = await repository.recordReversal(tx, row.id, {
+      fromReversed: reversed,
+      toReversed: target,
+      status: target >= credited ? "refunded" : row.paymentStatus,
+      balanceBytesAfter: ledger.balanceBytes,
+    });
+    if (!updated) throw new Error(`order ${row.id} changed while locked`);
+    return updated;
+  }
+
+  async function settleInTransaction(
+    tx: Tx,
+    orderId: string,
+    reading: PaymentReading,
+    options: SettleOptions,
+  ): Promise<OrderRow | null> {
+    if (options.guard && !(await options.guard(tx))) return null;
+    const row = await repository.lock(tx, orderId);
+    if (!row) throw notFound(ORDER_NOT_FOUND);
+    switch (reading.status) {
+      case "failed":
+      case "expired":
+        return (await repository.closeWaiting(tx, orderId, reading.status)) ?? null;
+      case "refunded":
+      case "charged_back":
+        return reverseInTransaction(tx, row, reading);
+      default:
+        return creditInTransaction(tx, row, reading);
+    }
   }
 
   return {
@@ -214,8 +272,11 @@ export function createOrdersService({ database, config, payments, publish, pages
      * the same order: the account row lock makes the second request wait for the first.
      */
     async createPending(userId: string, amountUsd: number): Promise<Order> {
-      if (!Number.isInteger(amountUsd) || amountUsd < 1 || amountUsd > MAX_ORDER_USD) {
-        throw new AppError(400, `purchaseAmount must be a whole number of USD from 1 to ${MAX_ORDER_USD}`);
+      if (!Number.isInteger(amountUsd) || amountUsd < MIN_ORDER_USD || amountUsd > MAX_ORDER_USD) {
+        throw new AppError(
+          400,
+          `purchaseAmount must be a whole number of USD from ${MIN_ORDER_USD} to ${MAX_ORDER_USD}`,
+        );
       }
       const amountCents = amountUsd * 100;
       const { row, created } = await repository.transaction(async (tx) => {
@@ -318,8 +379,8 @@ export function createOrdersService({ database, config, payments, publish, pages
      * THE place money becomes data: applies a provider's reading to an order. A credit is one
      * transaction — row lock, ledger entry for the newly paid bytes (reference
      * order:{id}:{credited_after}), compare-and-set of credited_bytes — so replays, retries,
-     * concurrent confirmations and late payments credit exactly once. Returns the changed order,
-     * or null when nothing changed.
+     * concurrent confirmations and late payments credit exactly once. Refunds and chargebacks
+     * take it back the same way. Returns the changed order, or null when nothing changed.
      */
     async settle(
       orderId: string,
@@ -364,6 +425,15 @@ export function createOrdersService({ database, config, payments, publish, pages
     },
 
     recordStripeEvent: (tx: Tx, id: string, type: string) => repository.recordStripeEvent(tx, id, type),
+
+    attachPaymentIntent: (tx: Tx, orderId: string, paymentIntent: string) =>
+      repository.attachPaymentIntent(tx, orderId, paymentIntent),
+
+    findByStripePaymentIntent: (paymentIntent: string) => repository.findByStripePaymentIntent(paymentIntent),
+
+    /** Records a signed callback that is not credited because it does not match its order. */
+    rejectPayment: (orderId: string, provider: string, reference: string, reason: string) =>
+      repository.recordRejection({ orderId, provider, reference, reason }),
 
     /** Expires every waiting order past its time (the interval timer; safe on many instances). */
     async expireDue(): Promise<number> {

@@ -2,20 +2,60 @@ import { errorResponse, okResponse } from "@bytetoll/contracts";
 import { z } from "zod";
 import { AppError, notFound } from "../../errors.ts";
 import type { App } from "../../types.ts";
+import type { OrderRow } from "../orders/order-view.ts";
+import type { Network } from "../orders/schemas.ts";
 import { ORDER_NOT_FOUND } from "../orders/service.ts";
+import { payCurrencyFor } from "./nowpayments-provider.ts";
 import { verifyNowPaymentsSignature } from "./nowpayments-signature.ts";
+import type { PaymentReading } from "./provider.ts";
+import { parseShallowJson } from "./shallow-json.ts";
 import { replyUnavailable } from "./unavailable-errors.ts";
 
 // A record (not an object schema) so every key survives validation: the signature covers them all.
 const ipnBody = z.record(z.string(), z.unknown());
 
+/** An IPN is a flat object with a few small nested ones (fees); anything bigger is not one. */
+const IPN_BODY_LIMIT = 16 * 1024;
+const IPN_MAX_DEPTH = 8;
+
+const usd = (cents: number) => (cents / 100).toFixed(2);
+
+/** Why a crediting reading does not match the order it claims to pay, or null when it does: the
+ * provider's record must be for the order's USD price, paid in the order's USDC at its amount. */
+export function termsMismatch(order: OrderRow, reading: PaymentReading): string | null {
+  if (reading.status !== "paid" && reading.status !== "partially_paid") return null;
+  const terms = reading.terms;
+  if (!terms) return "the provider's record has no price";
+  const price = Number(order.amountCents);
+  if (terms.priceCurrency !== "usd" || terms.priceCents !== price) {
+    return `price ${usd(terms.priceCents)} ${terms.priceCurrency} is not the order's ${usd(price)} usd`;
+  }
+  const payCurrency = order.networkType ? payCurrencyFor(order.networkType as Network) : null;
+  const payCents = order.priceAmountCents === null ? null : Number(order.priceAmountCents);
+  if (terms.payCurrency !== payCurrency || terms.payCents !== payCents) {
+    return `pay amount ${usd(terms.payCents)} ${terms.payCurrency} is not the order's ${usd(payCents ?? 0)} ${payCurrency}`;
+  }
+  return null;
+}
+
 /** POST /webhooks/crypto: NOWPayments IPN. The callback only says "look again": after the
- * signature check the payment is re-read from the provider's API, and that answer is credited. */
+ * signature check the payment is re-read from the provider's API, and that answer is credited
+ * when it matches the order (otherwise it is recorded as a rejection and credits nothing). */
 export async function cryptoWebhookRoutes(app: App) {
   replyUnavailable(app);
+  // Size and depth are checked before anything walks the body (the signature sorts its keys).
+  app.removeContentTypeParser("application/json");
+  app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {
+    try {
+      done(null, parseShallowJson(String(body), IPN_MAX_DEPTH));
+    } catch (error) {
+      done(error as Error, undefined);
+    }
+  });
   app.post(
     "/webhooks/crypto",
     {
+      bodyLimit: IPN_BODY_LIMIT,
       schema: {
         tags: ["payments"],
         summary: "NOWPayments IPN callback",
@@ -38,6 +78,12 @@ export async function cryptoWebhookRoutes(app: App) {
       const reading = await app.payments.crypto.readPayment(String(paymentId));
       if (reading.orderId && reading.orderId !== order.id) {
         throw new AppError(400, "The payment belongs to another order", "order_mismatch");
+      }
+      const mismatch = termsMismatch(order, reading);
+      if (mismatch) {
+        request.log.warn({ orderId: order.id, mismatch }, "crypto payment does not match its order");
+        await app.orders.rejectPayment(order.id, "nowpayments", `payment:${paymentId}`, mismatch);
+        return { success: true as const };
       }
       await app.orders.settle(order.id, reading);
       return { success: true as const };

@@ -17,6 +17,12 @@ const PAY_CURRENCY: Record<Network, string> = {
   ethereum: "usdc",
 };
 
+/** The USDC currency code an order on `network` must be paid in. */
+export const payCurrencyFor = (network: Network): string => PAY_CURRENCY[network];
+
+/** USDC to cents, rounded up: sending a fraction of a cent less would leave the payment partially paid. */
+export const payAmountCents = (payAmount: number): number => Math.ceil(payAmount * 100 - 1e-9);
+
 const paymentId = z.union([z.string(), z.number()]).transform(String);
 
 const createdSchema = z.object({
@@ -29,14 +35,27 @@ const statusSchema = z.object({
   payment_id: paymentId,
   payment_status: z.string(),
   pay_amount: z.coerce.number().nonnegative(),
+  pay_currency: z.string(),
+  price_amount: z.coerce.number().nonnegative(),
+  price_currency: z.string(),
   actually_paid: z.coerce.number().nonnegative().nullish(),
   order_id: z.string().nullish(),
   payin_hash: z.string().nullish(),
 });
 
-/** finished/confirmed (and sending, which follows confirmed) mean the funds arrived. */
+/** finished/confirmed (and sending, which follows confirmed) mean the funds arrived; refunded takes
+ * back whatever was credited (or fails a payment that never was). */
 export function mapNowPaymentsStatus(body: z.infer<typeof statusSchema>): PaymentReading {
-  const base = { payinHash: body.payin_hash ?? null, orderId: body.order_id ?? null };
+  const base = {
+    payinHash: body.payin_hash ?? null,
+    orderId: body.order_id ?? null,
+    terms: {
+      priceCents: Math.round(body.price_amount * 100),
+      priceCurrency: body.price_currency.toLowerCase(),
+      payCents: payAmountCents(body.pay_amount),
+      payCurrency: body.pay_currency.toLowerCase(),
+    },
+  };
   switch (body.payment_status) {
     case "finished":
     case "confirmed":
@@ -49,8 +68,9 @@ export function mapNowPaymentsStatus(body: z.infer<typeof statusSchema>): Paymen
         paid: { amount: body.actually_paid ?? 0, of: body.pay_amount },
       };
     case "failed":
-    case "refunded":
       return { ...base, status: "failed" };
+    case "refunded":
+      return { ...base, status: "refunded" };
     case "expired":
       return { ...base, status: "expired" };
     default:
@@ -116,8 +136,7 @@ export function createNowPaymentsProvider(options: {
         providerPaymentId: created.data.payment_id,
         payAddress: created.data.pay_address,
         qrCode: qrCodeFor(created.data.pay_address),
-        // Round up: sending a fraction of a cent less would leave the payment partially paid.
-        priceAmountCents: Math.ceil(created.data.pay_amount * 100 - 1e-9),
+        priceAmountCents: payAmountCents(created.data.pay_amount),
         redirectUrl: null,
       };
     },

@@ -20,14 +20,32 @@ export interface CreatedPayment {
   redirectUrl: string | null;
 }
 
-/** A provider's current word on a payment, mapped onto decision 003's statuses. */
+/** A share of a whole, in the provider's unit (USDC, cents…). */
+export interface Share {
+  amount: number;
+  of: number;
+}
+
+/** What a provider's own record says a payment is for, to be held against the order. */
+export interface PaymentTerms {
+  priceCents: number;
+  priceCurrency: string;
+  payCents: number;
+  payCurrency: string;
+}
+
+/** A provider's current word on a payment, mapped onto decision 003's statuses. `refunded` and
+ * `charged_back` take back what the order was credited. */
 export interface PaymentReading {
-  status: "waiting" | "paid" | "partially_paid" | "failed" | "expired";
+  status: "waiting" | "paid" | "partially_paid" | "failed" | "expired" | "refunded" | "charged_back";
   /** For partial payments: `amount` paid of `of` expected (same unit). */
-  paid?: { amount: number; of: number };
+  paid?: Share;
+  /** For refunds: `amount` refunded of `of` charged; absent means all of it. */
+  refunded?: Share;
   payinHash?: string | null;
   /** The order the provider has on record for this payment. */
   orderId?: string | null;
+  terms?: PaymentTerms;
 }
 
 /** One interface for every way of paying (sandbox, NOWPayments, Stripe Checkout). */

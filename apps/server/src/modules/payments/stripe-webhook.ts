@@ -1,30 +1,126 @@
 import { errorResponse, okResponse } from "@bytetoll/contracts";
+import type { FastifyBaseLogger } from "fastify";
 import type Stripe from "stripe";
 import { AppError, notFound } from "../../errors.ts";
 import type { App } from "../../types.ts";
+import type { OrderRow } from "../orders/order-view.ts";
 import type { PaymentReading } from "./provider.ts";
 
 const INVALID_SIGNATURE = "Invalid signature";
 
-/** What each Checkout event means for its order; null for events that change nothing. */
-function readingFor(
-  event: Stripe.Event,
-): { session: Stripe.Checkout.Session; reading: PaymentReading } | null {
+/** What an event means for an order: about a Checkout Session (payment), or about the payment
+ * intent behind one (refund, dispute). Null for events that change nothing. */
+type Meaning =
+  | { about: "session"; session: Stripe.Checkout.Session; reading: PaymentReading }
+  | { about: "payment"; paymentIntent: string | null; reading: PaymentReading };
+
+const idOf = (value: string | { id: string } | null): string | null =>
+  typeof value === "string" ? value : (value?.id ?? null);
+
+function meaningOf(event: Stripe.Event): Meaning | null {
   switch (event.type) {
     case "checkout.session.completed":
       // Delayed methods complete "unpaid" and settle later through async_payment_*.
       return event.data.object.payment_status === "paid"
-        ? { session: event.data.object, reading: { status: "paid" } }
+        ? { about: "session", session: event.data.object, reading: { status: "paid" } }
         : null;
     case "checkout.session.async_payment_succeeded":
-      return { session: event.data.object, reading: { status: "paid" } };
+      return { about: "session", session: event.data.object, reading: { status: "paid" } };
     case "checkout.session.async_payment_failed":
-      return { session: event.data.object, reading: { status: "failed" } };
+      return { about: "session", session: event.data.object, reading: { status: "failed" } };
     case "checkout.session.expired":
-      return { session: event.data.object, reading: { status: "expired" } };
+      return { about: "session", session: event.data.object, reading: { status: "expired" } };
+    case "charge.refunded": {
+      // Sent for every refund, full or partial; amount_refunded is the running total.
+      const charge = event.data.object;
+      return {
+        about: "payment",
+        paymentIntent: idOf(charge.payment_intent),
+        reading: { status: "refunded", refunded: { amount: charge.amount_refunded, of: charge.amount } },
+      };
+    }
+    case "charge.dispute.created":
+      return {
+        about: "payment",
+        paymentIntent: idOf(event.data.object.payment_intent),
+        reading: { status: "charged_back" },
+      };
     default:
       return null;
   }
+}
+
+/** Why a session event does not apply to its order, or null when it does: it must be the order's
+ * own session and, to credit, be paid in USD for exactly the order's price. */
+export function sessionMismatch(
+  order: OrderRow,
+  session: Stripe.Checkout.Session,
+  reading: PaymentReading,
+): string | null {
+  if (session.id !== order.stripeSessionId) return `session ${session.id} is not the order's`;
+  if (reading.status !== "paid") return null;
+  const price = Number(order.amountCents);
+  if (session.currency !== "usd" || session.amount_total !== price) {
+    return `session total ${session.amount_total} ${session.currency} is not the order's ${price} usd`;
+  }
+  return null;
+}
+
+/** The Stripe order a session event is about: the one that opened this session, else the one its
+ * metadata names (so a session that is not the order's can be recorded against it). */
+async function orderOfSession(app: App, session: Stripe.Checkout.Session): Promise<OrderRow | undefined> {
+  const own = await app.orders.findByProviderPayment("stripe", session.id);
+  if (own) return own;
+  const named = session.metadata?.order_id ?? session.client_reference_id;
+  const order = named ? await app.orders.find(named) : undefined;
+  return order?.provider === "stripe" ? order : undefined;
+}
+
+async function applySession(
+  app: App,
+  log: FastifyBaseLogger,
+  event: Stripe.Event,
+  meaning: Extract<Meaning, { about: "session" }>,
+): Promise<void> {
+  const { session, reading } = meaning;
+  const order = await orderOfSession(app, session);
+  if (!order) {
+    // Signed by Stripe but not one of our checkouts (another integration on the same account).
+    log.warn({ eventId: event.id }, "stripe event for an unknown order ignored");
+    return;
+  }
+  const mismatch = sessionMismatch(order, session, reading);
+  if (mismatch) {
+    log.warn({ eventId: event.id, orderId: order.id, mismatch }, "stripe session does not match its order");
+    await app.orders.rejectPayment(order.id, "stripe", event.id, mismatch);
+    return;
+  }
+  const paymentIntent = reading.status === "paid" ? idOf(session.payment_intent) : null;
+  await app.orders.settle(order.id, reading, {
+    guard: async (tx) => {
+      if (!(await app.orders.recordStripeEvent(tx, event.id, event.type))) return false;
+      if (paymentIntent) await app.orders.attachPaymentIntent(tx, order.id, paymentIntent);
+      return true;
+    },
+  });
+}
+
+async function applyToPayment(
+  app: App,
+  log: FastifyBaseLogger,
+  event: Stripe.Event,
+  meaning: Extract<Meaning, { about: "payment" }>,
+): Promise<void> {
+  const order = meaning.paymentIntent
+    ? await app.orders.findByStripePaymentIntent(meaning.paymentIntent)
+    : undefined;
+  if (!order) {
+    log.warn({ eventId: event.id }, "stripe event for a payment no order holds ignored");
+    return;
+  }
+  await app.orders.settle(order.id, meaning.reading, {
+    guard: (tx) => app.orders.recordStripeEvent(tx, event.id, event.type),
+  });
 }
 
 /** POST /webhooks/stripe: signature checked over the raw body; each event id is handled once. */
@@ -38,7 +134,7 @@ export async function stripeWebhookRoutes(app: App) {
     {
       schema: {
         tags: ["payments"],
-        summary: "Stripe webhook (Checkout events)",
+        summary: "Stripe webhook (Checkout, refund and dispute events)",
         response: { 200: okResponse, 400: errorResponse, 404: errorResponse },
       },
     },
@@ -55,18 +151,9 @@ export async function stripeWebhookRoutes(app: App) {
       } catch {
         throw new AppError(400, INVALID_SIGNATURE, "bad_signature");
       }
-      const meaning = readingFor(event);
-      if (!meaning) return { success: true as const };
-      const orderId = meaning.session.metadata?.order_id ?? meaning.session.client_reference_id;
-      const order = orderId ? await app.orders.find(orderId) : undefined;
-      if (order?.provider !== "stripe") {
-        // Signed by Stripe but not one of our checkouts (another integration on the same account).
-        request.log.warn({ eventId: event.id }, "stripe event for an unknown order ignored");
-        return { success: true as const };
-      }
-      await app.orders.settle(order.id, meaning.reading, {
-        guard: (tx) => app.orders.recordStripeEvent(tx, event.id, event.type),
-      });
+      const meaning = meaningOf(event);
+      if (meaning?.about === "session") await applySession(app, request.log, event, meaning);
+      if (meaning?.about === "payment") await applyToPayment(app, request.log, event, meaning);
       return { success: true as const };
     },
   );

@@ -57,7 +57,11 @@ describe("POST /transactions", () => {
     [{ amount: 0, network_type: "solana" }, "amount must be greater than 0"],
     [{ amount: -5, network_type: "solana" }, "amount must be greater than 0"],
     [{ amount: "10", network_type: "solana" }, "amount must be a number of USD"],
+    [{ amount: 1e-9, network_type: "solana" }, "amount must be at least 1 USD"],
+    [{ amount: 0.99, method: "card" }, "amount must be at least 1 USD"],
+    [{ amount: "NaN", network_type: "solana" }, "amount must be a number of USD"],
     [{ amount: 100_001, network_type: "solana" }, "amount must be at most 100000 USD"],
+    [{ amount: 1e20, method: "card" }, "amount must be at most 100000 USD"],
     [{ amount: 1.005, network_type: "solana" }, "amount must have at most 2 decimals"],
     [{ amount: 10 }, "network_type is required for crypto"],
     [{ amount: 10, network_type: "bitcoin" }, "network_type must be one of solana, polygon, base, ethereum"],
@@ -74,6 +78,22 @@ describe("POST /transactions", () => {
     expect(response.statusCode).toBe(400);
     expect(response.json().success).toBe(false);
     expect(response.json().message).toContain(message);
+  });
+
+  it("refuses amounts JSON cannot hold as a finite number with a 400, creating nothing", async () => {
+    const before = await t.app.inject({ method: "GET", url: "/transactions", headers: alice.headers });
+    for (const amount of ["1e309", "-1e309", "NaN", "Infinity", "1e-400"]) {
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/transactions",
+        headers: { ...alice.headers, "content-type": "application/json" },
+        payload: `{"amount":${amount},"method":"card"}`,
+      });
+      expect(response.statusCode, amount).toBe(400);
+      expect(response.json().success).toBe(false);
+    }
+    const after = await t.app.inject({ method: "GET", url: "/transactions", headers: alice.headers });
+    expect(after.json().total).toBe(before.json().total);
   });
 
   it("refuses a body that is not JSON, and a deal that is not live", async () => {

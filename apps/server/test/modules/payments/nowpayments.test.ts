@@ -13,6 +13,9 @@ interface FakePayment {
   payment_status: string;
   pay_address: string;
   pay_amount: number;
+  pay_currency: string;
+  price_amount: number;
+  price_currency: string;
   actually_paid: number;
   payin_hash: string | null;
 }
@@ -37,11 +40,14 @@ beforeAll(async () => {
         payment_status: "waiting",
         pay_address: `addr-${body.pay_currency}-${payments.size}`,
         pay_amount: body.price_amount + 0.015,
+        pay_currency: body.pay_currency,
+        price_amount: body.price_amount,
+        price_currency: body.price_currency,
         actually_paid: 0,
         payin_hash: null,
       };
       payments.set(String(payment.payment_id), payment);
-      return { status: 201, body: { ...payment, price_amount: body.price_amount, price_currency: "usd" } };
+      return { status: 201, body: payment };
     }
     const read = /^\/v1\/payment\/(\d+)$/.exec(request.url);
     const payment = read ? payments.get(read[1] ?? "") : undefined;
@@ -70,7 +76,7 @@ function paymentFor(orderId: string): FakePayment {
 
 /** An IPN as NOWPayments sends it: the payment's fields, signed (unless told otherwise). */
 function ipn(payment: FakePayment, claims: Partial<FakePayment> = {}, signature?: string | null) {
-  const body = { ...payment, ...claims, price_currency: "usd", updated_at: 1_700_000_000_000 };
+  const body = { ...payment, ...claims, updated_at: 1_700_000_000_000 };
   const sig = signature === undefined ? signNowPaymentsBody(body, IPN_SECRET) : signature;
   return t.app.inject({
     method: "POST",
@@ -192,14 +198,8 @@ describe("POST /webhooks/crypto", () => {
     const order = await createOrder(t.app, alice, { amount: 6, network_type: "solana" });
     const payment = paymentFor(order.order_id);
     payment.payment_status = "finished";
-    const signedOriginal = signNowPaymentsBody(
-      { ...payment, price_currency: "usd", updated_at: 1_700_000_000_000 },
-      IPN_SECRET,
-    );
-    const forgedWithOtherSecret = signNowPaymentsBody(
-      { ...payment, price_currency: "usd", updated_at: 1_700_000_000_000 },
-      "guess",
-    );
+    const signedOriginal = signNowPaymentsBody({ ...payment, updated_at: 1_700_000_000_000 }, IPN_SECRET);
+    const forgedWithOtherSecret = signNowPaymentsBody({ ...payment, updated_at: 1_700_000_000_000 }, "guess");
     for (const [claims, signature] of [
       [{}, null],
       [{}, ""],
@@ -229,5 +229,118 @@ describe("POST /webhooks/crypto", () => {
     stranger.payment_id = 42;
     const response = await ipn(stranger);
     expect(response.statusCode).toBe(404);
+  });
+});
+
+async function ledgerOf(orderId: string) {
+  const rows = await t.database.query<{ kind: string; delta_bytes: string }>(
+    "SELECT kind, delta_bytes FROM ledger_entries WHERE reference LIKE $1 ORDER BY id",
+    [`order:${orderId}%`],
+  );
+  return rows.map((row) => ({ kind: row.kind, delta: Number(row.delta_bytes) }));
+}
+
+describe("POST /webhooks/crypto holds the provider's record against the order", () => {
+  it("records and does not credit a payment for another price, currency or pay amount", async () => {
+    const carol = await customer(t.app, "carol@example.com");
+    const start = await balanceBytes(t.app, carol);
+    const order = await createOrder(t.app, carol, { amount: 30, network_type: "polygon" });
+    const payment = paymentFor(order.order_id);
+    const honest = { ...payment };
+    const records: Partial<FakePayment>[] = [
+      { price_amount: 1 },
+      { price_currency: "eur" },
+      { pay_currency: "usdcsol" },
+      { pay_amount: 1, actually_paid: 1 },
+    ];
+    for (const record of records) {
+      Object.assign(payment, honest, record, { payment_status: "finished" });
+      payment.actually_paid = record.actually_paid ?? payment.pay_amount;
+      expect((await ipn(payment)).statusCode).toBe(200);
+      expect((await ipn(payment)).statusCode).toBe(200);
+    }
+    expect((await getOrder(t.app, carol, order.order_id)).payment_status).toBe("waiting");
+    expect(await balanceBytes(t.app, carol)).toBe(start);
+    const rejections = await t.database.query<{ reason: string }>(
+      "SELECT reason FROM payment_rejections WHERE order_id = $1 ORDER BY id",
+      [order.order_id],
+    );
+    expect(rejections.map((r) => r.reason)).toEqual([
+      "price 1.00 usd is not the order's 30.00 usd",
+      "price 30.00 eur is not the order's 30.00 usd",
+      "pay amount 30.02 usdcsol is not the order's 30.02 usdcmatic",
+      "pay amount 1.00 usdcmatic is not the order's 30.02 usdcmatic",
+    ]);
+
+    Object.assign(payment, honest, { payment_status: "finished", actually_paid: honest.pay_amount });
+    await ipn(payment);
+    expect((await getOrder(t.app, carol, order.order_id)).payment_status).toBe("paid");
+    expect(await balanceBytes(t.app, carol)).toBe(start + 10 * GB);
+  });
+
+  it("debits a refunded payment's credit once, and credits it no more", async () => {
+    const dave = await customer(t.app, "dave@example.com");
+    const start = await balanceBytes(t.app, dave);
+    const order = await createOrder(t.app, dave, { amount: 30, network_type: "base" });
+    const payment = paymentFor(order.order_id);
+    Object.assign(payment, { payment_status: "partially_paid", actually_paid: payment.pay_amount / 2 });
+    await ipn(payment);
+    expect(await balanceBytes(t.app, dave)).toBe(start + 5 * GB);
+    payment.payment_status = "refunded";
+    const results = await Promise.all([ipn(payment), ipn(payment), ipn(payment)]);
+    expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
+    expect(await balanceBytes(t.app, dave)).toBe(start);
+    expect((await getOrder(t.app, dave, order.order_id)).payment_status).toBe("refunded");
+    expect(await ledgerOf(order.order_id)).toEqual([
+      { kind: "purchase", delta: 5 * GB },
+      { kind: "refund", delta: -5 * GB },
+    ]);
+    // A "finished" after the refund does not hand the data out again.
+    Object.assign(payment, { payment_status: "finished", actually_paid: payment.pay_amount });
+    await ipn(payment);
+    expect(await balanceBytes(t.app, dave)).toBe(start);
+  });
+});
+
+describe("POST /webhooks/crypto with hostile bodies", () => {
+  it("answers a deeply nested body with a 4xx before anything walks it", async () => {
+    const post = (payload: string) =>
+      t.app.inject({
+        method: "POST",
+        url: "/webhooks/crypto",
+        headers: { "content-type": "application/json", "x-nowpayments-sig": "a".repeat(128) },
+        payload,
+      });
+    // 5,000 levels of objects take more bytes than a callback may have.
+    const objects = await post(`${'{"a":'.repeat(5000)}1${"}".repeat(5000)}`);
+    expect(objects.statusCode).toBe(413);
+    expect(objects.json().success).toBe(false);
+    for (const payload of [
+      `{"payment_id":1,"a":${"[".repeat(5000)}${"]".repeat(5000)}}`,
+      `{"payment_id":1,"s":"${"[".repeat(100)}","n":${"[".repeat(9)}${"]".repeat(9)}}`,
+    ]) {
+      const response = await post(payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ success: false, message: "Request body is nested too deeply." });
+    }
+  });
+
+  it("answers an oversized body with a 413 and a bracket inside a string is just text", async () => {
+    const big = await t.app.inject({
+      method: "POST",
+      url: "/webhooks/crypto",
+      headers: { "content-type": "application/json", "x-nowpayments-sig": "a".repeat(128) },
+      payload: JSON.stringify({ payment_id: 1, pad: "x".repeat(20_000) }),
+    });
+    expect(big.statusCode).toBe(413);
+    expect(big.json().success).toBe(false);
+    const quoted = await t.app.inject({
+      method: "POST",
+      url: "/webhooks/crypto",
+      headers: { "content-type": "application/json", "x-nowpayments-sig": "a".repeat(128) },
+      payload: JSON.stringify({ payment_id: 1, note: `${"[{".repeat(50)}\\"` }),
+    });
+    expect(quoted.statusCode).toBe(400);
+    expect(quoted.json().message).toBe("Invalid signature");
   });
 });
