@@ -1,30 +1,23 @@
 import type { Database } from "@bytetoll/db";
 import { hashesEqual, hashSecret } from "@bytetoll/db";
+import { type BalanceLeases, type LeaseState, newLease } from "./lease.ts";
 import type { Flow } from "./meter.ts";
 import { Refusal } from "./refusal.ts";
 
 /** What the gateway knows about one paying user between database reads. */
 export interface Account {
   userId: string;
-  /** Balance as last read from the database or returned by our own flush. */
-  balance: number;
-  /** Debit of bytes metered here but not yet inside `balance` (unflushed or in flight). */
+  /** Debit of bytes metered here but not yet committed (unflushed or in flight). */
   uncommitted: number;
-  balanceReadAt: number;
-  /** Bumped whenever a flush sets `balance`, so an older concurrent read cannot overwrite it. */
-  generation: number;
+  /** The part of the user's balance this instance reserved (decision 007). */
+  lease: LeaseState;
   flows: Set<Flow>;
   datacenterRules: { domains: string[]; readAt: number } | null;
-}
-
-export function remainingOf(account: Account): number {
-  return account.balance - account.uncommitted;
 }
 
 interface CredentialRow {
   user_id: string | null;
   password_hash: string;
-  balance_bytes: string | number | null;
 }
 
 interface CachedCredential {
@@ -33,8 +26,10 @@ interface CachedCredential {
   readAt: number;
 }
 
-/** Credential, balance and routing-rule lookups with a short cache, so the hot path does not
- * query the database per request while a changed password or a top-up is seen within seconds. */
+/** Credential and routing-rule lookups with a short cache, so the hot path does not query the
+ * database per request while a changed password is seen within seconds; the balance is spent
+ * through byte leases (lease.ts). While the database is unreachable, a known credential keeps
+ * being served from the cache. */
 export class AccountDirectory {
   private readonly credentials = new Map<string, CachedCredential | null>();
   private readonly credentialReads = new Map<string, Promise<CachedCredential | null>>();
@@ -43,24 +38,29 @@ export class AccountDirectory {
   constructor(
     private readonly database: Database,
     private readonly ttlMs: number,
+    private readonly leases: BalanceLeases,
   ) {}
 
+  /** Every account this instance has seen, by user id. */
+  get known(): ReadonlyMap<string, Account> {
+    return this.accounts;
+  }
+
+  /** Bumped by forget(): a credential read in flight then may hold the old row, so its answer
+   * is not cached. */
+  private forgets = 0;
+
+  /** The credential changed: the next request reads it again, never joining an older read. */
   forget(username: string): void {
     this.credentials.delete(username);
+    this.credentialReads.delete(username);
+    this.forgets += 1;
   }
 
   accountFor(userId: string): Account {
     let account = this.accounts.get(userId);
     if (!account) {
-      account = {
-        userId,
-        balance: 0,
-        uncommitted: 0,
-        balanceReadAt: 0,
-        generation: 0,
-        flows: new Set(),
-        datacenterRules: null,
-      };
+      account = { userId, uncommitted: 0, lease: newLease(), flows: new Set(), datacenterRules: null };
       this.accounts.set(userId, account);
     }
     return account;
@@ -74,20 +74,25 @@ export class AccountDirectory {
       return cached;
     const inFlight = this.credentialReads.get(username);
     if (inFlight) return inFlight;
-    const read = this.readCredential(username).finally(() => this.credentialReads.delete(username));
+    const read = this.readCredential(username)
+      .catch((error: unknown) => {
+        if (cached) return cached;
+        throw error;
+      })
+      .finally(() => this.credentialReads.delete(username));
     this.credentialReads.set(username, read);
     return read;
   }
 
   private async readCredential(username: string): Promise<CachedCredential | null> {
     const startedAt = Date.now();
+    const forgets = this.forgets;
     const [row] = await this.database.query<CredentialRow>(
-      `SELECT c.user_id, c.password_hash, u.balance_bytes
-         FROM proxy_credentials c LEFT JOIN users u ON u.id = c.user_id
-        WHERE c.username = $1`,
+      "SELECT user_id, password_hash FROM proxy_credentials WHERE username = $1",
       [username],
     );
     const entry = row ? { userId: row.user_id, passwordHash: row.password_hash, readAt: startedAt } : null;
+    if (forgets !== this.forgets) return entry;
     this.credentials.set(username, entry);
     if (!entry) {
       // Negative entries live for one TTL as well.
@@ -96,57 +101,7 @@ export class AccountDirectory {
         this.ttlMs,
       ).unref();
     }
-    if (row?.user_id)
-      this.applyBalanceRead(this.accountFor(row.user_id), Number(row.balance_bytes ?? 0), startedAt);
     return entry;
-  }
-
-  private applyBalanceRead(account: Account, balance: number, startedAt: number, generation?: number): void {
-    if (generation !== undefined && generation !== account.generation) return;
-    if (startedAt < account.balanceReadAt) return;
-    account.balance = balance;
-    account.balanceReadAt = startedAt;
-  }
-
-  private readonly balanceReads = new Map<string, Promise<void>>();
-
-  /** Concurrent requests of one account share one read. */
-  private refreshBalance(account: Account): Promise<void> {
-    const inFlight = this.balanceReads.get(account.userId);
-    if (inFlight) return inFlight;
-    const read = this.readBalance(account).finally(() => this.balanceReads.delete(account.userId));
-    this.balanceReads.set(account.userId, read);
-    return read;
-  }
-
-  private async readBalance(account: Account): Promise<void> {
-    const startedAt = Date.now();
-    const generation = account.generation;
-    const [row] = await this.database.query<{ balance_bytes: string | number }>(
-      "SELECT balance_bytes FROM users WHERE id = $1",
-      [account.userId],
-    );
-    this.applyBalanceRead(account, Number(row?.balance_bytes ?? 0), startedAt, generation);
-  }
-
-  /** Re-reads the balance of accounts that have live connections and a stale balance, so a
-   * balance used up elsewhere (another gateway instance, an operator adjustment) also ends them. */
-  async refreshLiveBalances(): Promise<Account[]> {
-    const stale = [...this.accounts.values()].filter(
-      (a) => a.flows.size > 0 && a.balanceReadAt + this.ttlMs <= Date.now(),
-    );
-    if (stale.length === 0) return [];
-    const startedAt = Date.now();
-    const generations = new Map(stale.map((a) => [a.userId, a.generation]));
-    const rows = await this.database.query<{ id: string; balance_bytes: string | number }>(
-      "SELECT id, balance_bytes FROM users WHERE id = ANY($1::uuid[])",
-      [stale.map((a) => a.userId)],
-    );
-    for (const row of rows) {
-      const account = this.accountFor(row.id);
-      this.applyBalanceRead(account, Number(row.balance_bytes), startedAt, generations.get(row.id));
-    }
-    return stale;
   }
 
   /** Does the username exist at all (tells a bad option apart from a bad name). */
@@ -154,7 +109,8 @@ export class AccountDirectory {
     return (await this.credential(username)) !== null;
   }
 
-  /** Checks the password and the balance; returns the account to bill or throws a Refusal. */
+  /** Checks the password and that the account holds (or can lease) balance to relay with;
+   * returns the account to bill or throws a Refusal. */
   async authenticate(username: string, password: string): Promise<Account | null> {
     const credential = await this.credential(username);
     if (!credential || !hashesEqual(hashSecret(password), credential.passwordHash)) return null;
@@ -165,8 +121,7 @@ export class AccountDirectory {
       );
     }
     const account = this.accountFor(credential.userId);
-    if (account.balanceReadAt + this.ttlMs <= Date.now()) await this.refreshBalance(account);
-    if (remainingOf(account) <= 0) {
+    if (!(await this.leases.admit(account))) {
       throw new Refusal("balance_exhausted", "Your data balance is used up: add data to continue");
     }
     return account;
@@ -177,10 +132,16 @@ export class AccountDirectory {
     const cached = account.datacenterRules;
     if (cached && cached.readAt + this.ttlMs > Date.now()) return cached.domains;
     const readAt = Date.now();
-    const rows = await this.database.query<{ rule: string }>(
-      "SELECT rule FROM routing_rules WHERE user_id = $1 AND service = 'datacenter'",
-      [account.userId],
-    );
+    let rows: { rule: string }[];
+    try {
+      rows = await this.database.query<{ rule: string }>(
+        "SELECT rule FROM routing_rules WHERE user_id = $1 AND service = 'datacenter'",
+        [account.userId],
+      );
+    } catch (error) {
+      if (cached) return cached.domains;
+      throw error;
+    }
     const domains = rows.map((row) =>
       row.rule
         .trim()

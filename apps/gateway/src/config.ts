@@ -30,7 +30,6 @@ export interface GatewayConfig {
   egressAllowTargets: EgressAllowTarget[];
   pricePerGbUsd: number;
   dcPricePerGbUsd: number;
-  redisUrl: string | undefined;
   /** Prometheus listener; null when the host process mounts `metricsRegistry` itself. */
   metricsPort: number | null;
   flushIntervalMs: number;
@@ -38,13 +37,13 @@ export interface GatewayConfig {
   cacheTtlMs: number;
   /** How long close() lets live connections finish before cutting them. */
   shutdownGraceMs: number;
+  /** DATA_DIR: where the usage journal and this instance's id survive a restart (absent: no
+   * journal, a new instance id per start; decision 007). */
+  stateDir: string | undefined;
+  /** The largest byte lease one instance takes of a balance at once (decision 007). */
+  leaseMaxBytes: number;
   /** DNS hook for the egress guard; default is the system resolver. */
   resolveHost?: ResolveHost;
-}
-
-export const defaultGatewayConfig: GatewayConfig = {
-  host: "0.0.0.0",
-  httpPort: 8080,
   /** Open client connections per client address (IPv6: per /64), tunnels included. */
   maxConnectionsPerIp: number;
   /** Open client connections in total. */
@@ -52,6 +51,11 @@ export const defaultGatewayConfig: GatewayConfig = {
   /** Time a client has for a whole request head, Proxy-Authorization included (and for the TLS
    * handshake on 8443), counted from its first byte (a new connection: from accept). */
   headTimeoutMs: number;
+}
+
+export const defaultGatewayConfig: GatewayConfig = {
+  host: "0.0.0.0",
+  httpPort: 8080,
   httpsPort: 8443,
   tls: null,
   dataDir: undefined,
@@ -61,11 +65,15 @@ export const defaultGatewayConfig: GatewayConfig = {
   egressAllowTargets: [],
   pricePerGbUsd: 3,
   dcPricePerGbUsd: 0.3,
-  redisUrl: undefined,
   metricsPort: 9464,
   flushIntervalMs: 1000,
   cacheTtlMs: 2000,
+  stateDir: undefined,
+  leaseMaxBytes: 256 * 1024 * 1024,
   shutdownGraceMs: 5000,
+  maxConnectionsPerIp: 256,
+  maxConnections: 10_000,
+  headTimeoutMs: 15_000,
 };
 
 export class ConfigError extends Error {}
@@ -73,9 +81,6 @@ export class ConfigError extends Error {}
 type Env = Record<string, string | undefined>;
 
 function port(env: Env, name: string, fallback: number): number {
-  maxConnectionsPerIp: 256,
-  maxConnections: 10_000,
-  headTimeoutMs: 15_000,
   const raw = env[name];
   if (raw === undefined || raw === "") return fallback;
   const value = Number(raw);
@@ -178,16 +183,14 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     httpsPort: port(env, "GATEWAY_HTTPS_PORT", 8443),
     tls: pemPair(env),
     dataDir: env.DATABASE_URL ? undefined : env.DATA_DIR || "./data",
+    stateDir: env.DATA_DIR || (env.DATABASE_URL ? undefined : "./data"),
     mobileUpstreams: upstreams(env, "MOBILE_UPSTREAMS", ca),
     datacenterUpstreams: upstreams(env, "DATACENTER_UPSTREAMS", ca),
     egressAllow,
     egressAllowTargets,
     pricePerGbUsd: positiveNumber(env, "PRICE_PER_GB_USD", 3),
     dcPricePerGbUsd: positiveNumber(env, "DC_PRICE_PER_GB_USD", 0.3),
-    redisUrl: env.REDIS_URL || undefined,
     metricsPort: metricsRaw === "off" ? null : port(env, "GATEWAY_METRICS_PORT", 9464),
-  };
-}
     maxConnectionsPerIp: positiveNumber(
       env,
       "GATEWAY_MAX_CONNECTIONS_PER_IP",
@@ -195,3 +198,5 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     ),
     maxConnections: positiveNumber(env, "GATEWAY_MAX_CONNECTIONS", defaultGatewayConfig.maxConnections),
     headTimeoutMs: positiveNumber(env, "GATEWAY_HEAD_TIMEOUT_MS", defaultGatewayConfig.headTimeoutMs),
+  };
+}

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { applyLedgerEntry, type Database } from "@bytetoll/db";
 import { sql } from "drizzle-orm";
+import { releaseLease } from "./lease.ts";
 import type { ProxyType, UsageRow } from "./meter.ts";
 
 export interface UsageBatch {
@@ -40,8 +41,8 @@ export function debitsOf(rows: UsageRow[], prices: Prices): Map<string, number> 
   return debits;
 }
 
-export function makeBatch(rows: UsageRow[], prices: Prices): UsageBatch {
-  return { id: randomUUID(), rows, debits: debitsOf(rows, prices), attempted: false };
+export function makeBatch(rows: UsageRow[], prices: Prices, id: string = randomUUID()): UsageBatch {
+  return { id, rows, debits: debitsOf(rows, prices), attempted: false };
 }
 
 /** Adds rows to a batch that was never sent (while the database is down, usage piles up in one
@@ -65,12 +66,15 @@ export function mergeInto(batch: UsageBatch, rows: UsageRow[], prices: Prices): 
 
 /**
  * Commits one batch in ONE transaction: the batch id (unique), the rollups and one ledger debit
- * per user. Committing the same batch again changes nothing, so a flush whose outcome is unknown
- * is simply retried. Returns the users' new balances, or null when the batch was already in.
+ * per user, which also releases that much of the lease `leaseHolder` (a gateway instance id)
+ * holds for the user: the reserved bytes became used bytes. Committing the same batch again
+ * changes nothing, so a flush whose outcome is unknown is simply retried. Returns the users' new
+ * balances, or null when the batch was already in.
  */
 export async function commitBatch(
   database: Database,
   batch: UsageBatch,
+  leaseHolder?: string,
 ): Promise<Map<string, number> | null> {
   return database.db.transaction(async (tx) => {
     const claimed = await tx.execute(
@@ -99,6 +103,8 @@ export async function commitBatch(
     const balances = new Map<string, number>();
     for (const [userId, debit] of batch.debits) {
       if (debit <= 0) continue;
+      // The lease row first, then the user's row: the order every lease statement locks in.
+      if (leaseHolder !== undefined) await releaseLease(tx, leaseHolder, userId, debit);
       const result = await applyLedgerEntry(tx, {
         userId,
         kind: "usage",

@@ -1,24 +1,27 @@
+import { randomUUID } from "node:crypto";
 import http from "node:http";
 import net, { type AddressInfo, type Socket } from "node:net";
+import { join } from "node:path";
 import tls from "node:tls";
 import type { Database } from "@bytetoll/db";
-import { Redis } from "ioredis";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
 import { AccountDirectory } from "./accounts.ts";
 import { Admission } from "./admission.ts";
 import { serveClient } from "./client-session.ts";
 import type { GatewayConfig } from "./config.ts";
-import { CREDENTIALS_CHANNEL } from "./credentials-channel.ts";
-import { EgressGuard } from "./egress-guard.ts";
 import { ConnectionLimits } from "./connection-limits.ts";
+import { LiveCredentials, watchCredentialChanges } from "./credentials-channel.ts";
+import { EgressGuard } from "./egress-guard.ts";
+import { BalanceLeases } from "./lease.ts";
 import { Meter, type ProxyType } from "./meter.ts";
 import { createGatewayMetrics } from "./metrics.ts";
+import { Refusal, refuseConnection } from "./refusal.ts";
 import { TargetPool } from "./target-pool.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
 import { UpstreamPool } from "./upstreams.ts";
-import { Refusal, refuseConnection } from "./refusal.ts";
 import { UsageFlusher } from "./usage-flusher.ts";
+import { JOURNAL_INTERVAL_MS, UsageJournal } from "./usage-journal.ts";
 
 export interface Gateway {
   listen(): Promise<void>;
@@ -60,8 +63,16 @@ function closeServer(server: net.Server | null): Promise<void> {
 
 export function createGateway({ database, config, logger }: GatewayOptions): Gateway {
   const ratio: Record<ProxyType, number> = { mobile: 1, dc: config.dcPricePerGbUsd / config.pricePerGbUsd };
-  const accounts = new AccountDirectory(database, config.cacheTtlMs);
-  const meter = new Meter({ ratio });
+  const stateDir = config.stateDir === undefined ? undefined : join(config.stateDir, "gateway-usage");
+  const journal = stateDir === undefined ? null : new UsageJournal(stateDir);
+  const leases = new BalanceLeases({
+    database,
+    instanceId: stateDir === undefined ? randomUUID() : UsageJournal.instanceId(stateDir),
+    maxBytes: config.leaseMaxBytes,
+    logger,
+  });
+  const accounts = new AccountDirectory(database, config.cacheTtlMs, leases);
+  const meter = new Meter({ ratio, onLowLease: (account) => leases.spent(account) });
   let flusher: UsageFlusher | null = null;
   const metrics = createGatewayMetrics({
     lagSeconds: () => flusher?.lagSeconds() ?? 0,
@@ -71,6 +82,8 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     database,
     meter,
     accounts,
+    leases,
+    journal,
     prices: config,
     ratio,
     metrics,
@@ -85,7 +98,8 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
   let ownPorts: number[] = [];
   let metricsServer: http.Server | null = null;
   let flushTimer: NodeJS.Timeout | null = null;
-  let redis: Redis | null = null;
+  let journalTimer: NodeJS.Timeout | null = null;
+  let stopWatchingCredentials: (() => Promise<void>) | null = null;
 
   const guard = new EgressGuard({
     allow: config.egressAllow,
@@ -93,10 +107,16 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     resolveHost: config.resolveHost,
     ownPorts: () => ownPorts,
   });
-  const admission = new Admission(accounts, guard, {
-    mobile: new UpstreamPool(config.mobileUpstreams),
-    dc: new UpstreamPool(config.datacenterUpstreams),
-  });
+  const liveCredentials = new LiveCredentials();
+  const admission = new Admission(
+    accounts,
+    guard,
+    {
+      mobile: new UpstreamPool(config.mobileUpstreams),
+      dc: new UpstreamPool(config.datacenterUpstreams),
+    },
+    liveCredentials,
+  );
   const pool = new TargetPool();
   const sessionDeps = { admission, meter, pool, metrics, logger, headTimeoutMs: config.headTimeoutMs };
   const limits = new ConnectionLimits(config);
@@ -118,9 +138,15 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
       clients.delete(socket);
       metrics.openConnections.labels(listener).dec();
     });
+    return true;
   }
 
   async function listen(): Promise<void> {
+    // A changed or deleted credential is forgotten and its connections closed, on every instance.
+    stopWatchingCredentials = await watchCredentialChanges(database, (username) => {
+      accounts.forget(username);
+      liveCredentials.revoke(username);
+    });
     const tlsPair = config.tls ?? (await selfSignedCertificate(config.dataDir));
     httpServer = net.createServer((socket) => {
       if (track(socket, "http")) serveClient(socket, sessionDeps);
@@ -137,7 +163,6 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
       },
     );
     // Counted at TCP level so handshakes in progress show up as connections too.
-    return true;
     httpsServer.on("connection", (socket: Socket) => track(socket, "https"));
     // A failed or timed-out handshake: nothing to answer, the connection just ends.
     httpsServer.on("tlsClientError", (_error, socket) => socket.destroy());
@@ -157,15 +182,10 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
       await listenOn(metricsServer, config.metricsPort, config.host);
     }
     ownPorts = [portOf(httpServer), portOf(httpsServer), portOf(metricsServer)].filter((p) => p > 0);
-    if (config.redisUrl) {
-      redis = new Redis(config.redisUrl, { maxRetriesPerRequest: null });
-      redis.on("error", (error) => logger.warn({ err: error }, "redis subscription error"));
-      redis.on("message", (_channel: string, username: string) => accounts.forget(username));
-      await redis.subscribe(CREDENTIALS_CHANNEL);
-    }
     flushTimer = setInterval(() => {
       usage.flush().catch((error: unknown) => logger.error({ err: error }, "flush crashed"));
     }, config.flushIntervalMs);
+    if (journal) journalTimer = setInterval(() => usage.journal(), JOURNAL_INTERVAL_MS);
     logger.info(
       { httpPort: portOf(httpServer), httpsPort: portOf(httpsServer), metricsPort: portOf(metricsServer) },
       "gateway listening",
@@ -180,12 +200,18 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     for (const socket of clients) socket.destroy();
     pool.destroy();
     if (flushTimer) clearInterval(flushTimer);
+    if (journalTimer) clearInterval(journalTimer);
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await usage.flush()) break;
       await new Promise((r) => setTimeout(r, 200));
     }
     if (usage.pendingBatches() > 0) logger.error("gateway stopped with usage it could not commit");
-    await redis?.quit().catch(() => {});
+    else
+      await leases
+        .releaseAll()
+        .catch((error: unknown) => logger.warn({ err: error }, "leases not given back"));
+    journal?.close();
+    await stopWatchingCredentials?.();
     await Promise.all(closing);
   }
 

@@ -1,6 +1,7 @@
 import type net from "node:net";
-import { type Account, remainingOf } from "./accounts.ts";
+import type { Account } from "./accounts.ts";
 import { cursorOf } from "./dial.ts";
+import { remainingOf } from "./lease.ts";
 
 export type ProxyType = "mobile" | "dc";
 
@@ -20,6 +21,8 @@ function utcDay(now = new Date()): string {
 export interface MeterOptions {
   /** Debit per metered byte by proxy type (mobile 1, datacenter DC price / price). */
   ratio: Record<ProxyType, number>;
+  /** Told when an account has spent more than half of its lease (renewal, enforcement). */
+  onLowLease: (account: Account) => void;
 }
 
 /**
@@ -66,9 +69,19 @@ export class Meter {
     return flow;
   }
 
+  /** Moves every live flow's bytes since its last read into the usage rows. */
+  pollAll(): void {
+    for (const flow of this.flows) flow.poll();
+  }
+
+  /** The rows metered since the last take (live objects: they keep counting). */
+  pending(): IterableIterator<UsageRow> {
+    return this.rows.values();
+  }
+
   /** Reads every live flow and hands over everything metered so far. */
   take(): UsageRow[] {
-    for (const flow of this.flows) flow.poll();
+    this.pollAll();
     const taken = [...this.rows.values()].filter((row) => row.bytes > 0 || row.requests > 0);
     this.rows = new Map();
     this.epoch += 1;
@@ -76,12 +89,6 @@ export class Meter {
     this.oldestAt = null;
     return taken;
   }
-}
-
-/** Closes every live connection of an account whose balance is used up. */
-export function enforceBalance(account: Account): void {
-  if (remainingOf(account) > 0) return;
-  for (const flow of [...account.flows]) flow.abort();
 }
 
 export class Flow {
@@ -120,7 +127,7 @@ export class Flow {
   }
 
   /** Moves the bytes since the last poll into the usage rows; called on every chunk from the
-   * target, so an exhausted account is cut within one chunk, and by the flusher. */
+   * target, so an account whose lease is spent is cut within one chunk, and by the flusher. */
   poll(): void {
     const socket = this.socket;
     if (!socket) return;
@@ -135,7 +142,7 @@ export class Flow {
     this.row().bytes += delta;
     this.account.uncommitted += delta * this.ratio;
     this.meter.unscraped[this.proxyType] += delta;
-    if (remainingOf(this.account) <= 0) enforceBalance(this.account);
+    if (remainingOf(this.account) < this.account.lease.size / 2) this.meter.options.onLowLease(this.account);
   }
 
   finish(): void {

@@ -1,32 +1,50 @@
+import { randomUUID } from "node:crypto";
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { AccountDirectory } from "./accounts.ts";
 import { commitBatch, makeBatch, mergeInto, type Prices, type UsageBatch } from "./flush.ts";
-import { enforceBalance, type Meter, type ProxyType } from "./meter.ts";
+import type { BalanceLeases } from "./lease.ts";
+import type { Meter, ProxyType } from "./meter.ts";
 import type { GatewayMetrics } from "./metrics.ts";
+import type { UsageJournal } from "./usage-journal.ts";
 
 /**
  * Moves metered usage into the database: every tick takes what the meter holds as a new batch
  * and commits queued batches in order. A failed batch stays queued under its id and is retried
- * first, so nothing is dropped and nothing counts twice.
+ * first, so nothing is dropped and nothing counts twice. With a journal, the usage of the batch
+ * being filled is also appended to a local file every few milliseconds (under the id it will be
+ * committed with), so a crash loses at most that interval.
  */
 export class UsageFlusher {
   private readonly queue: UsageBatch[] = [];
   private running: Promise<void> | null = null;
   /** When the oldest queued (taken but uncommitted) batch was taken. */
   private oldestQueuedAt: number | null = null;
+  /** The id the next new batch gets (the journal records pending usage under it). */
+  private nextId = randomUUID();
 
   constructor(
     private readonly deps: {
       database: Database;
       meter: Meter;
       accounts: AccountDirectory;
+      leases: BalanceLeases;
+      journal: UsageJournal | null;
       prices: Prices;
       ratio: Record<ProxyType, number>;
       metrics: GatewayMetrics;
       logger: Logger;
     },
-  ) {}
+  ) {
+    if (deps.journal) {
+      for (const batch of deps.journal.recovered()) {
+        const recovered = makeBatch(batch.rows, deps.prices, batch.id);
+        recovered.attempted = true;
+        this.queue.push(recovered);
+      }
+      if (this.queue.length > 0) this.oldestQueuedAt = Date.now();
+    }
+  }
 
   lagSeconds(): number {
     const oldest = this.oldestQueuedAt ?? this.deps.meter.oldestAt;
@@ -35,6 +53,21 @@ export class UsageFlusher {
 
   pendingBatches(): number {
     return this.queue.length;
+  }
+
+  /** The batch the meter's current rows will be committed in: the last queued one while it was
+   * never sent (usage piles up there during an outage), otherwise a new one. */
+  private openId(): string {
+    const last = this.queue.at(-1);
+    return last && !last.attempted ? last.id : this.nextId;
+  }
+
+  /** Appends what was metered since the last call to the journal (the journal timer). */
+  journal(): void {
+    const { journal, meter } = this.deps;
+    if (!journal) return;
+    meter.pollAll();
+    journal.record(this.openId(), meter.pending());
   }
 
   /** One flush; concurrent calls share the one in progress. Resolves true when the queue is empty. */
@@ -48,25 +81,44 @@ export class UsageFlusher {
     return this.queue.length === 0;
   }
 
-  private async run(): Promise<void> {
+  private takeIntoQueue(): void {
     const { meter, prices } = this.deps;
     const takenAt = meter.oldestAt;
+    this.journal();
     const rows = meter.take();
-    if (rows.length > 0) {
-      const last = this.queue.at(-1);
-      if (last && !last.attempted) mergeInto(last, rows, prices);
-      else this.queue.push(makeBatch(rows, prices));
-      this.oldestQueuedAt ??= takenAt ?? Date.now();
+    if (rows.length === 0) return;
+    const last = this.queue.at(-1);
+    if (last && !last.attempted) {
+      mergeInto(last, rows, prices);
+    } else {
+      this.queue.push(makeBatch(rows, prices, this.nextId));
+      this.nextId = randomUUID();
     }
+    this.oldestQueuedAt ??= takenAt ?? Date.now();
+  }
+
+  private async run(): Promise<void> {
+    this.takeIntoQueue();
+    try {
+      await this.commitQueue();
+    } finally {
+      this.rewriteJournal();
+    }
+  }
+
+  private async commitQueue(): Promise<void> {
+    const { database, leases } = this.deps;
     while (this.queue.length > 0) {
       const batch = this.queue[0] as UsageBatch;
       batch.attempted = true;
       const stopTimer = this.deps.metrics.flushDuration.startTimer();
       try {
-        const balances = await commitBatch(this.deps.database, batch);
+        await leases.serial(async () => {
+          await commitBatch(database, batch, leases.instanceId);
+          this.settle(batch);
+        });
         stopTimer();
         this.queue.shift();
-        this.settle(batch, balances);
       } catch (error) {
         this.deps.metrics.flushFailures.inc();
         this.deps.logger.error({ err: error, batchId: batch.id }, "usage flush failed; will retry");
@@ -75,33 +127,30 @@ export class UsageFlusher {
     }
     this.oldestQueuedAt = null;
     try {
-      for (const account of await this.deps.accounts.refreshLiveBalances()) enforceBalance(account);
+      await leases.maintain(this.deps.accounts.known);
     } catch (error) {
-      this.deps.logger.warn({ err: error }, "could not refresh balances of live connections");
+      this.deps.logger.warn({ err: error }, "could not renew or reconcile balance leases");
     }
   }
 
-  /** Committed: the batch's debit is now inside the balance the database returned. */
-  private settle(batch: UsageBatch, balances: Map<string, number> | null): void {
-    const committed = new Map<string, number>();
+  /** Leaves exactly the uncommitted usage in the journal. */
+  private rewriteJournal(): void {
+    const { journal, meter } = this.deps;
+    if (!journal) return;
+    this.journal();
+    const pending = { id: this.openId(), rows: [...meter.pending()] };
+    journal.rewrite([...this.queue, pending]);
+  }
+
+  /** Committed: the batch's debit was released from this instance's leases. */
+  private settle(batch: UsageBatch): void {
+    const metered = new Map<string, number>();
     for (const row of batch.rows) {
-      committed.set(
-        row.userId,
-        (committed.get(row.userId) ?? 0) + row.bytes * this.deps.ratio[row.proxyType],
-      );
+      metered.set(row.userId, (metered.get(row.userId) ?? 0) + row.bytes * this.deps.ratio[row.proxyType]);
     }
-    for (const [userId, debit] of committed) {
+    for (const [userId, meteredDebit] of metered) {
       const account = this.deps.accounts.accountFor(userId);
-      account.uncommitted = Math.max(0, account.uncommitted - debit);
-      account.generation += 1;
-      const balance = balances?.get(userId);
-      if (balance === undefined) {
-        account.balanceReadAt = 0;
-      } else {
-        account.balance = balance;
-        account.balanceReadAt = Date.now();
-      }
-      enforceBalance(account);
+      this.deps.leases.settled(account, batch.debits.get(userId) ?? 0, meteredDebit);
     }
   }
 }

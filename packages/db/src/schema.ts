@@ -24,6 +24,9 @@ export const users = pgTable("users", {
   email: text("email").notNull().unique(),
   refundAddress: text("refund_address"),
   balanceBytes: bigint("balance_bytes", { mode: "number" }).notNull().default(0),
+  /** Sum of this user's balance_leases: bytes gateway instances reserved and may still relay.
+   * A reservation, not a ledger entry: the balance is unchanged until usage is debited. */
+  leasedBytes: bigint("leased_bytes", { mode: "number" }).notNull().default(0),
   createdAt: createdAt(),
 });
 
@@ -154,6 +157,25 @@ export const usageBatches = pgTable("usage_batches", {
   createdAt: createdAt(),
 });
 
+/** Byte leases (decision 007): what one gateway instance reserved of a user's balance. Every
+ * change moves users.leased_bytes by the same amount in the same statement; a lease not renewed
+ * by expires_at (its instance crashed) is reclaimed by any instance. */
+export const balanceLeases = pgTable(
+  "balance_leases",
+  {
+    instanceId: text("instance_id").notNull(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.instanceId, t.userId] }),
+    index("balance_leases_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
 /** Per-user routing rules for Intelligence: service 'datacenter' (toggle on) or 'premium'. */
 export const routingRules = pgTable(
   "routing_rules",
@@ -164,6 +186,8 @@ export const routingRules = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     rule: text("rule").notNull(),
     service: text("service").notNull().default("premium"),
+    /** 'learner' (service follows the domain's verdict) or 'user' (the learner only suggests). */
+    decidedBy: text("decided_by").notNull().default("learner"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -182,6 +206,45 @@ export const hostnameHints = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.hostname] })],
+);
+
+/** The Intelligence learner's verdict per domain, global across users (decision 009):
+ * eligible, blocked or unknown, with the evidence it rests on; probing_by/probing_until is the
+ * lease of the instance probing it now. */
+export const domainVerdicts = pgTable(
+  "domain_verdicts",
+  {
+    domain: text("domain").primaryKey(),
+    verdict: text("verdict").notNull().default("unknown"),
+    evidence: jsonb("evidence"),
+    lastProbeAt: timestamp("last_probe_at", { withTimezone: true }),
+    nextProbeAt: timestamp("next_probe_at", { withTimezone: true }).notNull().defaultNow(),
+    failedProbes: integer("failed_probes").notNull().default(0),
+    probingBy: text("probing_by"),
+    probingUntil: timestamp("probing_until", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("domain_verdicts_next_probe_idx").on(t.nextProbeAt)],
+);
+
+/** How the gateway's connections to a domain ended, per proxy type and UTC minute. */
+export const domainOutcomes = pgTable(
+  "domain_outcomes",
+  {
+    domain: text("domain").notNull(),
+    proxyType: text("proxy_type").notNull(),
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    connections: bigint("connections", { mode: "number" }).notNull().default(0),
+    dialFailures: bigint("dial_failures", { mode: "number" }).notNull().default(0),
+    resets: bigint("resets", { mode: "number" }).notNull().default(0),
+    tlsCut: bigint("tls_cut", { mode: "number" }).notNull().default(0),
+    blockedStatuses: bigint("blocked_statuses", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: "domain_outcomes_pk", columns: [t.domain, t.minute, t.proxyType] }),
+    index("domain_outcomes_minute_idx").on(t.minute),
+  ],
 );
 
 /** Generic key/value for small operator-visible settings (e.g. generated secrets). */

@@ -1,0 +1,260 @@
+import type { Database, SqlExecutor } from "@bytetoll/db";
+import { sql } from "drizzle-orm";
+import type { Logger } from "pino";
+import type { Account } from "./accounts.ts";
+
+/** The first lease of an account (or its whole balance when that is less). */
+export const LEASE_MIN_BYTES = 4 * 1024 * 1024;
+/** The largest lease: at ~1.5 GB/s one instance renews ~6 times a second, and what an account
+ * can overdraw stays below instances × this. */
+export const LEASE_MAX_BYTES = 256 * 1024 * 1024;
+/** A lease its instance stopped renewing (crash, kill -9, long outage) is reclaimed after this. */
+export const LEASE_TTL_SECONDS = 120;
+/** An account without connections for this long gives its lease back to the shared balance. */
+const IDLE_RELEASE_MS = 5_000;
+/** After a failed renewal (database unreachable), the next try waits this long. */
+const RETRY_AFTER_FAILURE_MS = 1_000;
+
+/** One account's lease on this instance. */
+export interface LeaseState {
+  /** Bytes this instance holds in balance_leases for the account (debits not yet released). */
+  granted: number;
+  /** What the next renewal asks for: doubles while renewals come faster than twice a second. */
+  size: number;
+  renewing: Promise<void> | null;
+  /** Bytes the last renewal granted: how far a renewal in flight lets the account run ahead. */
+  lastGrant: number;
+  grantedAt: number;
+  retryAt: number;
+  /** Last admission of a connection, for giving an idle lease back. */
+  activeAt: number;
+}
+
+export function newLease(): LeaseState {
+  return { granted: 0, size: 0, renewing: null, lastGrant: 0, grantedAt: 0, retryAt: 0, activeAt: 0 };
+}
+
+/** Bytes the account may still relay here before it needs more lease. */
+export function remainingOf(account: Account): number {
+  return account.lease.granted - account.uncommitted;
+}
+
+/** Closes every live connection of an account. */
+export function closeFlows(account: Account): void {
+  for (const flow of [...account.flows]) flow.abort();
+}
+
+/** Below this, what is left of a balance is granted whole; above, at most half of it, so another
+ * instance asking next still gets a share of a small balance. */
+const LEASE_TAIL_BYTES = 64 * 1024;
+
+/**
+ * Grants up to `want` bytes of what the user's balance has not leased yet (at most half of it,
+ * see LEASE_TAIL_BYTES), in one statement:
+ * the user's row is locked and checked (balance - leased > 0), leased_bytes and this instance's
+ * lease row move by the same amount. Returns the bytes granted (0: nothing left to lease).
+ */
+async function grantLease(
+  executor: SqlExecutor,
+  instanceId: string,
+  userId: string,
+  want: number,
+): Promise<number> {
+  const result = await executor.execute<{ bytes: string | number }>(sql`
+    WITH available AS (
+      SELECT id, LEAST(${want}::bigint, GREATEST(
+               (balance_bytes - leased_bytes) / 2, LEAST(balance_bytes - leased_bytes, ${LEASE_TAIL_BYTES}))) AS bytes
+        FROM users WHERE id = ${userId} FOR NO KEY UPDATE
+    ), granted AS (
+      UPDATE users SET leased_bytes = users.leased_bytes + available.bytes
+        FROM available WHERE users.id = available.id AND available.bytes > 0
+      RETURNING users.id, available.bytes
+    ), held AS (
+      INSERT INTO balance_leases (instance_id, user_id, bytes, expires_at)
+      SELECT ${instanceId}, id, bytes, now() + make_interval(secs => ${LEASE_TTL_SECONDS}) FROM granted
+      ON CONFLICT (instance_id, user_id) DO UPDATE
+        SET bytes = balance_leases.bytes + EXCLUDED.bytes, expires_at = EXCLUDED.expires_at
+      RETURNING user_id
+    )
+    SELECT granted.bytes FROM granted JOIN held ON held.user_id = granted.id`);
+  return Number(result.rows[0]?.bytes ?? 0);
+}
+
+/** Gives back up to `bytes` of this instance's lease (the part a debit consumed). Runs inside the usage flush's transaction, before its ledger entry. */
+export async function releaseLease(
+  executor: SqlExecutor,
+  instanceId: string,
+  userId: string,
+  bytes: number,
+): Promise<void> {
+  await executor.execute(sql`
+    WITH lease AS (
+      SELECT user_id, LEAST(bytes, ${bytes}::bigint) AS bytes FROM balance_leases
+       WHERE instance_id = ${instanceId} AND user_id = ${userId} FOR UPDATE
+    ), released AS (
+      UPDATE balance_leases SET bytes = balance_leases.bytes - lease.bytes,
+             expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS})
+        FROM lease WHERE balance_leases.instance_id = ${instanceId} AND balance_leases.user_id = lease.user_id
+      RETURNING lease.user_id, lease.bytes
+    )
+    UPDATE users SET leased_bytes = users.leased_bytes - released.bytes
+      FROM released WHERE users.id = released.user_id`);
+}
+
+/** Deletes whole leases (of this instance, or every expired one) and takes them off leased_bytes. */
+async function dropLeases(executor: SqlExecutor, which: ReturnType<typeof sql>): Promise<void> {
+  await executor.execute(sql`
+    WITH dropped AS (DELETE FROM balance_leases WHERE ${which} RETURNING user_id, bytes),
+    per_user AS (SELECT user_id, sum(bytes) AS bytes FROM dropped GROUP BY user_id)
+    UPDATE users SET leased_bytes = users.leased_bytes - per_user.bytes
+      FROM per_user WHERE users.id = per_user.user_id`);
+}
+
+/**
+ * This instance's side of the shared balance: reserves byte leases before relaying, renews them
+ * ahead of time (when half is spent, never per chunk), and gives back what is left when an
+ * account goes idle or its balance is gone. Every lease statement of the instance runs one after
+ * another, so what it holds in memory is what the database holds.
+ */
+export class BalanceLeases {
+  private chain: Promise<unknown> = Promise.resolve();
+  private readonly minBytes: number;
+
+  constructor(
+    private readonly deps: {
+      database: Database;
+      instanceId: string;
+      maxBytes: number;
+      logger: Logger;
+    },
+  ) {
+    this.minBytes = Math.min(LEASE_MIN_BYTES, deps.maxBytes);
+  }
+
+  get instanceId(): string {
+    return this.deps.instanceId;
+  }
+
+  /** Runs lease statements (and the usage flush that releases leases) one at a time. */
+  serial<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.chain.then(work, work);
+    this.chain = run.catch(() => {});
+    return run;
+  }
+
+  /** Admission: true when the account holds (or now got) lease to relay with. Throws when the
+   * database cannot be asked and nothing is held. */
+  async admit(account: Account): Promise<boolean> {
+    account.lease.activeAt = Date.now();
+    if (remainingOf(account) > 0) {
+      this.spent(account);
+      return true;
+    }
+    await this.renew(account);
+    return remainingOf(account) > 0;
+  }
+
+  /** Called by the meter once less than half of the last lease is left: renews in the
+   * background and closes the account's connections once nothing is left to relay with. */
+  spent(account: Account): void {
+    if (remainingOf(account) < account.lease.size / 2 && Date.now() >= account.lease.retryAt) {
+      this.renew(account).catch(() => {});
+    }
+    this.enforce(account);
+  }
+
+  /** While a renewal is on its way the account may run ahead of it by what the last one granted. */
+  enforce(account: Account): void {
+    const remaining = remainingOf(account);
+    if (remaining > 0) return;
+    if (account.lease.renewing && remaining > -account.lease.lastGrant) return;
+    closeFlows(account);
+  }
+
+  private renew(account: Account): Promise<void> {
+    const lease = account.lease;
+    if (lease.renewing) return lease.renewing;
+    if (Date.now() < lease.retryAt) {
+      return Promise.reject(new Error("the database is unreachable: no lease can be granted right now"));
+    }
+    const want = this.nextSize(lease);
+    const renewing = this.serial(async () => {
+      const granted = await grantLease(this.deps.database.db, this.instanceId, account.userId, want);
+      lease.granted += granted;
+      lease.lastGrant = granted;
+      lease.grantedAt = Date.now();
+    })
+      .catch((error: unknown) => {
+        lease.retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
+        throw error;
+      })
+      .finally(() => {
+        lease.renewing = null;
+        this.enforce(account);
+      });
+    lease.renewing = renewing;
+    return renewing;
+  }
+
+  private nextSize(lease: LeaseState): number {
+    const sinceLast = Date.now() - lease.grantedAt;
+    if (lease.size === 0) lease.size = this.minBytes;
+    else if (sinceLast < 500) lease.size = Math.min(lease.size * 2, this.deps.maxBytes);
+    else if (sinceLast > 5_000) lease.size = Math.max(lease.size / 2, this.minBytes);
+    return lease.size;
+  }
+
+  /** A committed debit released this much of the account's lease (see releaseLease). */
+  settled(account: Account, debit: number, meteredDebit: number): void {
+    account.lease.granted = Math.max(0, account.lease.granted - debit);
+    account.uncommitted = Math.max(0, account.uncommitted - meteredDebit);
+  }
+
+  /**
+   * Once per flush: extends this instance's leases, adopts what the database says it holds (a
+   * lease reclaimed during a long outage is gone), gives back leases it should not keep (idle
+   * accounts, accounts whose balance is 0 or less, leftovers of this instance's previous run),
+   * and reclaims expired leases of crashed instances. Accounts left without lease are closed.
+   */
+  async maintain(accounts: ReadonlyMap<string, Account>): Promise<void> {
+    await this.serial(async () => {
+      const held = await this.deps.database.query<{
+        user_id: string;
+        bytes: string | number;
+        balance_bytes: string | number;
+      }>(
+        `UPDATE balance_leases SET expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS})
+           FROM users WHERE users.id = balance_leases.user_id AND balance_leases.instance_id = $1
+         RETURNING balance_leases.user_id, balance_leases.bytes, users.balance_bytes`,
+        [this.instanceId],
+      );
+      const now = Date.now();
+      const giveBack = held
+        .filter((row) => {
+          const account = accounts.get(row.user_id);
+          if (account) {
+            const idle = account.flows.size === 0 && account.lease.activeAt + IDLE_RELEASE_MS <= now;
+            if (!idle && Number(row.balance_bytes) > 0) return false;
+          }
+          return true;
+        })
+        .map((row) => row.user_id);
+      const keep = new Map(held.map((row) => [row.user_id, Number(row.bytes)]));
+      for (const userId of giveBack) keep.delete(userId);
+      for (const account of accounts.values()) account.lease.granted = keep.get(account.userId) ?? 0;
+      if (giveBack.length > 0) {
+        await dropLeases(
+          this.deps.database.db,
+          sql`instance_id = ${this.instanceId} AND user_id = ANY(${`{${giveBack.join(",")}}`}::uuid[])`,
+        );
+      }
+      await dropLeases(this.deps.database.db, sql`expires_at < now()`);
+    });
+    for (const account of accounts.values()) this.enforce(account);
+  }
+
+  /** Graceful stop: everything this instance still holds goes back to the balances. */
+  async releaseAll(): Promise<void> {
+    await this.serial(() => dropLeases(this.deps.database.db, sql`instance_id = ${this.instanceId}`));
+  }
+}
