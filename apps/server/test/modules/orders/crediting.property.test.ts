@@ -17,7 +17,10 @@ type Op =
   /** A provider confirms order `order` (`percent` < 100 is a partial payment), `copies` times at once. */
   | { kind: "confirm"; order: number; percent: number; copies: number }
   /** The gateway's usage batch `batch` debits its user; a repeated batch id is a retried flush. */
-  | { kind: "usage"; user: number; batch: number };
+  | { kind: "usage"; user: number; batch: number }
+  /** A refund of `percent` of order `order`'s payment (running total), or a chargeback of it. */
+  | { kind: "refund"; order: number; percent: number; copies: number }
+  | { kind: "chargeback"; order: number; copies: number };
 
 const opArb: fc.Arbitrary<Op> = fc.oneof(
   fc.record({
@@ -31,7 +34,26 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
     user: fc.nat({ max: USERS - 1 }),
     batch: fc.nat({ max: 3 }),
   }),
+  fc.record({
+    kind: fc.constant("refund" as const),
+    order: fc.nat({ max: 4 }),
+    percent: fc.oneof(fc.constant(100), fc.integer({ min: 1, max: 100 })),
+    copies: fc.integer({ min: 1, max: 3 }),
+  }),
+  fc.record({
+    kind: fc.constant("chargeback" as const),
+    order: fc.nat({ max: 4 }),
+    copies: fc.integer({ min: 1, max: 3 }),
+  }),
 );
+
+function readingFor(op: Exclude<Op, { kind: "usage" }>): PaymentReading {
+  if (op.kind === "chargeback") return { status: "charged_back" };
+  if (op.kind === "refund") return { status: "refunded", refunded: { amount: op.percent, of: 100 } };
+  return op.percent === 100
+    ? { status: "paid" }
+    : { status: "partially_paid", paid: { amount: op.percent, of: 100 } };
+}
 
 const scenarioArb = fc.record({
   // Orders: owner and amount in cents.
@@ -48,7 +70,7 @@ const scenarioArb = fc.record({
 const batchBytes = (batch: number) => (batch + 1) * 1_000_000;
 
 describe("crediting under random concurrent interleavings", () => {
-  it("keeps balance = sum of entries and never credits an order twice", async () => {
+  it("keeps balance = sum of entries, never credits an order twice nor takes back more than it credited", async () => {
     const app = t.app;
     await fc.assert(
       fc.asyncProperty(scenarioArb, async ({ orders, ops }) => {
@@ -73,16 +95,13 @@ describe("crediting under random concurrent interleavings", () => {
           ),
         );
 
-        // Everything at once: duplicate confirmations, partials, replays, usage debits and retries.
+        // Everything at once: duplicate confirmations, partials, refunds, chargebacks, replays,
+        // usage debits and retries.
         const work: Promise<unknown>[] = [];
         for (const op of ops) {
-          if (op.kind === "confirm") {
+          if (op.kind !== "usage") {
             const order = created[op.order % created.length]!;
-            const reading: PaymentReading =
-              op.percent === 100
-                ? { status: "paid" }
-                : { status: "partially_paid", paid: { amount: op.percent, of: 100 } };
-            for (let i = 0; i < op.copies; i++) work.push(app.orders.settle(order.order_id, reading));
+            for (let i = 0; i < op.copies; i++) work.push(app.orders.settle(order.order_id, readingFor(op)));
           } else {
             work.push(
               applyLedgerEntry(t.database.db, {
@@ -96,33 +115,55 @@ describe("crediting under random concurrent interleavings", () => {
         }
         await Promise.all(work);
 
-        // Each order holds the largest share any confirmation paid for, credited exactly once.
+        // Each order's ledger entries are exactly what its row says it credited and took back.
         for (const [index, order] of created.entries()) {
           const [row] = await t.database.query<{
             credited: string;
+            reversed: string;
             bytes: string;
             status: string;
-            entries: string;
+            purchases: string;
+            reversals: string;
           }>(
-            `SELECT o.credited_bytes AS credited, o.bytes, o.payment_status AS status,
-                    (SELECT coalesce(sum(delta_bytes), 0) FROM ledger_entries WHERE reference LIKE 'order:' || o.id || ':%') AS entries
+            `SELECT o.credited_bytes AS credited, o.reversed_bytes AS reversed, o.bytes,
+                    o.payment_status AS status,
+                    (SELECT coalesce(sum(delta_bytes), 0) FROM ledger_entries
+                      WHERE kind = 'purchase' AND reference LIKE 'order:' || o.id || ':%') AS purchases,
+                    (SELECT coalesce(sum(delta_bytes), 0) FROM ledger_entries
+                      WHERE kind IN ('refund', 'chargeback')
+                        AND (reference = 'order:' || o.id OR reference LIKE 'order:' || o.id || ':%')) AS reversals
                FROM orders o WHERE o.id = $1`,
             [order.order_id],
           );
           const total = Number(row!.bytes);
-          const targets = ops
+          const credited = Number(row!.credited);
+          const reversed = Number(row!.reversed);
+          const mine = ops.filter(
+            (op): op is Exclude<Op, { kind: "usage" }> =>
+              op.kind !== "usage" && op.order % created.length === index,
+          );
+          const targets = mine
             .filter((op): op is Extract<Op, { kind: "confirm" }> => op.kind === "confirm")
-            .filter((op) => op.order % created.length === index)
             .map((op) => (op.percent === 100 ? total : Math.floor((total * op.percent) / 100)));
           const expected = Math.max(0, ...targets);
-          expect(Number(row!.credited)).toBe(expected);
-          expect(Number(row!.entries)).toBe(expected);
-          expect(row!.status).toBe(
-            expected === 0 ? "waiting" : expected >= total ? "paid" : "partially_paid",
-          );
+          expect(Number(row!.purchases)).toBe(credited);
+          expect(Number(row!.reversals)).toBe(0 - reversed);
+          expect(reversed).toBeGreaterThanOrEqual(0);
+          expect(reversed).toBeLessThanOrEqual(credited);
+          if (mine.every((op) => op.kind === "confirm")) {
+            // Only payments: the largest share any confirmation paid for, credited exactly once.
+            expect(credited).toBe(expected);
+            expect(row!.status).toBe(
+              expected === 0 ? "waiting" : expected >= total ? "paid" : "partially_paid",
+            );
+          } else {
+            // A refunded order is closed, so it may hold less than a later confirmation paid for.
+            expect(credited).toBeLessThanOrEqual(expected);
+            if (credited > 0 && reversed === credited) expect(row!.status).toBe("refunded");
+          }
         }
 
-        // balance = sum of entries = credits − distinct usage batches, per user.
+        // balance = sum of entries = credits − refunds and chargebacks − distinct usage batches.
         for (const [i, userId] of users.entries()) {
           const [row] = await t.database.query<{ balance: string; sum: string }>(
             `SELECT u.balance_bytes AS balance,
@@ -131,7 +172,7 @@ describe("crediting under random concurrent interleavings", () => {
             [userId],
           );
           const credited = await t.database.query<{ credited: string }>(
-            "SELECT coalesce(sum(credited_bytes), 0) AS credited FROM orders WHERE user_id = $1",
+            "SELECT coalesce(sum(credited_bytes - reversed_bytes), 0) AS credited FROM orders WHERE user_id = $1",
             [userId],
           );
           const batches = new Set(
