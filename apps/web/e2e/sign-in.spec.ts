@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
-import { requestLoginLink } from "./fixtures/sign-in.ts";
+import { requestLoginLink, submitLoginForm } from "./fixtures/sign-in.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -38,6 +38,27 @@ describe("signing in by e-mail link", () => {
     await other.goto(link);
     await other.waitForURL(/\/login$/);
     await other.getByRole("heading", { name: "Login / Sign Up" }).waitFor();
+  });
+
+  it("never gives a victim the anonymous credentials an attacker asked a link for them with", async () => {
+    const attacker = await newPage();
+    await attacker.goto("/connect");
+    const username = attacker.getByRole("textbox", { name: "Username" });
+    await expect.poll(() => username.inputValue(), { timeout: 15_000 }).toMatch(/^bt[a-z0-9]{10}$/);
+    const planted = await username.inputValue();
+    await attacker.getByRole("link", { name: "Sign In to keep them" }).click();
+    await attacker.waitForURL(/\/login$/);
+    const victimEmail = `victim-${Date.now()}@example.com`;
+    const link = await submitLoginForm(attacker, server, victimEmail);
+
+    // The victim follows the e-mailed link in their own browser.
+    const victim = await newPage();
+    await victim.goto(link);
+    await victim.waitForURL(`${server.url}/`);
+    await victim.goto("/connect");
+    const own = victim.getByRole("textbox", { name: "Username" });
+    await expect.poll(() => own.inputValue(), { timeout: 15_000 }).toMatch(/^bt[a-z0-9]{10}$/);
+    expect(await own.inputValue()).not.toBe(planted);
   });
 
   it("keeps a signed-in customer away from /login and forwards a deal purchase to checkout", async () => {

@@ -11,4 +11,6 @@ export const STORAGE_KEYS = {
   intelligence: "bytetoll.intelligence",
   enableCredentialsApi: "bytetoll.enable-credentials-api",
   step1Collapsed: "bytetoll.step1-collapsed",
+  /** The prefilled anonymous credentials a login link was asked for with, until its callback. */
+  pendingCredentialClaim: "bytetoll.pending-credential-claim",
 } as const;

@@ -127,16 +127,16 @@ describe("login screen", () => {
     });
   });
 
-  it("sends the claim flag, the decoded deal, the whole-dollar amount and the order id", async () => {
+  it("sends the claim flag, the decoded deal and the whole-dollar amount to both calls", async () => {
     const di = encodeDealId(42);
-    const api = loginApi({ "POST /magic/check": ok({ orderId: "ord_123" }) });
+    const api = loginApi();
     await openLogin(`/login?s=cc&di=${di}&usd=24.6`);
     fireEvent.change(emailField(), { target: { value: "deal@example.com" } });
     fireEvent.click(sendButton());
     await screen.findByText("Login link sent to deal@example.com");
     const expected = { email: "deal@example.com", addFreeCredit: true, dealId: 42, purchaseAmount: 25 };
     expect(api.callsTo("POST", "/magic/check")[0]?.body).toEqual(expected);
-    expect(api.callsTo("POST", "/auth/login")[0]?.body).toEqual({ ...expected, orderId: "ord_123" });
+    expect(api.callsTo("POST", "/auth/login")[0]?.body).toEqual(expected);
   });
 
   it("ignores a deal id that does not decode and an amount that is not a positive number", async () => {
@@ -199,6 +199,20 @@ describe("login screen", () => {
       username: "anon-user",
       password: "anon-pass",
     });
+    // Kept in this browser for the link's callback, which must present them again.
+    const kept = JSON.parse(window.localStorage.getItem(STORAGE_KEYS.pendingCredentialClaim) ?? "null");
+    expect(kept).toMatchObject({ username: "anon-user", password: "anon-pass" });
+  });
+
+  it("keeps no credentials for a callback when the link was not sent", async () => {
+    loginApi({
+      "POST /auth/login": fail(429, "Too many login requests. Please wait a few minutes and try again."),
+    });
+    await openLogin("/login", { username: "anon-user", password: "anon-pass" });
+    fireEvent.change(emailField(), { target: { value: "new@example.com" } });
+    fireEvent.click(sendButton());
+    await screen.findByText(/Too many login requests/);
+    expect(window.localStorage.getItem(STORAGE_KEYS.pendingCredentialClaim)).toBeNull();
   });
 });
 

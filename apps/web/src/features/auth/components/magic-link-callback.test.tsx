@@ -11,12 +11,24 @@ import { renderRoute } from "../../../test/render-route.tsx";
 
 const exp = () => Math.floor(Date.now() / 1000) + 3600;
 
-function verifyingApi(token = "app-jwt") {
+function verifyingApi(token = "app-jwt", orderId: string | null = null) {
   return stubApi({
-    "POST /auth/magic/verify": ok({ token, exp: exp(), email: TEST_USER.email, id: TEST_USER.id }),
+    "POST /auth/magic/verify": ok({
+      token,
+      exp: exp(),
+      email: TEST_USER.email,
+      id: TEST_USER.id,
+      order_id: orderId,
+    }),
     "GET /auth/session": ok(TEST_USER),
   });
 }
+
+const keepClaim = (until = Date.now() + 60_000) =>
+  window.localStorage.setItem(
+    STORAGE_KEYS.pendingCredentialClaim,
+    JSON.stringify({ username: "btanon12345", password: "anon-pass", until }),
+  );
 
 describe("magic-link callback", () => {
   it("exchanges the credential, stores the token, verifies it and goes home", async () => {
@@ -34,6 +46,34 @@ describe("magic-link callback", () => {
     });
     // The credential is not left behind in the history entry.
     expect(router.state.historyAction).toBe("REPLACE");
+  });
+
+  it("presents the credentials kept when this browser asked for the link, then forgets them", async () => {
+    keepClaim();
+    const api = verifyingApi();
+    const { router } = renderRoute("/magic/auth?magic_credential=link-token");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(api.callsTo("POST", "/auth/magic/verify")[0]?.body).toEqual({
+      access_token: "link-token",
+      username: "btanon12345",
+      password: "anon-pass",
+    });
+    expect(window.localStorage.getItem(STORAGE_KEYS.pendingCredentialClaim)).toBeNull();
+  });
+
+  it("presents no credentials kept longer than a link lives", async () => {
+    keepClaim(Date.now() - 1);
+    const api = verifyingApi();
+    const { router } = renderRoute("/magic/auth?magic_credential=link-token");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(api.callsTo("POST", "/auth/magic/verify")[0]?.body).toEqual({ access_token: "link-token" });
+  });
+
+  it("goes to the checkout of the order the sign-in made", async () => {
+    verifyingApi("app-jwt", "0b7e0c52-7d43-4a43-9d1e-3f5c2a1b9e10");
+    const { router } = renderRoute("/magic/auth?magic_credential=link-token");
+    await waitFor(() => expect(router.state.location.pathname).toBe("/checkout"));
+    expect(router.state.location.search).toBe("?order_id=0b7e0c52-7d43-4a43-9d1e-3f5c2a1b9e10");
   });
 
   it("goes to the order's checkout when the link carries an order id", async () => {

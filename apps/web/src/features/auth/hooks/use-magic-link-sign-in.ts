@@ -4,9 +4,16 @@ import { useNavigate, useParams, useSearchParams } from "react-router";
 import { clearToken, storeToken } from "../../../lib/token-storage.ts";
 import { sessionQueryOptions } from "../api/get-session.ts";
 import { verifyMagicLink } from "../api/verify-magic-link.ts";
+import { forgetCredentialClaim, readCredentialClaim } from "../pending-claim.ts";
+
+/** The order the sign-in made (verify's order_id), else the one the link's path names. */
+function destination(orderId: string | null | undefined): string {
+  return orderId ? `/checkout?${new URLSearchParams({ order_id: orderId }).toString()}` : "/";
+}
 
 /**
- * SPEC §2 magic-link callback: exchange magic_credential for an app token, verify it with
+ * SPEC §2 magic-link callback: exchange magic_credential for an app token (presenting the
+ * prefilled credentials kept when the link was asked for in this browser), verify it with
  * GET /auth/session, then go on to the order or home. Any failure goes silently to /login.
  */
 export function useMagicLinkSignIn(): void {
@@ -28,13 +35,11 @@ export function useMagicLinkSignIn(): void {
     }
     const signIn = async () => {
       try {
-        const { token, exp } = await verifyMagicLink(credential);
-        storeToken({ token, exp });
-        await queryClient.fetchQuery(sessionQueryOptions(token));
-        const destination = orderId
-          ? `/checkout?${new URLSearchParams({ order_id: orderId }).toString()}`
-          : "/";
-        await navigate(destination, { replace: true });
+        const verified = await verifyMagicLink(credential, readCredentialClaim());
+        forgetCredentialClaim();
+        storeToken({ token: verified.token, exp: verified.exp });
+        await queryClient.fetchQuery(sessionQueryOptions(verified.token));
+        await navigate(destination(verified.order_id ?? orderId), { replace: true });
       } catch {
         clearToken();
         await navigate("/login", { replace: true });
