@@ -1,34 +1,92 @@
-import rateLimit from "@fastify/rate-limit";
+import { createRequire } from "node:module";
+import rateLimit, {
+  type FastifyRateLimitOptions,
+  type FastifyRateLimitStore,
+  type FastifyRateLimitStoreCtor,
+} from "@fastify/rate-limit";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { AppError } from "../errors.ts";
+import { reportRedisOutages } from "../lib/redis-outage.ts";
 
 /** Requests per minute per IP on every route without its own, tighter limit. */
 export const GLOBAL_REQUESTS_PER_MINUTE = 600;
 
+type Counter = FastifyRateLimitStore;
+type CounterCtor = new (
+  continueExceeding?: boolean,
+  exponentialBackoff?: boolean,
+  ...rest: unknown[]
+) => Counter;
+
+// The plugin's own stores (it exports only their interface): in memory, and in Redis.
+const require = createRequire(import.meta.url);
+const LocalStore = require("@fastify/rate-limit/store/LocalStore.js") as CounterCtor;
+const RedisStore = require("@fastify/rate-limit/store/RedisStore.js") as CounterCtor;
+
+/** Counts in Redis (shared by every instance) while it answers, in this process's memory while
+ * it does not: limits stay on during an outage, per instance, and go back to shared by themselves. */
+class RedisOrLocalStore implements Counter {
+  constructor(
+    private readonly redis: Redis,
+    private readonly shared: Counter,
+    private readonly local: Counter,
+  ) {}
+
+  incr(...[key, callback, timeWindow, max]: Parameters<Counter["incr"]>) {
+    if (this.redis.status !== "ready") return this.local.incr(key, callback, timeWindow, max);
+    this.shared.incr(
+      key,
+      (error, result) => (error ? this.local.incr(key, callback, timeWindow, max) : callback(null, result)),
+      timeWindow,
+      max,
+    );
+  }
+
+  child(routeOptions: Parameters<Counter["child"]>[0]) {
+    return new RedisOrLocalStore(this.redis, this.shared.child(routeOptions), this.local.child(routeOptions));
+  }
+}
+
+function redisOrLocalStore(redis: Redis, nameSpace: string): FastifyRateLimitStoreCtor {
+  return class extends RedisOrLocalStore {
+    constructor(
+      options: FastifyRateLimitOptions & { continueExceeding?: boolean; exponentialBackoff?: boolean },
+    ) {
+      const { continueExceeding, exponentialBackoff } = options;
+      super(
+        redis,
+        new RedisStore(continueExceeding, exponentialBackoff, redis, nameSpace),
+        new LocalStore(continueExceeding, exponentialBackoff),
+      );
+    }
+  };
+}
+
 /** Per-IP rate limits. With REDIS_URL the counters live in Redis, so they hold across instances. */
 async function rateLimitPlugin(app: FastifyInstance) {
-  let redis: Redis | undefined;
+  let store: FastifyRateLimitStoreCtor | undefined;
   if (app.config.REDIS_URL) {
-    redis = new Redis(app.config.REDIS_URL, {
+    // No queue and a short deadline: a request never waits on an absent Redis.
+    const redis = new Redis(app.config.REDIS_URL, {
       connectTimeout: 1_000,
-      maxRetriesPerRequest: 1,
-      enableOfflineQueue: true,
-      lazyConnect: false,
+      commandTimeout: 1_000,
+      maxRetriesPerRequest: 0,
+      enableOfflineQueue: false,
     });
-    redis.on("error", (error) => app.log.warn({ err: error }, "rate-limit redis error"));
+    const outages = reportRedisOutages([redis], app.log, "rate limiting", "counts per instance");
+    store = redisOrLocalStore(redis, "bytetoll-rate-limit:");
     app.addHook("onClose", async () => {
-      await redis?.quit().catch(() => redis?.disconnect());
+      outages.stop();
+      await redis.quit().catch(() => redis.disconnect());
     });
   }
   await app.register(rateLimit, {
     global: true,
     max: GLOBAL_REQUESTS_PER_MINUTE,
     timeWindow: 60_000,
-    ...(redis ? { redis, nameSpace: "bytetoll-rate-limit:" } : {}),
-    // A Redis outage must not take sign-in down; the per-e-mail limit is in the database anyway.
-    skipOnError: true,
+    ...(store ? { store } : {}),
     errorResponseBuilder: () =>
       new AppError(429, "Too many requests. Please slow down and try again.", "rate_limited"),
   });

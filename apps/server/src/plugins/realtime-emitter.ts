@@ -1,13 +1,14 @@
 import { createAdapter } from "@socket.io/redis-adapter";
 import { Redis } from "ioredis";
 import { Server } from "socket.io";
+import { withFailedPublishesDropped } from "../lib/redis-outage.ts";
 import type { Order } from "../modules/orders/schemas.ts";
 import { ordersChannel } from "./realtime-channels.ts";
 
 /** For processes without an HTTP server (the admin CLI): publishes through the same Redis
  * adapter, so a customer connected to any server instance sees the change live. */
 export function createDetachedPublisher(redisUrl: string) {
-  const pub = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  const pub = withFailedPublishesDropped(new Redis(redisUrl, { maxRetriesPerRequest: 2 }));
   const sub = pub.duplicate();
   // An 'error' without a listener would crash the process; the order change itself is already
   // committed, so a lost live update is worth a warning, not a crash. Closing ends commands the

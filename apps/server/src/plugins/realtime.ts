@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
+import { reportRedisOutages, withFailedPublishesDropped } from "../lib/redis-outage.ts";
 import type { Order } from "../modules/orders/schemas.ts";
 import type { AuthUser } from "../types.ts";
 import { type ChannelAck, ordersChannel, parseChannel } from "./realtime-channels.ts";
@@ -51,13 +52,16 @@ async function realtimePlugin(app: FastifyInstance) {
   });
 
   let redis: Redis[] = [];
+  let outages: { stop(): void } | undefined;
   if (app.config.REDIS_URL) {
-    const pub = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: 2 });
-    const sub = pub.duplicate();
-    for (const client of [pub, sub]) {
-      client.on("error", (error) => app.log.warn({ err: error }, "realtime redis error"));
-    }
+    // While Redis is away a publish fails at once (no queue of stale updates) and delivery stays
+    // local; the subscriber waits for Redis however long it takes and resubscribes when it returns.
+    const pub = withFailedPublishesDropped(
+      new Redis(app.config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }),
+    );
+    const sub = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: null });
     redis = [pub, sub];
+    outages = reportRedisOutages(redis, app.log, "realtime fan-out", "reaches only this instance's clients");
     io.adapter(createAdapter(pub, sub));
   }
 
@@ -114,6 +118,7 @@ async function realtimePlugin(app: FastifyInstance) {
     io.engine.close();
   });
   app.addHook("onClose", async () => {
+    outages?.stop();
     await Promise.all(redis.map((client) => client.quit().catch(() => client.disconnect())));
   });
 }

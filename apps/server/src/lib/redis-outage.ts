@@ -1,0 +1,54 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { Redis } from "ioredis";
+
+/**
+ * Redis is optional infrastructure: while it is away the server keeps serving with `fallback`
+ * (what still works) and ioredis keeps reconnecting. One warning per outage, when the first of
+ * `clients` loses its connection, and one line when they are all back; not one per reconnect
+ * attempt or per request. Call `stop()` before quitting the clients so closing is no outage.
+ */
+export function reportRedisOutages(
+  clients: Redis[],
+  log: FastifyBaseLogger,
+  feature: string,
+  fallback: string,
+): { stop(): void } {
+  let down = false;
+  let stopped = false;
+  const lost = (error?: Error) => {
+    if (down || stopped) return;
+    down = true;
+    log.warn(
+      { err: error },
+      `Redis is unreachable: ${feature} ${fallback} until it returns (${error?.message ?? "connection closed"})`,
+    );
+  };
+  const ready = () => {
+    if (!down || stopped || clients.some((client) => client.status !== "ready")) return;
+    down = false;
+    log.info(`Redis is reachable again: ${feature} spans every instance again`);
+  };
+  for (const client of clients) {
+    client.on("error", lost);
+    client.on("close", () => lost());
+    client.on("ready", ready);
+  }
+  return {
+    stop() {
+      stopped = true;
+    },
+  };
+}
+
+/** Socket.IO's Redis adapter publishes without waiting for the answer, after delivering to this instance's
+ * clients; a publish Redis cannot take would be an unhandled rejection. The fan-out to other
+ * instances is lost then (the outage is reported once), never the process. */
+export function withFailedPublishesDropped(pub: Redis): Redis {
+  const publish = pub.publish.bind(pub) as (...args: unknown[]) => Promise<number>;
+  pub.publish = ((...args: unknown[]) => {
+    const sent = publish(...args);
+    sent.catch(() => {});
+    return sent;
+  }) as Redis["publish"];
+  return pub;
+}

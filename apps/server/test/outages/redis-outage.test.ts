@@ -1,0 +1,143 @@
+import type { AddressInfo } from "node:net";
+import { type FaultProxy, startFaultProxy } from "@bytetoll/db/fault-proxy";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import type { Order } from "../../src/modules/orders/schemas.ts";
+import { startServerProcess } from "../helpers/server-process.ts";
+import { createTestApp } from "../helpers/test-app.ts";
+import { createOrder, customerWithoutEmail, sandboxPay } from "../modules/orders/helpers.ts";
+
+const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
+const redisTarget = () => {
+  const url = new URL(REDIS_URL);
+  return { host: url.hostname, port: Number(url.port || 6379) };
+};
+
+const proxies: FaultProxy[] = [];
+async function redisProxy(): Promise<FaultProxy> {
+  const proxy = await startFaultProxy(redisTarget());
+  proxies.push(proxy);
+  return proxy;
+}
+afterAll(async () => {
+  await Promise.all(proxies.map((proxy) => proxy.close()));
+});
+
+async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+const count = (text: string, needle: string) => text.split(needle).length - 1;
+
+/** Signs in over HTTP through the dev outbox, as a customer of a development install would. */
+async function signInOverHttp(base: string, email: string): Promise<string> {
+  const post = (path: string, body: unknown) =>
+    fetch(`${base}${path}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+  expect((await post("/auth/login", { email })).status).toBe(200);
+  const outbox = await (await fetch(`${base}/dev/outbox/messages?to=${encodeURIComponent(email)}`)).json();
+  const credential = new URL(outbox.data[0].link).searchParams.get("magic_credential");
+  const verified = await post("/auth/magic/verify", { access_token: credential });
+  expect(verified.status).toBe(200);
+  return (await verified.json()).data.token;
+}
+
+describe("the server process while Redis is away", () => {
+  it("starts without Redis, serves, warns once per outage, and keeps serving through a second outage", async () => {
+    const proxy = await redisProxy();
+    proxy.cut();
+    const server = await startServerProcess({ REDIS_URL: proxy.urlFor(REDIS_URL), LOG_LEVEL: "info" });
+    try {
+      const token = await signInOverHttp(server.url, "redis-outage@example.com");
+      const order = () =>
+        fetch(`${server.url}/transactions`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: `Bearer ${token}` },
+          body: JSON.stringify({ amount: 15, network_type: "solana" }),
+        });
+      for (let i = 0; i < 3; i++) expect((await order()).status).toBe(201);
+      expect(count(server.output(), "Redis is unreachable: realtime fan-out")).toBe(1);
+      expect(count(server.output(), "Redis is unreachable: rate limiting")).toBe(1);
+
+      proxy.restore();
+      await until(() => count(server.output(), "Redis is reachable again") >= 2);
+      expect((await order()).status).toBe(201);
+
+      proxy.cut();
+      for (let i = 0; i < 3; i++) {
+        expect((await order()).status).toBe(201);
+        expect(
+          (await fetch(`${server.url}/transactions`, { headers: { authorization: `Bearer ${token}` } }))
+            .status,
+        ).toBe(200);
+      }
+      await until(() => count(server.output(), "Redis is unreachable: realtime fan-out") === 2);
+      expect(count(server.output(), "Redis is unreachable: rate limiting")).toBe(2);
+      expect(server.child.exitCode).toBeNull();
+      expect(server.output()).not.toContain("unhandled promise rejection");
+      expect(await server.stop()).toBe(0);
+    } finally {
+      proxy.restore();
+      await server.stop();
+    }
+  }, 90_000);
+});
+
+describe("realtime fan-out across two instances", () => {
+  let socket: Socket | undefined;
+  afterEach(() => socket?.disconnect());
+
+  it("delivers locally during an outage and across instances again once Redis is back", async () => {
+    const proxy = await redisProxy();
+    const first = await createTestApp({ REDIS_URL: proxy.urlFor(REDIS_URL) });
+    const second = await createTestApp({ REDIS_URL: proxy.urlFor(REDIS_URL) }, { database: first.database });
+    try {
+      await second.app.listen({ port: 0, host: "127.0.0.1" });
+      const alice = await customerWithoutEmail(first.database, first.config.JWT_SECRET, "fanout@example.com");
+      const { port } = second.app.server.address() as AddressInfo;
+      socket = connect(`http://127.0.0.1:${port}`, {
+        transports: ["websocket"],
+        reconnection: false,
+        auth: { token: alice.token },
+      });
+      await new Promise<void>((resolve, reject) => {
+        socket?.once("connect", () => resolve());
+        socket?.once("connect_error", reject);
+      });
+      await socket.timeout(5_000).emitWithAck("subscribe", { channel: `topup-transactions.${alice.id}` });
+      const paidSeen = new Set<string>();
+      socket.on("topup-transaction.updated", (payload: { topup_transaction: Order }) => {
+        if (payload.topup_transaction.payment_status === "paid")
+          paidSeen.add(payload.topup_transaction.order_id);
+      });
+
+      proxy.cut();
+      // Paid on the instance the customer is connected to: delivered although Redis is away.
+      const local = await createOrder(second.app, alice, { amount: 3, network_type: "base" });
+      expect((await sandboxPay(second.app, local.order_id)).statusCode).toBe(200);
+      await until(() => paidSeen.has(local.order_id), 5_000);
+      // Paid on the other instance: answered (the fan-out is lost while Redis is away).
+      const remote = await createOrder(first.app, alice, { amount: 3, network_type: "base" });
+      expect((await sandboxPay(first.app, remote.order_id)).statusCode).toBe(200);
+
+      proxy.restore();
+      // Once both instances have reconnected, a change on the first reaches the second's client.
+      await until(async () => {
+        const order = await createOrder(first.app, alice, { amount: 3, network_type: "base" });
+        expect((await sandboxPay(first.app, order.order_id)).statusCode).toBe(200);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return paidSeen.has(order.order_id);
+      }, 20_000);
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  }, 60_000);
+});
