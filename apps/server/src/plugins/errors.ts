@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
-import { AppError } from "../errors.ts";
+import { AppError, driverErrorCode, isDatabaseUnavailable, SERVICE_UNAVAILABLE } from "../errors.ts";
 
 type ValidationError = Parameters<typeof hasZodFastifySchemaValidationErrors>[0] & {
   validationContext?: string;
@@ -26,9 +26,9 @@ export function validationMessage(error: ValidationError): string {
   return `${field}: ${message}`;
 }
 
+/** SQLSTATE class 22: a value PostgreSQL cannot hold (NUL in text, a number out of range…). */
 function isDataException(error: unknown): boolean {
-  const code = (error as { code?: unknown }).code;
-  return typeof code === "string" && /^22[0-9A-Z]{3}$/.test(code);
+  return /^22[0-9A-Z]{3}$/.test(driverErrorCode(error) ?? "");
 }
 
 /** One error model (STYLE habit 4): 4xx → {success:false, message}; 5xx → a fixed message, logged. */
@@ -40,6 +40,14 @@ async function errorsPlugin(app: FastifyInstance) {
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send({ success: false, message: validationMessage(error) });
+    }
+    if (isDatabaseUnavailable(error)) {
+      // Nothing the client did: the database is away. It can retry; /readyz says not ready.
+      request.log.warn({ err: error }, "database unavailable");
+      return reply
+        .code(503)
+        .header("retry-after", "5")
+        .send({ success: false, message: SERVICE_UNAVAILABLE });
     }
     if (isDataException(error)) {
       // A value the schemas let through but PostgreSQL cannot hold (SQLSTATE class 22): the
