@@ -114,6 +114,13 @@ describe("crediting under random concurrent interleavings", () => {
           }
         }
         await Promise.all(work);
+        // A chargeback delivered again after everything else takes back all that was credited.
+        const disputed = new Set(
+          ops.flatMap((op) => (op.kind === "chargeback" ? [op.order % created.length] : [])),
+        );
+        for (const index of disputed) {
+          await app.orders.settle(created[index]!.order_id, { status: "charged_back" });
+        }
 
         // Each order's ledger entries are exactly what its row says it credited and took back.
         for (const [index, order] of created.entries()) {
@@ -160,6 +167,7 @@ describe("crediting under random concurrent interleavings", () => {
             // A refunded order is closed, so it may hold less than a later confirmation paid for.
             expect(credited).toBeLessThanOrEqual(expected);
             if (credited > 0 && reversed === credited) expect(row!.status).toBe("refunded");
+            if (disputed.has(index)) expect(reversed).toBe(credited);
           }
         }
 
