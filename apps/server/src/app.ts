@@ -12,6 +12,7 @@ import { authRoutes } from "./modules/auth/routes.ts";
 import { credentialsRoutes } from "./modules/credentials/routes.ts";
 import { devOutboxRoutes } from "./modules/dev-outbox/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
+import intelligencePlugin from "./modules/intelligence/plugin.ts";
 import ordersPlugin from "./modules/orders/plugin.ts";
 import { orderRoutes } from "./modules/orders/routes.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
@@ -117,6 +118,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(credentialsRoutes, { inProcessGatewayHost: options.inProcessGatewayHost ?? null });
   await app.register(apiTokenRoutes);
   await app.register(usageRoutes);
+  await app.register(intelligencePlugin);
   if (!config.isProduction && mailer.kind === "outbox") await app.register(devOutboxRoutes);
 
   await app.register(spaPlugin);

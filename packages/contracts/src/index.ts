@@ -6,6 +6,7 @@ export { decodeDealId, encodeDealId } from "./deal-id.ts";
 export * from "./dev-outbox.ts";
 export * from "./email.ts";
 export * from "./envelope.ts";
+export * from "./intelligence.ts";
 export * from "./order-constants.ts";
 export * from "./orders.ts";
 export * from "./public-config.ts";

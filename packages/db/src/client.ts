@@ -1,5 +1,9 @@
-import { mkdirSync } from "node:fs";
-import { fileURLToPath } from "node:url";
+import { execFile } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import { PGlite } from "@electric-sql/pglite";
 import { drizzle as drizzlePg, type NodePgDatabase } from "drizzle-orm/node-postgres";
 import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
@@ -46,6 +50,7 @@ export interface OpenOptions {
 
 // Any fixed number shared by every ByteToll process: they take this advisory lock while migrating.
 const MIGRATION_LOCK = 726_451_903;
+const execFileAsync = promisify(execFile);
 
 export async function openDatabase(options: OpenOptions = {}): Promise<Database> {
   const shouldMigrate = options.migrate ?? true;
@@ -91,10 +96,10 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
     };
   }
 
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true });
+  if (options.dataDir) await createPgliteClusterOnce(options.dataDir);
   const client = options.dataDir
-    ? new PGlite(options.dataDir)
-    : new PGlite(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {});
+    ? new PGlite(options.dataDir, { startParams: PGLITE_START_PARAMS })
+    : new PGlite({ startParams: PGLITE_START_PARAMS, loadDataDir: options.loadDataDir });
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   if (shouldMigrate) {
@@ -116,6 +121,33 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
     },
     close: () => client.close(),
   };
+}
+
+/**
+ * PGlite's PostgreSQL settings. Its default shared_buffers (128 MB) is touched at start-up and
+ * kept resident by the WebAssembly heap; one self-hosted shop's working set fits in 16 MB, and
+ * the operating system's page cache sits behind it either way.
+ */
+const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
+
+/**
+ * An empty data directory needs initdb, which PGlite runs in a second WebAssembly instance that
+ * peaks near 800 MB and is not all given back afterwards. Doing it once in a short-lived child
+ * process returns that memory to the system before the long-running one opens the cluster.
+ */
+async function createPgliteClusterOnce(dataDir: string): Promise<void> {
+  mkdirSync(dataDir, { recursive: true });
+  if (existsSync(path.join(dataDir, "PG_VERSION"))) return;
+  const pgliteUrl = pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
+  const script = [
+    "const [url, dir, params] = JSON.parse(process.argv[1]);",
+    "const { PGlite } = await import(url);",
+    "const client = new PGlite(dir, { startParams: params });",
+    "await client.waitReady;",
+    "await client.close();",
+  ].join("\n");
+  const args = JSON.stringify([pgliteUrl, dataDir, PGLITE_START_PARAMS]);
+  await execFileAsync(process.execPath, ["--input-type=module", "-e", script, args]);
 }
 
 const RECONNECT_MS = { first: 100, max: 5_000 };

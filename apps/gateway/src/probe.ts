@@ -1,0 +1,189 @@
+import type net from "node:net";
+import { Duplex } from "node:stream";
+import tls from "node:tls";
+import type { GatewayConfig } from "./config.ts";
+import { dial } from "./dial.ts";
+import { EgressGuard } from "./egress-guard.ts";
+import type { ProxyType } from "./meter.ts";
+import { sharedReadsOf } from "./shared-reads.ts";
+import { UpstreamPool } from "./upstreams.ts";
+
+export type ProbeScheme = "http" | "https";
+
+/** One GET of a front page through one pool. `error` is set when no response arrived (refused by
+ * the egress guard, dial or TLS failure, timeout); `body` is the start of the body, at most
+ * MAX_BODY bytes, `bytes` all of it that arrived. */
+export interface ProbeResponse {
+  status: number | null;
+  headers: Record<string, string>;
+  body: Buffer;
+  bytes: number;
+  /** "forbidden", "connect", "tls" or "timeout", with the reason after a colon. */
+  error: string | null;
+}
+
+const MAX_BODY = 512 * 1024;
+const USER_AGENT =
+  "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
+
+/** A dialed target socket as a plain stream: sockets dialed with shared reads hand their bytes
+ * to a sink instead of emitting them, so they are copied into this stream's buffer. */
+function streamOf(socket: net.Socket): Duplex {
+  const reads = sharedReadsOf.get(socket);
+  if (!reads) return socket;
+  const stream = new Duplex({
+    read: () => socket.resume(),
+    write: (chunk, _encoding, done) => socket.write(chunk, done),
+    final: (done) => {
+      socket.end();
+      done();
+    },
+    destroy: (error, done) => {
+      socket.destroy();
+      done(error);
+    },
+  });
+  for (const early of reads.early.splice(0)) stream.push(early);
+  reads.sink = (data) => stream.push(Buffer.from(data));
+  socket.on("end", () => stream.push(null));
+  socket.on("error", (error) => stream.destroy(error));
+  socket.on("close", () => stream.push(null));
+  return stream;
+}
+
+function secure(stream: Duplex, host: string): Promise<tls.TLSSocket> {
+  return new Promise((resolve, reject) => {
+    const socket = tls.connect({ socket: stream, servername: host, ALPNProtocols: ["http/1.1"] });
+    socket.once("secureConnect", () => {
+      socket.removeListener("error", reject);
+      resolve(socket);
+    });
+    socket.once("error", reject);
+  });
+}
+
+/** Head and body of a raw HTTP/1.x response; chunked bodies are decoded as far as they arrived. */
+function parseResponse(raw: Buffer): Pick<ProbeResponse, "status" | "headers" | "body" | "bytes"> {
+  const end = raw.indexOf("\r\n\r\n");
+  const head = raw.subarray(0, end === -1 ? raw.length : end).toString("latin1");
+  const [statusLine = "", ...lines] = head.split("\r\n");
+  const status = /^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1];
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(":");
+    if (colon > 0) headers[line.slice(0, colon).trim().toLowerCase()] = line.slice(colon + 1).trim();
+  }
+  let body = end === -1 ? Buffer.alloc(0) : raw.subarray(end + 4);
+  if (/chunked/i.test(headers["transfer-encoding"] ?? "")) body = dechunk(body);
+  return { status: status ? Number(status) : null, headers, body, bytes: body.length };
+}
+
+function dechunk(data: Buffer): Buffer {
+  const parts: Buffer[] = [];
+  let at = 0;
+  while (at < data.length) {
+    const lineEnd = data.indexOf("\r\n", at);
+    if (lineEnd === -1) break;
+    const size = Number.parseInt(data.subarray(at, lineEnd).toString("latin1"), 16);
+    if (!Number.isFinite(size) || size <= 0) break;
+    parts.push(data.subarray(lineEnd + 2, lineEnd + 2 + size));
+    at = lineEnd + 2 + size + 2;
+  }
+  return Buffer.concat(parts);
+}
+
+function readAll(stream: Duplex, timeoutMs: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const finish = () => {
+      clearTimeout(timer);
+      stream.destroy();
+      resolve(Buffer.concat(chunks));
+    };
+    const timer = setTimeout(
+      () => (size > 0 ? finish() : reject(new Error("timeout: no answer"))),
+      timeoutMs,
+    );
+    stream.on("data", (chunk: Buffer) => {
+      chunks.push(Buffer.from(chunk));
+      size += chunk.length;
+      if (size > MAX_BODY) finish();
+    });
+    stream.once("end", finish);
+    stream.once("close", finish);
+    stream.once("error", (error) => {
+      clearTimeout(timer);
+      if (size > 0) finish();
+      else reject(error);
+    });
+  });
+}
+
+/**
+ * Fetches front pages the way customer traffic would go: the destination vetted by the same
+ * egress guard, the socket dialed through the same upstream pools. Nothing passes the meter, so
+ * a probe is never billed to anyone.
+ */
+export class Prober {
+  private readonly guard: EgressGuard;
+  private readonly pools: Record<ProxyType, UpstreamPool>;
+
+  constructor(
+    config: GatewayConfig,
+    private readonly timeoutMs = 15_000,
+  ) {
+    this.guard = new EgressGuard({
+      allow: config.egressAllow,
+      allowTargets: config.egressAllowTargets,
+      resolveHost: config.resolveHost,
+      ownPorts: () => [config.httpPort, config.httpsPort],
+    });
+    this.pools = {
+      mobile: new UpstreamPool(config.mobileUpstreams),
+      dc: new UpstreamPool(config.datacenterUpstreams),
+    };
+  }
+
+  async fetch(pool: ProxyType, scheme: ProbeScheme, host: string, port: number): Promise<ProbeResponse> {
+    const failed = (error: string): ProbeResponse => ({
+      status: null,
+      headers: {},
+      body: Buffer.alloc(0),
+      bytes: 0,
+      error,
+    });
+    let target: Awaited<ReturnType<EgressGuard["vet"]>>;
+    try {
+      target = await this.guard.vet(host, port);
+    } catch (error) {
+      return failed(`forbidden: ${(error as Error).message}`);
+    }
+    let stream: Duplex;
+    try {
+      stream = streamOf(await dial(this.pools[pool].pick(undefined), target));
+    } catch (error) {
+      return failed(`connect: ${(error as Error).message}`);
+    }
+    try {
+      if (scheme === "https") stream = await secure(stream, host);
+    } catch (error) {
+      stream.destroy();
+      return failed(`tls: ${(error as Error).message}`);
+    }
+    const authority = port === (scheme === "https" ? 443 : 80) ? host : `${host}:${port}`;
+    stream.write(
+      `GET / HTTP/1.1\r\nHost: ${authority}\r\nUser-Agent: ${USER_AGENT}\r\n` +
+        "Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: identity\r\n" +
+        "Connection: close\r\n\r\n",
+    );
+    try {
+      const raw = await readAll(stream, this.timeoutMs);
+      const response = parseResponse(raw);
+      return { ...response, error: response.status === null ? "connect: no HTTP answer" : null };
+    } catch (error) {
+      const message = (error as Error).message;
+      return failed(message.startsWith("timeout") ? message : `connect: ${message}`);
+    }
+  }
+}

@@ -1,0 +1,202 @@
+import { randomUUID } from "node:crypto";
+import type { VerdictEvidence } from "@bytetoll/contracts";
+import type { Database } from "@bytetoll/db";
+import type { Prober, ProbeScheme } from "@bytetoll/gateway";
+import type { FastifyBaseLogger } from "fastify";
+import { createIntelligenceRepository } from "./repository.ts";
+import { judgeProbe, type ProbeVerdict, type SchemeProbe } from "./verdict.ts";
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** Timings and thresholds of the learner (decision 009); tests shorten the clock ones. */
+export interface LearnerSettings {
+  /** How often the loop looks for due domains and reads the gateway's outcomes. */
+  tickMs: number;
+  /** Domains probed at once by one instance. */
+  concurrency: number;
+  /** How long a claimed domain stays this instance's; longer than any probe takes. */
+  leaseMs: number;
+  /** Ports the front page is fetched on. */
+  ports: Record<ProbeScheme, number>;
+  /** A decided verdict is checked again after this long. */
+  recheckMs: number;
+  /** After a probe that could not compare the pools: the first retry, doubled per failure up to recheckMs. */
+  retryMs: number;
+  /** How often the busiest domains of the week are queued, and how many. */
+  busiestEveryMs: number;
+  busiestLimit: number;
+  /** Gateway outcomes are judged over this window... */
+  trafficWindowMs: number;
+  /** ...once datacenter made at least this many connections to the domain... */
+  trafficMinConnections: number;
+  /** ...and blocked when its failure share is at least this, and this much above mobile's. */
+  trafficFailureRate: number;
+  trafficMarginOverMobile: number;
+}
+
+export const defaultLearnerSettings: LearnerSettings = {
+  tickMs: 5_000,
+  concurrency: 4,
+  leaseMs: 2 * MINUTE,
+  ports: { http: 80, https: 443 },
+  recheckMs: 24 * HOUR,
+  retryMs: 10 * MINUTE,
+  busiestEveryMs: 10 * MINUTE,
+  busiestLimit: 50,
+  trafficWindowMs: 10 * MINUTE,
+  trafficMinConnections: 5,
+  trafficFailureRate: 0.5,
+  trafficMarginOverMobile: 0.3,
+};
+
+export interface LearnerOptions {
+  database: Database;
+  logger: FastifyBaseLogger;
+  /** Absent: the learner only applies verdicts and traffic evidence, it probes nothing. */
+  prober: Prober | null;
+  settings?: Partial<LearnerSettings>;
+}
+
+/**
+ * The Intelligence learner: a loop in every server instance. Each tick it claims due domains
+ * (a lease row, so one instance probes a given domain at a time), fetches their front page
+ * through both pools, stores the verdict with its evidence, and makes rules follow; it also
+ * turns a domain blocked when the gateway reports datacenter connections failing well above
+ * mobile ones.
+ */
+export class Learner {
+  readonly instance = randomUUID();
+  settings: LearnerSettings;
+  private readonly repository;
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private lastBusiest = 0;
+  private lastPrune = 0;
+
+  constructor(private readonly options: LearnerOptions) {
+    this.settings = { ...defaultLearnerSettings, ...options.settings };
+    this.repository = createIntelligenceRepository(options.database);
+  }
+
+  /** Replaces the prober or some settings; takes effect at the next start(). */
+  configure(change: { prober?: Prober | null; settings?: Partial<LearnerSettings> }): void {
+    if (change.prober !== undefined) this.options.prober = change.prober;
+    this.settings = { ...this.settings, ...change.settings };
+  }
+
+  start(): void {
+    if (this.timer) return;
+    this.timer = setInterval(() => {
+      this.running ??= this.tick()
+        .catch((error: unknown) =>
+          this.options.logger.warn({ err: error }, "intelligence learner tick failed"),
+        )
+        .finally(() => {
+          this.running = null;
+        });
+    }, this.settings.tickMs);
+    this.timer.unref();
+  }
+
+  /** Stops the loop and waits for the tick in progress (its leases are given back). */
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** One round: queue the busiest domains now and then, probe what is due, judge traffic. */
+  async tick(): Promise<void> {
+    const now = Date.now();
+    if (now - this.lastBusiest >= this.settings.busiestEveryMs) {
+      this.lastBusiest = now;
+      await this.repository.queueBusiestDomains(this.settings.busiestLimit);
+    }
+    if (now - this.lastPrune >= HOUR) {
+      this.lastPrune = now;
+      await this.repository.pruneOutcomes(24 * HOUR);
+    }
+    await this.judgeTraffic();
+    if (!this.options.prober) return;
+    const due = await this.repository.claimDue(
+      this.instance,
+      this.settings.concurrency,
+      this.settings.leaseMs,
+    );
+    await Promise.all(due.map((domain) => this.probeAndRecord(domain)));
+  }
+
+  private async probeAndRecord(domain: string): Promise<void> {
+    const judged = await this.probe(domain);
+    const evidence: VerdictEvidence = {
+      source: "probe",
+      signal: judged.signal,
+      observations: judged.observations,
+    };
+    const inconclusive = judged.verdict === "unknown";
+    const failures = inconclusive ? await this.repository.failedProbes(domain) : 0;
+    const nextProbeMs = inconclusive
+      ? Math.min(this.settings.retryMs * 2 ** failures, this.settings.recheckMs)
+      : this.settings.recheckMs;
+    await this.repository.recordProbe(this.instance, domain, {
+      verdict: inconclusive ? null : judged.verdict,
+      evidence,
+      failed: inconclusive,
+      nextProbeMs,
+    });
+    await this.repository.applyVerdict(domain);
+    this.options.logger.info(
+      { domain, verdict: judged.verdict, signal: judged.signal },
+      "intelligence probe",
+    );
+  }
+
+  /** Front page over http and https, each through the datacenter and the mobile pool at once. */
+  async probe(domain: string): Promise<ProbeVerdict> {
+    const prober = this.options.prober;
+    if (!prober) return judgeProbe(domain, []);
+    const schemes: ProbeScheme[] = ["http", "https"];
+    const probes = await Promise.all(
+      schemes.map(async (scheme): Promise<SchemeProbe> => {
+        const port = this.settings.ports[scheme];
+        const [dc, mobile] = await Promise.all([
+          prober.fetch("dc", scheme, domain, port),
+          prober.fetch("mobile", scheme, domain, port),
+        ]);
+        return { scheme, url: `${scheme}://${domain}:${port}/`, dc, mobile };
+      }),
+    );
+    return judgeProbe(domain, probes);
+  }
+
+  /** Datacenter traffic failing well above mobile's rate outweighs any probe. */
+  private async judgeTraffic(): Promise<void> {
+    const settings = this.settings;
+    for (const totals of await this.repository.eligibleOutcomes(settings.trafficWindowMs)) {
+      const dc = Number(totals.dc_connections);
+      const dcFailed = Number(totals.dc_failures);
+      const mobile = Number(totals.mobile_connections);
+      const mobileFailed = Number(totals.mobile_failures);
+      if (dc < settings.trafficMinConnections) continue;
+      const dcRate = dcFailed / dc;
+      const mobileRate = mobile === 0 ? 0 : mobileFailed / mobile;
+      if (dcRate < settings.trafficFailureRate || dcRate < mobileRate + settings.trafficMarginOverMobile)
+        continue;
+      const minutes = Math.round(settings.trafficWindowMs / MINUTE);
+      const signal =
+        `gateway: ${dcFailed} of ${dc} datacenter connections failed in ${minutes} min ` +
+        `(mobile ${mobileFailed} of ${mobile})`;
+      if (
+        await this.repository.blockFromTraffic(
+          totals.domain,
+          { source: "traffic", signal, observations: [] },
+          settings.recheckMs,
+        )
+      ) {
+        await this.repository.applyVerdict(totals.domain);
+        this.options.logger.info({ domain: totals.domain, signal }, "intelligence: blocked from traffic");
+      }
+    }
+  }
+}

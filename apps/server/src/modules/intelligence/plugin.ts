@@ -1,0 +1,28 @@
+import { loadGatewayConfig, Prober } from "@bytetoll/gateway";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { Learner } from "./learner.ts";
+import { intelligenceRoutes } from "./routes.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    intelligence: { learner: Learner };
+  }
+}
+
+/** The Intelligence module: its routes, and the learner, which runs from ready to close. Probes
+ * leave through the pools and egress rules the gateway's environment describes
+ * (MOBILE_UPSTREAMS, DATACENTER_UPSTREAMS, EGRESS_ALLOW…), so they go where customer traffic goes. */
+async function intelligencePlugin(app: FastifyInstance) {
+  const learner = new Learner({
+    database: app.database,
+    logger: app.log.child({ module: "intelligence" }),
+    prober: new Prober(loadGatewayConfig(process.env)),
+  });
+  app.decorate("intelligence", { learner });
+  await app.register(intelligenceRoutes);
+  app.addHook("onReady", async () => learner.start());
+  app.addHook("preClose", async () => learner.stop());
+}
+
+export default fp(intelligencePlugin, { name: "intelligence" });

@@ -1,0 +1,215 @@
+import type { RoutingService, Verdict, VerdictEvidence } from "@bytetoll/contracts";
+import type { Database } from "@bytetoll/db";
+
+export interface RuleRow {
+  id: string;
+  rule: string;
+  service: RoutingService;
+  decided_by: "learner" | "user";
+  verdict: Verdict | null;
+  last_probe_at: Date | string | null;
+  evidence: VerdictEvidence | null;
+  dc_bytes_30d: string | number;
+}
+
+/** A domain's dc and mobile connection counts over the traffic window, failures included. */
+export interface OutcomeTotals {
+  domain: string;
+  dc_connections: string;
+  dc_failures: string;
+  mobile_connections: string;
+  mobile_failures: string;
+}
+
+/** A rule covers its domain and every name below it; the same test the gateway applies. */
+const COVERS = (rule: string, domain: string) =>
+  `(${domain} = ${rule} OR right(${domain}, length(${rule}) + 1) = '.' || ${rule})`;
+
+const RULE_COLUMNS = `
+  r.id, r.rule, r.service, r.decided_by, v.verdict, v.last_probe_at, v.evidence,
+  coalesce((
+    SELECT sum(u.bytes) FROM usage_rollups u
+    WHERE u.user_id = r.user_id AND u.proxy_type = 'dc'
+      AND u.day > (now() AT TIME ZONE 'UTC')::date - 30 AND ${COVERS("r.rule", "u.domain")}
+  ), 0) AS dc_bytes_30d`;
+
+/** service for a decided verdict: datacenter when eligible, else the premium value. */
+const SERVICE_OF_VERDICT = "CASE v.verdict WHEN 'eligible' THEN 'datacenter' ELSE 'premium' END";
+
+export function createIntelligenceRepository(database: Database) {
+  return {
+    async hostnames(userId: string): Promise<string[]> {
+      const rows = await database.query<{ hostname: string }>(
+        "SELECT hostname FROM hostname_hints WHERE user_id = $1 ORDER BY position, hostname",
+        [userId],
+      );
+      return rows.map((row) => row.hostname);
+    },
+
+    /** Replaces the user's hints in one statement: new domains are queued for the learner, and
+     * domains it already judged become this user's rules at once. */
+    async replaceHostnames(userId: string, hostnames: string[]): Promise<void> {
+      await database.query(
+        `WITH dropped AS (
+           DELETE FROM hostname_hints WHERE user_id = $1 AND NOT (hostname = ANY($2::text[]))
+         ), kept AS (
+           INSERT INTO hostname_hints (user_id, hostname, position)
+           SELECT $1, h.hostname, (h.n - 1)::int FROM unnest($2::text[]) WITH ORDINALITY AS h(hostname, n)
+           ON CONFLICT (user_id, hostname) DO UPDATE SET position = EXCLUDED.position
+         ), queued AS (
+           INSERT INTO domain_verdicts (domain) SELECT unnest($2::text[]) ON CONFLICT (domain) DO NOTHING
+         )
+         INSERT INTO routing_rules (user_id, rule, service)
+         SELECT $1, v.domain, ${SERVICE_OF_VERDICT} FROM domain_verdicts v
+         WHERE v.domain = ANY($2::text[]) AND v.verdict <> 'unknown'
+         ON CONFLICT (user_id, rule) DO NOTHING`,
+        [userId, hostnames],
+      );
+    },
+
+    async rules(userId: string): Promise<RuleRow[]> {
+      return database.query<RuleRow>(
+        `SELECT ${RULE_COLUMNS} FROM routing_rules r LEFT JOIN domain_verdicts v ON v.domain = r.rule
+         WHERE r.user_id = $1 ORDER BY r.rule`,
+        [userId],
+      );
+    },
+
+    /** The user's own choice: the learner leaves the rule's service alone from now on. */
+    async setService(userId: string, id: string, service: RoutingService): Promise<RuleRow | null> {
+      const [row] = await database.query<RuleRow>(
+        `WITH changed AS (
+           UPDATE routing_rules SET service = $3, decided_by = 'user', updated_at = now()
+           WHERE id = $2 AND user_id = $1 RETURNING *
+         )
+         SELECT ${RULE_COLUMNS} FROM changed r LEFT JOIN domain_verdicts v ON v.domain = r.rule`,
+        [userId, id, service],
+      );
+      return row ?? null;
+    },
+
+    /** Takes up to `limit` domains due for a probe: none probed in the last minute, none leased
+     * to a live probe. SKIP LOCKED plus the re-checked conditions mean two instances claiming at
+     * the same moment never get the same domain. */
+    async claimDue(instance: string, limit: number, leaseMs: number): Promise<string[]> {
+      const free = `next_probe_at <= now() AND (probing_until IS NULL OR probing_until < now())
+        AND (last_probe_at IS NULL OR last_probe_at <= now() - interval '1 minute')`;
+      const rows = await database.query<{ domain: string }>(
+        `UPDATE domain_verdicts
+         SET probing_by = $1, probing_until = now() + $3 * interval '1 millisecond', last_probe_at = now(),
+             updated_at = now()
+         WHERE domain IN (
+           SELECT domain FROM domain_verdicts WHERE ${free} ORDER BY next_probe_at LIMIT $2 FOR UPDATE SKIP LOCKED
+         ) AND ${free}
+         RETURNING domain`,
+        [instance, limit, leaseMs],
+      );
+      return rows.map((row) => row.domain);
+    },
+
+    /** Stores a probe's result and gives the lease back; verdict null keeps the previous one. */
+    async recordProbe(
+      instance: string,
+      domain: string,
+      result: { verdict: Verdict | null; evidence: VerdictEvidence; failed: boolean; nextProbeMs: number },
+    ): Promise<void> {
+      await database.query(
+        `UPDATE domain_verdicts
+         SET verdict = coalesce($3, verdict), evidence = $4::jsonb,
+             failed_probes = CASE WHEN $5 THEN failed_probes + 1 ELSE 0 END,
+             next_probe_at = now() + $6 * interval '1 millisecond',
+             probing_by = NULL, probing_until = NULL, updated_at = now()
+         WHERE domain = $1 AND probing_by = $2`,
+        [
+          domain,
+          instance,
+          result.verdict,
+          JSON.stringify(result.evidence),
+          result.failed,
+          result.nextProbeMs,
+        ],
+      );
+    },
+
+    async failedProbes(domain: string): Promise<number> {
+      const [row] = await database.query<{ failed_probes: number }>(
+        "SELECT failed_probes FROM domain_verdicts WHERE domain = $1",
+        [domain],
+      );
+      return row?.failed_probes ?? 0;
+    },
+
+    /** Makes rules follow the domain's verdict: learner-decided rules change service, users who
+     * hinted the domain or sent it traffic in the last 30 days get a rule if they had none. */
+    async applyVerdict(domain: string): Promise<void> {
+      await database.query(
+        `WITH v AS (
+           SELECT domain, verdict FROM domain_verdicts WHERE domain = $1 AND verdict <> 'unknown'
+         ), followed AS (
+           UPDATE routing_rules r SET service = ${SERVICE_OF_VERDICT}, updated_at = now()
+           FROM v WHERE r.rule = v.domain AND r.decided_by = 'learner' AND r.service <> ${SERVICE_OF_VERDICT}
+         ), users AS (
+           SELECT user_id FROM hostname_hints WHERE hostname = $1
+           UNION
+           SELECT user_id FROM usage_rollups
+           WHERE day > (now() AT TIME ZONE 'UTC')::date - 30 AND ${COVERS("$1", "domain")}
+         )
+         INSERT INTO routing_rules (user_id, rule, service)
+         SELECT users.user_id, v.domain, ${SERVICE_OF_VERDICT} FROM users CROSS JOIN v
+         ON CONFLICT (user_id, rule) DO NOTHING`,
+        [domain],
+      );
+    },
+
+    /** Queues the domains customers sent the most bytes to over the last week (host names only). */
+    async queueBusiestDomains(limit: number): Promise<void> {
+      await database.query(
+        `INSERT INTO domain_verdicts (domain)
+         SELECT domain FROM usage_rollups
+         WHERE day > (now() AT TIME ZONE 'UTC')::date - 7 AND domain ~ '\\.[a-z]{2,63}$'
+         GROUP BY domain ORDER BY sum(bytes) DESC LIMIT $1
+         ON CONFLICT (domain) DO NOTHING`,
+        [limit],
+      );
+    },
+
+    /** Connection outcomes of the last `windowMs` for each eligible domain (its subdomains
+     * included), dc and mobile apart. */
+    async eligibleOutcomes(windowMs: number): Promise<OutcomeTotals[]> {
+      return database.query<OutcomeTotals>(
+        `SELECT v.domain,
+           coalesce(sum(o.connections) FILTER (WHERE o.proxy_type = 'dc'), 0) AS dc_connections,
+           coalesce(sum(o.dial_failures + o.resets + o.tls_cut + o.blocked_statuses)
+             FILTER (WHERE o.proxy_type = 'dc'), 0) AS dc_failures,
+           coalesce(sum(o.connections) FILTER (WHERE o.proxy_type = 'mobile'), 0) AS mobile_connections,
+           coalesce(sum(o.dial_failures + o.resets + o.tls_cut + o.blocked_statuses)
+             FILTER (WHERE o.proxy_type = 'mobile'), 0) AS mobile_failures
+         FROM domain_verdicts v
+         JOIN domain_outcomes o ON ${COVERS("v.domain", "o.domain")}
+         WHERE v.verdict = 'eligible' AND o.minute >= now() - $1 * interval '1 millisecond'
+         GROUP BY v.domain`,
+        [windowMs],
+      );
+    },
+
+    /** Gateway evidence overrules the last probe: blocked now, probed again after `nextProbeMs`. */
+    async blockFromTraffic(domain: string, evidence: VerdictEvidence, nextProbeMs: number): Promise<boolean> {
+      const rows = await database.query(
+        `UPDATE domain_verdicts SET verdict = 'blocked', evidence = $2::jsonb,
+           next_probe_at = now() + $3 * interval '1 millisecond', updated_at = now()
+         WHERE domain = $1 AND verdict = 'eligible' RETURNING domain`,
+        [domain, JSON.stringify(evidence), nextProbeMs],
+      );
+      return rows.length > 0;
+    },
+
+    async pruneOutcomes(keepMs: number): Promise<void> {
+      await database.query(
+        "DELETE FROM domain_outcomes WHERE minute < now() - $1 * interval '1 millisecond'",
+        [keepMs],
+      );
+    },
+  };
+}
+
+export type IntelligenceRepository = ReturnType<typeof createIntelligenceRepository>;
