@@ -1,4 +1,6 @@
+import type { Duplex } from "node:stream";
 import { type Account, type AccountDirectory, matchesDomain } from "./accounts.ts";
+import type { LiveCredentials } from "./credentials-channel.ts";
 import type { EgressGuard, VettedTarget } from "./egress-guard.ts";
 import type { ProxyType } from "./meter.ts";
 import { isPlausibleUsername, parseProxyAuthorization, parseUsernameOptions } from "./proxy-auth.ts";
@@ -21,9 +23,17 @@ export class Admission {
     private readonly accounts: AccountDirectory,
     private readonly guard: EgressGuard,
     private readonly pools: Record<ProxyType, UpstreamPool>,
+    private readonly live: LiveCredentials,
   ) {}
 
-  async admit(authorization: string | undefined, host: string, port: number): Promise<Admitted> {
+  /** `client` is the connection the request came on: it is closed when the credential it
+   * presented changes. */
+  async admit(
+    client: Duplex,
+    authorization: string | undefined,
+    host: string,
+    port: number,
+  ): Promise<Admitted> {
     const credentials = parseProxyAuthorization(authorization);
     if (!credentials) {
       throw new Refusal(
@@ -33,6 +43,7 @@ export class Admission {
     }
     if (!isPlausibleUsername(credentials.username)) throw wrongCredentials();
     const options = parseUsernameOptions(credentials.username);
+    this.live.hold(options.base, client);
     const account = await this.accounts.authenticate(options.base, credentials.password);
     if (!account) {
       if (options.base.includes("-") && !(await this.accounts.exists(options.base))) {

@@ -72,7 +72,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
 
   async function connect(head: RequestHead): Promise<void> {
     const { host, port } = parseAuthority(head.target);
-    const admitted = await deps.admission.admit(header(head, "proxy-authorization"), host, port);
+    const admitted = await deps.admission.admit(client, header(head, "proxy-authorization"), host, port);
     const target = await dial(admitted.upstream, admitted.target);
     if (client.destroyed) {
       target.destroy();
@@ -96,7 +96,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
     const framing = requestFraming(head);
     const url = parseProxyUrl(head.target);
     const port = url.port === "" ? 80 : Number(url.port);
-    const admitted = await deps.admission.admit(header(head, "proxy-authorization"), url.hostname, port);
+    const admitted = await deps.admission.admit(client, header(head, "proxy-authorization"), url.hostname, port);
     const flow = deps.meter.open(admitted.account, admitted.target.domain, admitted.proxyType, () => {
       client.destroy();
       flow.currentSocket?.destroy();

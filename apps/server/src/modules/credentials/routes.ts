@@ -10,7 +10,6 @@ import {
 import { AppError } from "../../errors.ts";
 import { type App, requireUser } from "../../types.ts";
 import { type ConnectionTestSettings, runConnectionTest } from "./connection-test.ts";
-import { createCredentialsInvalidation } from "./credentials-invalidation.ts";
 import { createGatewayAddressResolver } from "./gateway-address.ts";
 import { ipInfoRoutes } from "./ip-info-routes.ts";
 import { createCredentialsService } from "./service.ts";
@@ -31,12 +30,9 @@ const errors = { 400: errorResponse, 401: errorResponse, 429: errorResponse };
 
 export async function credentialsRoutes(app: App, options: CredentialsRoutesOptions) {
   const { config } = app;
-  const invalidation = createCredentialsInvalidation(config.REDIS_URL, app.log);
-  app.addHook("onClose", () => invalidation.close());
   const service = createCredentialsService({
     database: app.database,
     appSecret: config.JWT_SECRET,
-    invalidation,
     log: app.log,
   });
   const testSettings: ConnectionTestSettings = {

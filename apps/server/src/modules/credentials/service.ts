@@ -2,7 +2,6 @@ import type { Credentials, UniqueCredentials } from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
 import type { FastifyBaseLogger } from "fastify";
 import { createPasswordSealer, generatePassword, generateUsername } from "./credential-secrets.ts";
-import type { CredentialsInvalidation } from "./credentials-invalidation.ts";
 import { createCredentialsRepository, type StoredCredential } from "./repository.ts";
 
 /** A 10-character random username collides about once in 10^15 tries; a few retries are plenty. */
@@ -11,12 +10,11 @@ const USERNAME_ATTEMPTS = 5;
 interface Deps {
   database: Database;
   appSecret: string;
-  invalidation: CredentialsInvalidation;
   log: FastifyBaseLogger;
 }
 
 /** Proxy credentials: one set per account, created on first read; anonymous sets for visitors. */
-export function createCredentialsService({ database, appSecret, invalidation, log }: Deps) {
+export function createCredentialsService({ database, appSecret, log }: Deps) {
   const repository = createCredentialsRepository(database);
   const sealer = createPasswordSealer(appSecret);
 
@@ -47,12 +45,12 @@ export function createCredentialsService({ database, appSecret, invalidation, lo
       return shown(await ensure(userId));
     },
 
-    /** Same username, new password; every gateway is told to forget the old one. */
+    /** Same username, new password. The database announces the change (migration 0012), so every
+     * gateway forgets the old password and closes the connections that used it. */
     async regenerate(userId: string): Promise<Credentials> {
       await ensure(userId);
       const updated = await repository.replacePassword(userId, sealer.seal(generatePassword()));
       if (!updated) throw new Error("proxy credentials vanished during regeneration");
-      await invalidation.publish(updated.username);
       log.info({ userId }, "proxy password regenerated");
       return shown(updated);
     },

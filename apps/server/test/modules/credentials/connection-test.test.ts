@@ -44,9 +44,8 @@ beforeAll(async () => {
       httpsPort: 0,
       metricsPort: null,
       egressAllowTargets: planned?.config.egressAllowTargets ?? [],
-      // Long enough that only the Redis message can explain a rejected old password.
+      // Long enough that only the database's change feed can explain a rejected old password.
       cacheTtlMs: 60_000,
-      redisUrl: REDIS_URL,
     },
     logger: pino({ level: "silent" }),
   });
