@@ -61,6 +61,27 @@ function loggerOptions(config: Config, logger: BuildAppOptions["logger"]) {
   return { loggerInstance: logger };
 }
 
+/** A number of hops trusts that many addresses counted from the socket's peer, so the client
+ * address is the right-most X-Forwarded-For entry the last trusted proxy added. (Fastify reads a
+ * bare number as "trust nothing".) */
+function proxyTrust(trust: Config["TRUST_PROXY"]) {
+  if (typeof trust !== "number") return trust;
+  return (_address: string, hop: number) => hop < trust;
+}
+
+/** Deadlines for a request's head and whole body, so a client sending a byte now and then cannot
+ * hold a connection (and with many, every connection) for long. Node checks them at
+ * `connectionsCheckingInterval`, so that runs often enough to cut a slow client near its deadline. */
+function connectionLimits(config: Config) {
+  return {
+    requestTimeout: config.REQUEST_TIMEOUT_MS,
+    http: {
+      headersTimeout: config.HEADERS_TIMEOUT_MS,
+      connectionsCheckingInterval: Math.min(1_000, config.HEADERS_TIMEOUT_MS),
+    },
+  };
+}
+
 /** Builds the whole HTTP app; never listens (tests use inject(), server.ts listens). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
@@ -70,9 +91,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     ...loggerOptions(config, options.logger),
     genReqId: requestId,
     requestIdHeader: false,
-    trustProxy: config.TRUST_PROXY,
+    trustProxy: proxyTrust(config.TRUST_PROXY),
     bodyLimit: 256 * 1024,
+    ...connectionLimits(config),
   }).withTypeProvider<ZodTypeProvider>();
+  app.server.maxConnections = config.MAX_CONNECTIONS;
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

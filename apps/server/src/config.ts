@@ -84,6 +84,41 @@ const cidrList = z
   )
   .refine((entries) => entries.every(isCidr), "must be a comma list of IP ranges like 127.0.0.0/8");
 
+/** Named ranges Fastify's trustProxy (proxy-addr) understands besides addresses and CIDRs. */
+const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const TRUST_PROXY_FORMS =
+  "a number of proxy hops (1) or a comma list of proxy addresses (10.0.0.0/8,127.0.0.1)";
+
+/**
+ * Which X-Forwarded-For entries to believe: false (none), a number of hops counted from the
+ * right, or the addresses of the proxies in front. `true` means one hop: believing every entry
+ * would let a client name any address it likes.
+ */
+const trustProxy = z
+  .string()
+  .default("false")
+  .transform((value, ctx): false | number | string[] => {
+    const lower = value.trim().toLowerCase();
+    if (["false", "no", "0"].includes(lower)) return false;
+    if (["true", "yes"].includes(lower)) return 1;
+    if (/^\d+$/.test(lower)) return Number(lower);
+    const entries = lower
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean);
+    if (entries.length > 0 && entries.every((entry) => isCidr(entry) || PROXY_RANGE_NAMES.has(entry)))
+      return entries;
+    ctx.addIssue({ code: "custom", message: `must be false, ${TRUST_PROXY_FORMS}` });
+    return z.NEVER;
+  });
+
+const milliseconds = (fallback: number) =>
+  z.coerce
+    .number({ error: "must be a number of milliseconds" })
+    .int("must be a whole number of milliseconds")
+    .min(1, "must be at least 1")
+    .default(fallback);
+
 /** DESIGN §5: every variable, parsed once. Empty strings count as unset. */
 const envSchema = z
   .object({
@@ -134,7 +169,21 @@ const envSchema = z
     NODE_SDK_URL: urlWithProtocols(["http:", "https:"]).optional(),
     PHP_SDK_URL: urlWithProtocols(["http:", "https:"]).optional(),
     MCP_SERVER_URL: urlWithProtocols(["http:", "https:"]).optional(),
-    TRUST_PROXY: booleanFlag.default(false),
+    TRUST_PROXY: trustProxy,
+    // Where the API (and the embedded gateway unless GATEWAY_BIND says otherwise) listens:
+    // loopback in development, where /dev/outbox hands out login links, all interfaces in production.
+    HOST: z.string().optional(),
+    // /metrics answers loopback clients, and others that send this as a bearer token.
+    METRICS_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    // Connection limits of the API listener: open sockets, and how long a client may take to send
+    // a request's headers and its whole request.
+    MAX_CONNECTIONS: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .default(10_000),
+    HEADERS_TIMEOUT_MS: milliseconds(15_000),
+    REQUEST_TIMEOUT_MS: milliseconds(30_000),
     // `npm start` runs the gateway in the same process unless this is true (it runs elsewhere).
     GATEWAY_DISABLED: booleanFlag.default(false),
   })
@@ -152,6 +201,13 @@ const envSchema = z
     if (Boolean(env.GATEWAY_TLS_CERT) !== Boolean(env.GATEWAY_TLS_KEY)) {
       const missing = env.GATEWAY_TLS_CERT ? "GATEWAY_TLS_KEY" : "GATEWAY_TLS_CERT";
       ctx.addIssue({ code: "custom", path: [missing], message: "must be set together with its pair" });
+    }
+    if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["HEADERS_TIMEOUT_MS"],
+        message: "must not be greater than REQUEST_TIMEOUT_MS",
+      });
     }
     if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) {
       ctx.addIssue({
@@ -194,6 +250,7 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     NODE_SDK_URL: env.NODE_SDK_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#nodejs`,
     PHP_SDK_URL: env.PHP_SDK_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#php`,
     MCP_SERVER_URL: env.MCP_SERVER_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#mcp`,
+    HOST: env.HOST ?? (env.NODE_ENV === "production" ? "0.0.0.0" : "127.0.0.1"),
     isProduction: env.NODE_ENV === "production",
   };
 }

@@ -1,15 +1,23 @@
+import { NUL_IN_TEXT } from "@bytetoll/contracts";
+import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { AppError } from "../src/errors.ts";
 import { createTestApp, TEST_APP_URL, type TestApp } from "./helpers/test-app.ts";
 
+const ADMIN_TOKEN = "admin-token-0123456789abcdef";
 let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp(
-    {},
+    { ADMIN_TOKEN },
     {
       beforeReady: (app) => {
         app.get("/test/explode", async () => {
           throw new Error("database password is hunter2");
+        });
+        // A value no schema checked, straight to SQL: the driver's error arrives wrapped by drizzle.
+        app.get("/test/nul-in-sql", async () => {
+          await app.database.db.execute(sql`SELECT ${"a\u0000b"}::text`);
+          return { success: true };
         });
         app.get("/test/hidden-app-error", async () => {
           throw new AppError(503, "queue table is locked by pid 4242");
@@ -114,6 +122,31 @@ describe("error model", () => {
     });
     expect(response.statusCode).toBe(404);
     expect(response.json()).toEqual({ success: false, message: "Not found" });
+  });
+});
+
+describe("text with NUL characters", () => {
+  it("refuses a NUL in a body field before it reaches SQL (an admin credit note)", async () => {
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/admin/credits",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { email: "nobody@example.com", gb: 1, note: "a\u0000b" },
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ success: false, message: NUL_IN_TEXT });
+  });
+
+  it("refuses a NUL in the query string", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/dev/outbox/messages?to=a%00b" });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ success: false, message: NUL_IN_TEXT });
+  });
+
+  it("answers 400 when the database refuses a value, reading the code drizzle wraps", async () => {
+    const response = await t.app.inject({ method: "GET", url: "/test/nul-in-sql" });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ success: false, message: "Invalid request: a value is malformed." });
   });
 });
 

@@ -9,3 +9,16 @@ export const BYTES_PER_GB = 1e9;
 export function bytesToGb(bytes: number): number {
   return Math.round((bytes / BYTES_PER_GB) * 100) / 100;
 }
+
+/** Text never holds NUL (U+0000): PostgreSQL cannot store it, and no person types it. */
+export const NUL_IN_TEXT = "Text must not contain NUL (\\u0000) characters.";
+
+/** True when `value` is or contains (in any nested object or array) a string with a NUL. */
+export function containsNul(value: unknown): boolean {
+  if (typeof value === "string") return value.includes("\u0000");
+  if (Array.isArray(value)) return value.some(containsNul);
+  if (value && typeof value === "object") {
+    return Object.entries(value).some(([key, nested]) => key.includes("\u0000") || containsNul(nested));
+  }
+  return false;
+}

@@ -1,7 +1,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { containsNul, NUL_IN_TEXT } from "@bytetoll/contracts";
+import { hashesEqual, hashSecret } from "@bytetoll/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import helmet, { type HelmetOptions } from "helmet";
+import { AppError } from "../errors.ts";
 
 /**
  * The headers helmet would set, worked out once. Our policy has no per-request part (no nonces),
@@ -38,6 +41,21 @@ const PREFLIGHT_HEADERS = {
   "access-control-allow-headers": "Authorization, Content-Type, X-Skip-Auth, X-Request-Id",
   "access-control-max-age": "600",
 };
+
+const METRICS_PATH = "/metrics";
+
+function isLoopback(ip: string): boolean {
+  return ip === "::1" || /^(::ffff:)?127\./.test(ip);
+}
+
+/** /metrics tells anyone who reads it about traffic and customers: only a client on this host
+ * (by its address after TRUST_PROXY, so not everyone a local reverse proxy forwards) or one
+ * holding METRICS_TOKEN may read it. */
+function mayReadMetrics(ip: string, authorization: string | undefined, token: string | undefined): boolean {
+  if (isLoopback(ip)) return true;
+  if (!token || !authorization) return false;
+  return hashesEqual(hashSecret(authorization), hashSecret(`Bearer ${token}`));
+}
 
 /**
  * Security headers and CORS. JSON answers get the few headers that matter for data; everything
@@ -90,6 +108,26 @@ async function securityPlugin(app: FastifyInstance) {
     const type = reply.getHeader("content-type");
     if (!(typeof type === "string" && type.startsWith("application/json"))) reply.headers(documentHeaders);
     done(null, payload);
+  });
+
+  app.addHook("onRequest", (request, _reply, done) => {
+    if (request.routeOptions.url !== METRICS_PATH) return done();
+    if (mayReadMetrics(request.ip, request.headers.authorization, app.config.METRICS_TOKEN)) return done();
+    done(
+      new AppError(
+        403,
+        "Metrics are served to this host or with the metrics token (METRICS_TOKEN).",
+        "forbidden",
+      ),
+    );
+  });
+
+  // No text input may carry NUL: PostgreSQL refuses it mid-query, so stop it before any handler.
+  app.addHook("preValidation", (request, _reply, done) => {
+    const { body, query, params } = request;
+    if (containsNul(body) || containsNul(query) || containsNul(params))
+      return done(new AppError(400, NUL_IN_TEXT, "invalid_text"));
+    done();
   });
 
   // Preflights, for every path.
