@@ -1,7 +1,6 @@
 import type net from "node:net";
 import type { Logger } from "pino";
 import type { Admission } from "./admission.ts";
-import { dial } from "./dial.ts";
 import {
   keepsAlive,
   MalformedMessage,
@@ -11,6 +10,7 @@ import {
 } from "./http-message.ts";
 import type { Meter } from "./meter.ts";
 import type { GatewayMetrics } from "./metrics.ts";
+import type { ConnectionOutcomes } from "./outcomes.ts";
 import { type Outcome, readHead, relayPlainRequest } from "./plain-request.ts";
 import { Refusal, refuseConnection, sendRawRefusal } from "./refusal.ts";
 import { SocketReader } from "./socket-reader.ts";
@@ -26,6 +26,8 @@ export interface SessionDeps {
   pool: TargetPool;
   metrics: GatewayMetrics;
   logger: Logger;
+  /** How connections to each domain end, per proxy type (the Intelligence learner reads them). */
+  outcomes: ConnectionOutcomes;
   /** Time for a whole request head, counted from its first byte (the first head: from accept). */
   headTimeoutMs: number;
 }
@@ -73,7 +75,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
   async function connect(head: RequestHead): Promise<void> {
     const { host, port } = parseAuthority(head.target);
     const admitted = await deps.admission.admit(client, header(head, "proxy-authorization"), host, port);
-    const target = await dial(admitted.upstream, admitted.target);
+    const target = await deps.outcomes.dialTunnel(admitted);
     if (client.destroyed) {
       target.destroy();
       return;
@@ -107,12 +109,22 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
       outcome = await relayPlainRequest(
         client,
         reader,
-        { head, url, framing, clientKeepAlive: keepsAlive(head.version, head.headers), admitted },
+        {
+          head,
+          url,
+          framing,
+          clientKeepAlive: keepsAlive(head.version, head.headers),
+          admitted,
+          onResponse: (status) => deps.outcomes.response(admitted, status),
+        },
         flow,
         deps.pool,
         () => {},
       );
       return outcome;
+    } catch (error) {
+      deps.outcomes.failed(admitted, error);
+      throw error;
     } finally {
       // A switched protocol (101) keeps the flow open; the splice finishes it at close.
       if (outcome !== "spliced") flow.finish();

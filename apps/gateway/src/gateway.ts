@@ -16,7 +16,9 @@ import { EgressGuard } from "./egress-guard.ts";
 import { BalanceLeases } from "./lease.ts";
 import { Meter, type ProxyType } from "./meter.ts";
 import { createGatewayMetrics } from "./metrics.ts";
+import { ConnectionOutcomes } from "./outcomes.ts";
 import { Refusal, refuseConnection } from "./refusal.ts";
+import { watchRoutingRules } from "./routing-rules.ts";
 import { TargetPool } from "./target-pool.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
 import { UpstreamPool } from "./upstreams.ts";
@@ -118,7 +120,17 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     liveCredentials,
   );
   const pool = new TargetPool();
-  const sessionDeps = { admission, meter, pool, metrics, logger, headTimeoutMs: config.headTimeoutMs };
+  const outcomes = new ConnectionOutcomes(database, logger);
+  let stopWatchingRoutingRules: (() => Promise<void>) | null = null;
+  const sessionDeps = {
+    admission,
+    meter,
+    pool,
+    metrics,
+    logger,
+    outcomes,
+    headTimeoutMs: config.headTimeoutMs,
+  };
   const limits = new ConnectionLimits(config);
 
   /** Counts a new client connection, or turns it away (false) when a connection limit is
@@ -143,6 +155,8 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
 
   async function listen(): Promise<void> {
     // A changed or deleted credential is forgotten and its connections closed, on every instance.
+    stopWatchingRoutingRules = await watchRoutingRules(database, accounts);
+    outcomes.start();
     stopWatchingCredentials = await watchCredentialChanges(database, (username) => {
       accounts.forget(username);
       liveCredentials.revoke(username);
@@ -212,6 +226,8 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
         .catch((error: unknown) => logger.warn({ err: error }, "leases not given back"));
     journal?.close();
     await stopWatchingCredentials?.();
+    await stopWatchingRoutingRules?.();
+    await outcomes.stop();
     await Promise.all(closing);
   }
 

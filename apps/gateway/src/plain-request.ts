@@ -82,6 +82,8 @@ export interface PlainRequest {
   framing: Framing;
   clientKeepAlive: boolean;
   admitted: Admitted;
+  /** Told the final response status (the Intelligence learner counts refusals per domain). */
+  onResponse?: (status: number) => void;
 }
 
 /** What became of the client connection after one request. */
@@ -166,6 +168,7 @@ export async function relayPlainRequest(
         continue;
       }
       response = parsed;
+      request.onResponse?.(parsed.status);
       responseBuffer = raw.buffer.subarray(0, raw.end);
       break;
     }

@@ -1,0 +1,160 @@
+import type net from "node:net";
+import type { Database } from "@bytetoll/db";
+import type { Logger } from "pino";
+import type { Admitted } from "./admission.ts";
+import { cursorOf, dial } from "./dial.ts";
+import { Refusal } from "./refusal.ts";
+
+/** How one connection or request to a target ended, as the Intelligence learner counts it. */
+export type ConnectionEnd = "ok" | "dial_failure" | "reset" | "tls_cut" | "blocked_status";
+
+/** Statuses a site answers a client it refuses with. */
+const BLOCK_STATUSES = new Set([401, 403, 407, 429, 503]);
+/** A TLS server's first flight (ServerHello and certificate) is well over this: a tunnel to 443
+ * whose target hung up having sent less never completed a handshake. */
+const TLS_FIRST_FLIGHT_BYTES = 512;
+/** Counters kept between flushes; beyond this many (domain, type, minute) keys new ones are
+ * dropped, so a long database outage cannot grow memory without bound. */
+const MAX_KEYS = 20_000;
+const FLUSH_INTERVAL_MS = 5_000;
+
+interface Counts {
+  domain: string;
+  proxyType: string;
+  minute: string;
+  connections: number;
+  dial_failure: number;
+  reset: number;
+  tls_cut: number;
+  blocked_status: number;
+}
+
+function minuteOf(now: number): string {
+  return new Date(now - (now % 60_000)).toISOString();
+}
+
+/**
+ * Per (domain, proxy type, UTC minute): how many connections (tunnels) and plain requests ended,
+ * and how many of them failed and how — the evidence the learner compares between datacenter
+ * and mobile. Counted in memory, added to domain_outcomes every few seconds.
+ */
+export class ConnectionOutcomes {
+  private counts = new Map<string, Counts>();
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly database: Database,
+    private readonly logger: Logger,
+  ) {}
+
+  record({ target, proxyType }: Admitted, end: ConnectionEnd): void {
+    const minute = minuteOf(Date.now());
+    const key = `${minute} ${proxyType} ${target.domain}`;
+    let counts = this.counts.get(key);
+    if (!counts) {
+      if (this.counts.size >= MAX_KEYS) return;
+      counts = {
+        domain: target.domain,
+        proxyType,
+        minute,
+        connections: 0,
+        dial_failure: 0,
+        reset: 0,
+        tls_cut: 0,
+        blocked_status: 0,
+      };
+      this.counts.set(key, counts);
+    }
+    counts.connections += 1;
+    if (end !== "ok") counts[end] += 1;
+  }
+
+  /** A plain request's response arrived. */
+  response(admitted: Admitted, status: number): void {
+    this.record(admitted, BLOCK_STATUSES.has(status) ? "blocked_status" : "ok");
+  }
+
+  /** A plain request ended without a response: the target could not be reached, or hung up. */
+  failed(admitted: Admitted, error: unknown): void {
+    if (!(error instanceof Refusal) || error.code !== "upstream_failed") return;
+    this.record(admitted, error.message.startsWith("Could not reach") ? "dial_failure" : "reset");
+  }
+
+  /** dial() for a tunnel, reporting a failed dial now and the tunnel's end at close. */
+  async dialTunnel(admitted: Admitted): Promise<net.Socket> {
+    let socket: net.Socket;
+    try {
+      socket = await dial(admitted.upstream, admitted.target);
+    } catch (error) {
+      this.record(admitted, "dial_failure");
+      throw error;
+    }
+    let reset = false;
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      reset ||= error.code === "ECONNRESET" || error.code === "EPIPE";
+    });
+    socket.once("close", () => {
+      const cursor = cursorOf.get(socket) ?? { read: 0, written: 0 };
+      const received = socket.bytesRead - cursor.read;
+      const sent = socket.bytesWritten - cursor.written;
+      const cutShort = admitted.target.port === 443 && sent > 0 && received < TLS_FIRST_FLIGHT_BYTES;
+      this.record(admitted, reset ? "reset" : cutShort ? "tls_cut" : "ok");
+    });
+    return socket;
+  }
+
+  start(): void {
+    this.timer = setInterval(() => void this.flush(), FLUSH_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async stop(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+    await this.flush();
+  }
+
+  /** Adds the counters to domain_outcomes in one statement; on failure they are kept for the next. */
+  async flush(): Promise<void> {
+    if (this.counts.size === 0) return;
+    const batch = [...this.counts.values()];
+    this.counts = new Map();
+    const column = <K extends keyof Counts>(key: K) => batch.map((counts) => counts[key]);
+    try {
+      await this.database.query(
+        `INSERT INTO domain_outcomes AS o (domain, proxy_type, minute, connections, dial_failures, resets, tls_cut, blocked_statuses)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
+         ON CONFLICT (domain, minute, proxy_type) DO UPDATE SET
+           connections = o.connections + EXCLUDED.connections,
+           dial_failures = o.dial_failures + EXCLUDED.dial_failures,
+           resets = o.resets + EXCLUDED.resets,
+           tls_cut = o.tls_cut + EXCLUDED.tls_cut,
+           blocked_statuses = o.blocked_statuses + EXCLUDED.blocked_statuses`,
+        [
+          column("domain"),
+          column("proxyType"),
+          column("minute"),
+          column("connections"),
+          column("dial_failure"),
+          column("reset"),
+          column("tls_cut"),
+          column("blocked_status"),
+        ],
+      );
+    } catch (error) {
+      this.logger.warn({ err: error }, "connection outcomes not saved; kept for the next flush");
+      for (const counts of batch) this.merge(counts);
+    }
+  }
+
+  private merge(counts: Counts): void {
+    const key = `${counts.minute} ${counts.proxyType} ${counts.domain}`;
+    const current = this.counts.get(key);
+    if (!current) {
+      if (this.counts.size < MAX_KEYS) this.counts.set(key, counts);
+      return;
+    }
+    for (const field of ["connections", "dial_failure", "reset", "tls_cut", "blocked_status"] as const)
+      current[field] += counts[field];
+  }
+}

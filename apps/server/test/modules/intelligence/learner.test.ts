@@ -1,0 +1,304 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { type Database, openDatabase } from "@bytetoll/db";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { type Gateway, type GatewayConfig, loadGatewayConfig, Prober } from "@bytetoll/gateway";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer, signIn } from "../../helpers/sign-in.ts";
+import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
+import { startTestGateway } from "../../helpers/test-gateway.ts";
+import { type ExitProxy, startExitProxy, startTestSites, type TestSites } from "./support/test-sites.ts";
+
+const run = promisify(execFile);
+
+let sites: TestSites;
+let datacenterExit: ExitProxy;
+let mobileExit: ExitProxy;
+let database: TestDatabase;
+let network: GatewayConfig;
+let t: TestApp;
+let gateway: Gateway;
+
+/** Every *.test name is the loopback origin, for the gateway and the learner's probes alike. */
+const resolveHost = async (host: string) => (host.endsWith(".test") ? ["127.0.0.1"] : []);
+
+function learnerOn(app: TestApp["app"]) {
+  app.intelligence.learner.configure({
+    prober: new Prober(network),
+    settings: { tickMs: 200, ports: { http: sites.port, https: sites.port } },
+  });
+}
+
+beforeAll(async () => {
+  sites = await startTestSites({
+    "served.test": "serves",
+    "guarded.test": "blocks-datacenter",
+    "turncoat.test": "serves",
+  });
+  datacenterExit = await startExitProxy("127.0.0.2");
+  mobileExit = await startExitProxy("127.0.0.1");
+  database = await createTestDatabase();
+  network = {
+    ...loadGatewayConfig({
+      EGRESS_ALLOW: "127.0.0.1/32",
+      MOBILE_UPSTREAMS: mobileExit.url,
+      DATACENTER_UPSTREAMS: datacenterExit.url,
+    }),
+    resolveHost,
+  };
+  t = await createTestApp({}, { database, beforeReady: learnerOn });
+  gateway = await startTestGateway(database, {
+    mobileUpstreams: network.mobileUpstreams,
+    datacenterUpstreams: network.datacenterUpstreams,
+    resolveHost,
+  });
+}, 60_000);
+afterAll(async () => {
+  await gateway?.close();
+  await t?.close();
+  await database?.close();
+  await Promise.all([sites?.close(), datacenterExit?.close(), mobileExit?.close()]);
+});
+
+type Rule = {
+  id: number;
+  rule: string;
+  service: string;
+  verdict: string;
+  decided_by: string;
+  evidence: { signal: string } | null;
+};
+
+async function rulesOf(token: string): Promise<Rule[]> {
+  const response = await t.app.inject({
+    method: "GET",
+    url: "/settings/routing/rules",
+    headers: bearer(token),
+  });
+  return response.json().data;
+}
+
+async function waitFor<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  ms = 60_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await read();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function customer(email: string) {
+  const user = await signIn(t.app, email);
+  const credentials = await t.app.inject({
+    method: "GET",
+    url: "/credentials/latest",
+    headers: bearer(user.token),
+  });
+  const { username, password } = credentials.json().data as { username: string; password: string };
+  const get = async (url: string, smart = true) => {
+    const name = smart ? `${username}-routing-smart` : username;
+    const { stdout } = await run("curl", [
+      "-s",
+      "-o",
+      "/dev/null",
+      "-w",
+      "%{http_code}",
+      "--max-time",
+      "15",
+      "-x",
+      `http://${name}:${password}@127.0.0.1:${gateway.httpPort}`,
+      url,
+    ]);
+    return Number(stdout);
+  };
+  return { ...user, get };
+}
+
+const saveHints = (token: string, hostnames: string[]) =>
+  t.app.inject({
+    method: "POST",
+    url: "/settings/hostnames",
+    headers: bearer(token),
+    payload: { hostnames },
+  });
+
+describe("the Intelligence learner", () => {
+  it("makes the right rules on its own within a minute of the hints being saved", async () => {
+    const user = await signIn(t.app, "learner-hints@example.com");
+    const savedAt = Date.now();
+    expect((await saveHints(user.token, ["served.test", "guarded.test"])).statusCode).toBe(200);
+    const rules = await waitFor(
+      "two rules",
+      () => rulesOf(user.token),
+      (list) => list.length === 2,
+    );
+    expect(Date.now() - savedAt).toBeLessThan(60_000);
+    const [guarded, served] = rules;
+    expect(served).toMatchObject({
+      rule: "served.test",
+      service: "datacenter",
+      verdict: "eligible",
+      decided_by: "learner",
+    });
+    expect(guarded).toMatchObject({ rule: "guarded.test", service: "premium", verdict: "blocked" });
+    expect(guarded?.evidence?.signal).toMatch(/captcha/i);
+    // Each site saw one probe per pool (the https fetch fails its handshake on both, so it decides nothing).
+    const probes = sites.requests.filter((r) => r.host === "guarded.test");
+    expect(probes.map((r) => r.fromDatacenter).sort()).toEqual([false, true]);
+  });
+
+  it("routes smart traffic to the served site over datacenter, billed as dc at a tenth; the blocked site stays on mobile", async () => {
+    const user = await customer("learner-traffic@example.com");
+    expect((await saveHints(user.token, ["served.test", "guarded.test"])).statusCode).toBe(200);
+    await waitFor(
+      "rules",
+      () => rulesOf(user.token),
+      (list) => list.length === 2,
+      10_000,
+    );
+    // The gateway's rule cache lives for a couple of seconds at most.
+    await new Promise((r) => setTimeout(r, 2_500));
+    const seen = sites.requests.length;
+    expect(await user.get(`http://served.test:${sites.port}/`)).toBe(200);
+    expect(await user.get(`http://guarded.test:${sites.port}/`)).toBe(200);
+    expect(await user.get(`http://served.test:${sites.port}/`, false)).toBe(200);
+    expect(sites.requests.slice(seen).map((r) => [r.host, r.fromDatacenter])).toEqual([
+      ["served.test", true],
+      ["guarded.test", false],
+      ["served.test", false],
+    ]);
+    await gateway.flush();
+    const usage = await database.query<{ domain: string; proxy_type: string; bytes: string }>(
+      "SELECT domain, proxy_type, bytes FROM usage_rollups WHERE user_id = $1 ORDER BY domain, proxy_type",
+      [user.id],
+    );
+    expect(usage.map((u) => [u.domain, u.proxy_type])).toEqual([
+      ["guarded.test", "mobile"],
+      ["served.test", "dc"],
+      ["served.test", "mobile"],
+    ]);
+    const bytes = (domain: string, type: string) =>
+      Number(usage.find((u) => u.domain === domain && u.proxy_type === type)?.bytes);
+    const [balance] = await database.query<{ balance_bytes: string }>(
+      "SELECT balance_bytes FROM users WHERE id = $1",
+      [user.id],
+    );
+    const debited = 1e9 - Number(balance?.balance_bytes);
+    const expected =
+      bytes("guarded.test", "mobile") + bytes("served.test", "mobile") + bytes("served.test", "dc") / 10;
+    expect(Math.abs(debited - expected)).toBeLessThanOrEqual(1);
+    const status = await t.app.inject({
+      method: "GET",
+      url: "/proxies/usage?group_by=proxy_type&days=1",
+      headers: bearer(user.token),
+    });
+    expect(status.json().data[0]).toMatchObject({ dc_requests: 1, mobile_requests: 2 });
+  });
+
+  it("never overrides the user's toggle, only suggests", async () => {
+    const user = await signIn(t.app, "learner-toggle@example.com");
+    await saveHints(user.token, ["served.test"]);
+    const [served] = await waitFor(
+      "a rule",
+      () => rulesOf(user.token),
+      (list) => list.length === 1,
+      10_000,
+    );
+    await t.app.inject({
+      method: "PATCH",
+      url: `/settings/routing/rules/${served?.id}`,
+      headers: bearer(user.token),
+      payload: { enabled: false },
+    });
+    // Due again now: the learner probes it at its next tick and finds it eligible once more.
+    await database.query(
+      "UPDATE domain_verdicts SET next_probe_at = now(), last_probe_at = now() - interval '2 minutes' WHERE domain = 'served.test'",
+    );
+    await waitFor(
+      "a new probe",
+      async () =>
+        (
+          await database.query<{ due: boolean }>(
+            "SELECT next_probe_at > now() + interval '1 hour' AS due FROM domain_verdicts WHERE domain = 'served.test'",
+          )
+        )[0]?.due,
+      Boolean,
+      10_000,
+    );
+    expect((await rulesOf(user.token))[0]).toMatchObject({
+      service: "premium",
+      decided_by: "user",
+      verdict: "eligible",
+    });
+  });
+
+  it("a site that starts refusing datacenter traffic loses its rule from the gateway's evidence", async () => {
+    const user = await customer("learner-turncoat@example.com");
+    await saveHints(user.token, ["turncoat.test"]);
+    await waitFor(
+      "an eligible rule",
+      () => rulesOf(user.token),
+      (list) => list[0]?.service === "datacenter",
+      10_000,
+    );
+    await new Promise((r) => setTimeout(r, 2_500));
+    sites.behaviour.set("turncoat.test", "resets-datacenter");
+    for (let i = 0; i < 6; i++) expect(await user.get(`http://turncoat.test:${sites.port}/`)).toBe(502);
+    const [rule] = await waitFor(
+      "the rule to drop",
+      () => rulesOf(user.token),
+      (list) => list[0]?.service === "premium",
+      30_000,
+    );
+    expect(rule).toMatchObject({ verdict: "blocked", decided_by: "learner" });
+    expect(rule?.evidence?.signal).toMatch(/^gateway: \d+ of \d+ datacenter connections failed/);
+    await new Promise((r) => setTimeout(r, 2_500));
+    expect(await user.get(`http://turncoat.test:${sites.port}/`)).toBe(200);
+  });
+});
+
+describe("two server instances", () => {
+  let second: TestApp;
+  let secondDatabase: Database | null = null;
+
+  beforeAll(async () => {
+    // On PostgreSQL the second instance has connections of its own, as a second process would.
+    secondDatabase = database.url ? await openDatabase({ databaseUrl: database.url, migrate: false }) : null;
+    second = await createTestApp(
+      {},
+      { database: (secondDatabase ?? database) as TestDatabase, beforeReady: learnerOn },
+    );
+  }, 60_000);
+  afterAll(async () => {
+    await second?.close();
+    await secondDatabase?.close();
+  });
+
+  it("never probe the same domain at once: each domain is fetched once per pool", async () => {
+    const user = await signIn(t.app, "learner-pair@example.com");
+    const domains = Array.from({ length: 8 }, (_, i) => `shop${i}.test`);
+    const seen = sites.requests.length;
+    await saveHints(user.token, domains);
+    await waitFor(
+      "eight rules",
+      () => rulesOf(user.token),
+      (list) => list.length === 8,
+      60_000,
+    );
+    const probes = sites.requests.slice(seen);
+    for (const domain of domains) {
+      const fetches = probes.filter((r) => r.host === domain);
+      expect(fetches.map((r) => r.fromDatacenter).sort()).toEqual([false, true]);
+    }
+    const [leases] = await database.query<{ held: string }>(
+      "SELECT count(*) AS held FROM domain_verdicts WHERE probing_by IS NOT NULL",
+    );
+    expect(Number(leases?.held)).toBe(0);
+  });
+});
