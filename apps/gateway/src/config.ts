@@ -183,7 +183,7 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
     httpsPort: port(env, "GATEWAY_HTTPS_PORT", 8443),
     tls: pemPair(env),
     dataDir: env.DATABASE_URL ? undefined : env.DATA_DIR || "./data",
-    stateDir: env.DATA_DIR || (env.DATABASE_URL ? undefined : "./data"),
+    stateDir: env.DATA_DIR || undefined,
     mobileUpstreams: upstreams(env, "MOBILE_UPSTREAMS", ca),
     datacenterUpstreams: upstreams(env, "DATACENTER_UPSTREAMS", ca),
     egressAllow,

@@ -101,10 +101,13 @@ export async function commitBatch(
               requests = usage_rollups.requests + EXCLUDED.requests`);
     }
     const balances = new Map<string, number>();
+    // A user deleted since (possible for a batch recovered from the journal) has no ledger.
+    const existing = await tx.execute<{ id: string }>(
+      sql`SELECT id FROM users WHERE id = ANY(${`{${[...batch.debits.keys()].join(",")}}`}::uuid[])`,
+    );
+    const users = new Set(existing.rows.map((row) => row.id));
     for (const [userId, debit] of batch.debits) {
-      if (debit <= 0) continue;
-      // The lease row first, then the user's row: the order every lease statement locks in.
-      if (leaseHolder !== undefined) await releaseLease(tx, leaseHolder, userId, debit);
+      if (debit <= 0 || !users.has(userId)) continue;
       const result = await applyLedgerEntry(tx, {
         userId,
         kind: "usage",
@@ -112,6 +115,8 @@ export async function commitBatch(
         deltaBytes: -debit,
       });
       if (result.balanceBytes !== null) balances.set(userId, result.balanceBytes);
+      // The user's row is locked now, then the lease row: the order a grant locks them in.
+      if (leaseHolder !== undefined) await releaseLease(tx, leaseHolder, userId, debit);
     }
     return balances;
   });

@@ -8,6 +8,9 @@ export const LEASE_MIN_BYTES = 4 * 1024 * 1024;
 /** The largest lease: at ~1.5 GB/s one instance renews ~6 times a second, and what an account
  * can overdraw stays below instances × this. */
 export const LEASE_MAX_BYTES = 256 * 1024 * 1024;
+/** A renewal asks for what lasts this long at the rate the account spends (below the cap, about
+ * two renewals a second per account and instance). */
+const LEASE_TARGET_MS = 500;
 /** A lease its instance stopped renewing (crash, kill -9, long outage) is reclaimed after this. */
 export const LEASE_TTL_SECONDS = 120;
 /** An account without connections for this long gives its lease back to the shared balance. */
@@ -19,7 +22,7 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 export interface LeaseState {
   /** Bytes this instance holds in balance_leases for the account (debits not yet released). */
   granted: number;
-  /** What the next renewal asks for: doubles while renewals come faster than twice a second. */
+  /** What the last renewal asked for; the next one is renewed when less than half is left. */
   size: number;
   renewing: Promise<void> | null;
   /** Bytes the last renewal granted: how far a renewal in flight lets the account run ahead. */
@@ -80,7 +83,8 @@ async function grantLease(
   return Number(result.rows[0]?.bytes ?? 0);
 }
 
-/** Gives back up to `bytes` of this instance's lease (the part a debit consumed). Runs inside the usage flush's transaction, before its ledger entry. */
+/** Gives back up to `bytes` of this instance's lease (the part a debit consumed). Runs inside the
+ * usage flush's transaction, after its ledger entry locked the user's row. */
 export async function releaseLease(
   executor: SqlExecutor,
   instanceId: string,
@@ -135,7 +139,8 @@ export class BalanceLeases {
     return this.deps.instanceId;
   }
 
-  /** Runs lease statements (and the usage flush that releases leases) one at a time. */
+  /** Runs this instance's grants and lease upkeep one at a time (the usage flush's release
+   * runs beside them: it locks the user's row before the lease row, as a grant does). */
   serial<T>(work: () => Promise<T>): Promise<T> {
     const run = this.chain.then(work, work);
     this.chain = run.catch(() => {});
@@ -157,7 +162,8 @@ export class BalanceLeases {
   /** Called by the meter once less than half of the last lease is left: renews in the
    * background and closes the account's connections once nothing is left to relay with. */
   spent(account: Account): void {
-    if (remainingOf(account) < account.lease.size / 2 && Date.now() >= account.lease.retryAt) {
+    const lease = account.lease;
+    if (!lease.renewing && remainingOf(account) < lease.size / 2 && Date.now() >= lease.retryAt) {
       this.renew(account).catch(() => {});
     }
     this.enforce(account);
@@ -196,11 +202,11 @@ export class BalanceLeases {
     return renewing;
   }
 
+  /** What lasts about LEASE_TARGET_MS at the rate the last grant was spent, within bounds. */
   private nextSize(lease: LeaseState): number {
-    const sinceLast = Date.now() - lease.grantedAt;
-    if (lease.size === 0) lease.size = this.minBytes;
-    else if (sinceLast < 500) lease.size = Math.min(lease.size * 2, this.deps.maxBytes);
-    else if (sinceLast > 5_000) lease.size = Math.max(lease.size / 2, this.minBytes);
+    const sinceLast = Math.max(1, Date.now() - lease.grantedAt);
+    const perTarget = lease.size === 0 ? 0 : (lease.lastGrant / sinceLast) * LEASE_TARGET_MS;
+    lease.size = Math.round(Math.min(this.deps.maxBytes, Math.max(this.minBytes, perTarget)));
     return lease.size;
   }
 

@@ -67,7 +67,17 @@ export class UsageFlusher {
     const { journal, meter } = this.deps;
     if (!journal) return;
     meter.pollAll();
-    journal.record(this.openId(), meter.pending());
+    this.journaling(() => journal.record(this.openId(), meter.pending()));
+  }
+
+  /** A journal that cannot be written (disk full, directory gone) costs crash safety, never the
+   * flush: the usage is still in memory and goes to the database as usual. */
+  private journaling(write: () => void): void {
+    try {
+      write();
+    } catch (error) {
+      this.deps.logger.error({ err: error }, "usage journal write failed");
+    }
   }
 
   /** One flush; concurrent calls share the one in progress. Resolves true when the queue is empty. */
@@ -113,10 +123,8 @@ export class UsageFlusher {
       batch.attempted = true;
       const stopTimer = this.deps.metrics.flushDuration.startTimer();
       try {
-        await leases.serial(async () => {
-          await commitBatch(database, batch, leases.instanceId);
-          this.settle(batch);
-        });
+        await commitBatch(database, batch, leases.instanceId);
+        this.settle(batch);
         stopTimer();
         this.queue.shift();
       } catch (error) {
@@ -139,7 +147,7 @@ export class UsageFlusher {
     if (!journal) return;
     this.journal();
     const pending = { id: this.openId(), rows: [...meter.pending()] };
-    journal.rewrite([...this.queue, pending]);
+    this.journaling(() => journal.rewrite([...this.queue, pending]));
   }
 
   /** Committed: the batch's debit was released from this instance's leases. */
