@@ -8,7 +8,7 @@ import {
   type RequestHead,
   requestFraming,
 } from "./http-message.ts";
-import type { Meter } from "./meter.ts";
+import type { Flow, Meter } from "./meter.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import type { ConnectionOutcomes } from "./outcomes.ts";
 import { type Outcome, readHead, relayPlainRequest } from "./plain-request.ts";
@@ -98,12 +98,25 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
     const framing = requestFraming(head);
     const url = parseProxyUrl(head.target);
     const port = url.port === "" ? 80 : Number(url.port);
-    const admitted = await deps.admission.admit(client, header(head, "proxy-authorization"), url.hostname, port);
-    const flow = deps.meter.open(admitted.account, admitted.target.domain, admitted.proxyType, () => {
-      client.destroy();
-      flow.currentSocket?.destroy();
-    });
-    deps.metrics.requests.labels("http").inc();
+    const admitted = await deps.admission.admit(
+      client,
+      header(head, "proxy-authorization"),
+      url.hostname,
+      port,
+    );
+    // Opened once a target connection exists: a request refused before that (the destination
+    // could not be reached) is not counted, as a refused CONNECT is not.
+    const opened: { flow: Flow | null } = { flow: null };
+    const openFlow = (): Flow => {
+      if (opened.flow) return opened.flow;
+      const flow = deps.meter.open(admitted.account, admitted.target.domain, admitted.proxyType, () => {
+        client.destroy();
+        flow.currentSocket?.destroy();
+      });
+      deps.metrics.requests.labels("http").inc();
+      opened.flow = flow;
+      return flow;
+    };
     let outcome: Outcome = "close";
     try {
       outcome = await relayPlainRequest(
@@ -117,7 +130,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
           admitted,
           onResponse: (status) => deps.outcomes.response(admitted, status),
         },
-        flow,
+        openFlow,
         deps.pool,
         () => {},
       );
@@ -127,7 +140,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
       throw error;
     } finally {
       // A switched protocol (101) keeps the flow open; the splice finishes it at close.
-      if (outcome !== "spliced") flow.finish();
+      if (outcome !== "spliced") opened.flow?.finish();
     }
   }
 

@@ -98,7 +98,7 @@ export async function relayPlainRequest(
   client: Duplex,
   clientReader: SocketReader,
   request: PlainRequest,
-  flow: Flow,
+  openFlow: () => Flow,
   pool: TargetPool,
   onSplicedDone: () => void,
 ): Promise<Outcome> {
@@ -118,6 +118,7 @@ export async function relayPlainRequest(
   for (let attempt = 0; response === null; attempt++) {
     target ??= pool.wrap(await dial(admitted.upstream, admitted.target));
     const connection: TargetConnection = target;
+    const flow = openFlow();
     flow.attach(connection.socket);
     connection.socket.setTimeout(TARGET_INACTIVITY_MS);
     if (!(await writeAll(connection.socket, headText))) {
@@ -182,6 +183,7 @@ export async function relayPlainRequest(
     }
   }
   const connection = target as TargetConnection;
+  const flow = openFlow();
 
   if (response.status === 101) {
     await writeAll(client, responseBuffer);

@@ -147,8 +147,8 @@ describe("https:// upstreams", () => {
       }
       expect(exitProxy.authorizations).toEqual([]);
       await gateway.flush();
-      // The refused plain request still counts as a request in usage; no byte is billed.
-      expect((await usageOf(database, user.userId)).map((row) => row.bytes)).toEqual([0]);
+      // Refused before any target connection: no request is counted and no byte billed.
+      expect(await usageOf(database, user.userId)).toEqual([]);
       expect(await balanceOf(database, user.userId)).toBe(10_000_000);
     });
   });
