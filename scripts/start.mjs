@@ -46,7 +46,8 @@ if (
   !existsSync(serverOutput) ||
   Math.max(...serverSources.map(newestMtime)) > statSync(serverOutput).mtimeMs
 ) {
-  console.log("Compiling the server (its build is missing or older than its sources)…");
+  // On stderr: stdout carries the server's log lines, JSON ones for a log collector.
+  console.error("Compiling the server (its build is missing or older than its sources)…");
   // In a child process, so this long-lived wrapper never loads the compiler.
   const build = spawnSync(process.execPath, [path.join(root, "scripts/build-server.mjs")], {
     stdio: "inherit",

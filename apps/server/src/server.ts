@@ -3,6 +3,9 @@ import { openDatabase } from "@bytetoll/db";
 import { buildApp } from "./app.ts";
 import { ConfigError, loadConfig } from "./config.ts";
 import { createEmbeddedGateway, planEmbeddedGateway } from "./embedded-gateway.ts";
+import { announceStart, createProcessLogger } from "./lib/log-output.ts";
+
+const { log, format: logFormat } = createProcessLogger(process.env, "server");
 
 /** `npm start`'s server: parse config, open the database, listen, and stop cleanly on a signal. */
 async function main() {
@@ -16,13 +19,14 @@ async function main() {
     }
     throw error;
   }
+  log.level = config.LOG_LEVEL;
 
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, "pglite"),
   });
   const gatewayPlan = planEmbeddedGateway(config, process.env);
-  const app = await buildApp({ config, database, inProcessGatewayHost: gatewayPlan?.dialHost });
+  const app = await buildApp({ config, database, logger: log, inProcessGatewayHost: gatewayPlan?.dialHost });
   const gateway = gatewayPlan ? createEmbeddedGateway(gatewayPlan, app, database) : null;
 
   let stopping = false;
@@ -49,16 +53,19 @@ async function main() {
     const ports = `GATEWAY_HTTP_PORT=${config.GATEWAY_HTTP_PORT} or GATEWAY_HTTPS_PORT=${config.GATEWAY_HTTPS_PORT}`;
     await listenOrExplain(ports, null, () => gateway.listen());
   }
-  if (gateway)
-    console.log(`Proxy gateway on ports ${gateway.httpPort} (HTTP) and ${gateway.httpsPort} (HTTPS)`);
-  console.log(`ByteToll is running at ${config.APP_URL}`);
-  if (app.mailer.kind === "outbox") {
-    console.log(
-      config.isProduction
-        ? "No SMTP_URL set: login links are printed here only (set SMTP_URL to e-mail them)."
-        : `No SMTP_URL set: login links are printed here and listed at ${config.APP_URL}/dev/outbox`,
-    );
-  }
+  const outbox = config.isProduction ? null : `${config.APP_URL}/dev/outbox`;
+  announceStart(log, logFormat, {
+    appUrl: config.APP_URL,
+    docsUrl: config.DOCS_URL,
+    gateway: gateway
+      ? {
+          host: config.GATEWAY_HOST,
+          httpPort: gateway.httpPort,
+          httpsPort: gateway.httpsPort,
+        }
+      : undefined,
+    outbox: app.mailer.kind === "outbox" ? outbox : undefined,
+  });
 }
 
 /** A taken port is the most common first-start problem: say which setting to change. */

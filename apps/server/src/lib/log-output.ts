@@ -40,17 +40,18 @@ export interface StartFacts {
 /** Where to go once the server is up: a short banner for a person, one JSON line for a machine. */
 export function announceStart(log: Logger, format: LogFormat, facts: StartFacts): void {
   if (format === "json") {
-    log.info(facts, "ByteToll is running");
+    // Said whatever LOG_LEVEL is, as the banner is: it is how a supervisor sees the start.
+    log.child({}, { level: "info" }).info(facts, `ByteToll is running at ${facts.appUrl}`);
     return;
   }
-  const lines = [`  Dashboard    ${facts.appUrl}`, `  API docs     ${facts.docsUrl}`];
+  const lines = [`  API docs     ${facts.docsUrl}`];
   if (facts.gateway) {
     const { host, httpPort, httpsPort } = facts.gateway;
     lines.push(`  Proxy        ${host}:${httpPort} (HTTP), ${host}:${httpsPort} (TLS)`);
   }
   if (facts.outbox) lines.push(`  Login links  ${facts.outbox} (no SMTP_URL set)`);
   if (facts.outbox === null) lines.push("  Login links  printed in this log (no SMTP_URL set)");
-  process.stdout.write(`\n  ByteToll is running\n${lines.join("\n")}\n\n`);
+  process.stdout.write(`\n  ByteToll is running at ${facts.appUrl}\n${lines.join("\n")}\n\n`);
 }
 
 const LEVELS: Record<number, { label: string; style: Parameters<typeof styleText>[0] }> = {

@@ -1,0 +1,140 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { randomInt } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createThrowawayPostgres, type TestDatabase } from "@bytetoll/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const root = fileURLToPath(new URL("../../..", import.meta.url));
+const dataDir = mkdtempSync(path.join(tmpdir(), "bytetoll-start-"));
+let postgres: TestDatabase | undefined;
+
+beforeAll(async () => {
+  // As `npm test` and `npm run build` leave it: these tests are about starting, not compiling.
+  const build = spawnSync(process.execPath, [path.join(root, "scripts/build-server.mjs")], {
+    stdio: "inherit",
+  });
+  expect(build.status).toBe(0);
+  if (process.env.DATABASE_URL)
+    postgres = await createThrowawayPostgres(process.env.DATABASE_URL, "bytetoll_start", 2);
+}, 60_000);
+afterAll(async () => {
+  await postgres?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+interface Started {
+  child: ChildProcess;
+  port: number;
+  output: () => string;
+  stop: () => Promise<number | null>;
+}
+
+/** `npm start` (scripts/start.mjs) as an operator runs it, its stdout a pipe as under a supervisor. */
+async function npmStart(env: Record<string, string>): Promise<Started> {
+  const port = randomInt(20_000, 40_000);
+  const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
+    cwd: root,
+    env: {
+      PATH: process.env.PATH,
+      PORT: String(port),
+      DATA_DIR: dataDir,
+      GATEWAY_DISABLED: "true",
+      ...(postgres?.url ? { DATABASE_URL: postgres.url } : {}),
+      ...env,
+    },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  child.stdout?.on("data", (chunk: Buffer) => {
+    stdout += chunk.toString();
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on("data", () => {
+      if (stdout.includes(`ByteToll is running at http://localhost:${port}`)) resolve();
+    });
+    void exited.then(() => reject(new Error(`npm start exited early:\n${stdout}${stderr}`)));
+  });
+  return {
+    child,
+    port,
+    output: () => stdout,
+    stop: () => {
+      child.kill("SIGTERM");
+      return exited;
+    },
+  };
+}
+
+/** The command line of the server process `npm start` runs (its one child). */
+function serverCommandLine(wrapper: ChildProcess): string {
+  const children = readFileSync(`/proc/${wrapper.pid}/task/${wrapper.pid}/children`, "utf8").trim();
+  const [serverPid] = children.split(" ");
+  return readFileSync(`/proc/${serverPid}/cmdline`, "utf8").split("\0").join(" ");
+}
+
+describe("npm start", () => {
+  it("runs the compiled server, without the TypeScript loader, and it answers", async () => {
+    const started = await npmStart({});
+    try {
+      const command = serverCommandLine(started.child);
+      expect(command).toContain("apps/server/dist/server.js");
+      expect(command).not.toContain("tsx");
+      expect((await fetch(`http://127.0.0.1:${started.port}/readyz`)).status).toBe(200);
+    } finally {
+      expect(await started.stop()).toBe(0);
+    }
+  }, 120_000);
+
+  it("writes JSON lines when stdout is not a terminal, the start announcement included", async () => {
+    const started = await npmStart({});
+    try {
+      await fetch(`http://127.0.0.1:${started.port}/readyz`);
+    } finally {
+      await started.stop();
+    }
+    const lines = started.output().split("\n").filter(Boolean);
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(
+      entries.find((entry) => entry.msg === `ByteToll is running at http://localhost:${started.port}`),
+    ).toMatchObject({
+      appUrl: `http://localhost:${started.port}`,
+      docsUrl: `http://localhost:${started.port}/docs`,
+    });
+    expect(entries.some((entry) => (entry.req as { url?: string } | undefined)?.url === "/readyz")).toBe(
+      true,
+    );
+  }, 120_000);
+
+  it("writes one readable line per event and a banner with the URLs when LOG_FORMAT=pretty", async () => {
+    const started = await npmStart({ LOG_FORMAT: "pretty" });
+    try {
+      await fetch(`http://127.0.0.1:${started.port}/readyz`);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    } finally {
+      await started.stop();
+    }
+    const output = started.output();
+    expect(output).toContain(`API docs     http://localhost:${started.port}/docs`);
+    expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}incoming request #\w{8} GET \/readyz$/m);
+    expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}request completed #\w{8} → 200 [\d.]+ ms$/m);
+    expect(output).not.toMatch(/^\{/m);
+  }, 120_000);
+
+  it("stops with a message naming LOG_FORMAT when it is neither json nor pretty", () => {
+    const result = spawnSync(process.execPath, [path.join(root, "apps/server/dist/server.js")], {
+      env: { PATH: process.env.PATH, LOG_FORMAT: "fancy", DATA_DIR: dataDir },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain('LOG_FORMAT must be json or pretty (got "fancy")');
+  });
+});
