@@ -11,6 +11,19 @@ function pem(value: string): string {
 
 const logger = pino({ name: "gateway" });
 
+/** Closes the gateway and its database; replaced once they are open. */
+let shutdown = async () => {};
+// A rejection nobody handled is one connection's bug: log it with its stack, keep proxying. An
+// uncaught exception may have left any state half-changed: log it, close within 10 s, exit 1.
+process.on("unhandledRejection", (reason) => {
+  logger.error({ err: reason }, "unhandled promise rejection (the gateway keeps serving)");
+});
+process.on("uncaughtException", (error) => {
+  logger.fatal({ err: error }, "uncaught exception: shutting down");
+  setTimeout(() => process.exit(1), 10_000).unref();
+  shutdown().finally(() => process.exit(1));
+});
+
 async function main(): Promise<void> {
   const config = loadGatewayConfig(process.env);
   if (config.tls) config.tls = { cert: pem(config.tls.cert), key: pem(config.tls.key) };
@@ -20,13 +33,14 @@ async function main(): Promise<void> {
   });
   const gateway = createGateway({ database, config, logger });
   await gateway.listen();
-  let stopping = false;
+  let closing: Promise<void> | undefined;
+  shutdown = () => {
+    closing ??= gateway.close().then(() => database.close());
+    return closing;
+  };
   const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
     logger.info({ signal }, "stopping gateway");
-    await gateway.close();
-    await database.close();
+    await shutdown();
     process.exit(0);
   };
   process.on("SIGINT", () => void stop("SIGINT"));

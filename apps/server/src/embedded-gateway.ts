@@ -36,6 +36,7 @@ export function planEmbeddedGateway(config: Config, env: NodeJS.ProcessEnv): Emb
       { cidr: "::1/128", port: config.PORT },
     ];
   }
+  if (!env.GATEWAY_BIND && !config.isProduction) gatewayConfig.host = config.HOST;
   if (!env.GATEWAY_METRICS_PORT) gatewayConfig.metricsPort = null;
   if (!config.DATABASE_URL) gatewayConfig.dataDir = config.DATA_DIR;
   const bind = gatewayConfig.host;

@@ -1,11 +1,36 @@
 import path from "node:path";
 import { openDatabase } from "@bytetoll/db";
 import { buildApp } from "./app.ts";
-import { ConfigError, loadConfig } from "./config.ts";
+import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createEmbeddedGateway, planEmbeddedGateway } from "./embedded-gateway.ts";
 import { announceStart, createProcessLogger } from "./lib/log-output.ts";
+import { installProcessGuards } from "./lib/process-guards.ts";
 
 const { log, format: logFormat } = createProcessLogger(process.env, "server");
+/** Replaced once there is something to close; until then a crash has nothing to shut down. */
+let shutdown = async () => {};
+installProcessGuards(log, () => shutdown());
+
+const LOOPBACK_HOSTS = new Set(["localhost", "::1"]);
+const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || host.startsWith("127.");
+
+/** Development mode serves login links (/dev/outbox) and free payments (/dev/orders/{id}/pay) to
+ * whoever reaches it; said loudly when it listens beyond this machine. */
+function warnWhenDevelopmentIsExposed(config: Config, hosts: string[]) {
+  const exposed = hosts.filter((host) => !isLoopbackHost(host));
+  if (config.isProduction || exposed.length === 0) return;
+  const line = "!".repeat(78);
+  console.warn(
+    [
+      line,
+      `WARNING: development mode is listening on ${exposed.join(" and ")}, reachable from other machines.`,
+      "Anyone who reaches it can read login links at /dev/outbox and get data for free at",
+      "/dev/orders/{id}/pay. Set NODE_ENV=production for a real deployment, or unset HOST",
+      "(and GATEWAY_BIND) to listen on 127.0.0.1 only.",
+      line,
+    ].join("\n"),
+  );
+}
 
 /** `npm start`'s server: parse config, open the database, listen, and stop cleanly on a signal. */
 async function main() {
@@ -29,16 +54,21 @@ async function main() {
   const app = await buildApp({ config, database, logger: log, inProcessGatewayHost: gatewayPlan?.dialHost });
   const gateway = gatewayPlan ? createEmbeddedGateway(gatewayPlan, app, database) : null;
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    app.log.info({ signal }, "shutting down");
-    try {
-      // API first (no new work), then the gateway: it lets tunnels finish and flushes their usage.
+  // API first (no new work), then the gateway: it lets tunnels finish and flushes their usage.
+  // Started once; a second signal (or a crash meanwhile) waits for the same shutdown.
+  let closing: Promise<void> | undefined;
+  shutdown = () => {
+    closing ??= (async () => {
       await app.close();
       await gateway?.close();
       await database.close();
+    })();
+    return closing;
+  };
+  const stop = async (signal: string) => {
+    app.log.info({ signal }, "shutting down");
+    try {
+      await shutdown();
       process.exit(0);
     } catch (error) {
       app.log.error({ err: error }, "shutdown failed");
@@ -48,11 +78,12 @@ async function main() {
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
 
-  await listenOrExplain("PORT", config.PORT, () => app.listen({ port: config.PORT, host: "0.0.0.0" }));
+  await listenOrExplain("PORT", config.PORT, () => app.listen({ port: config.PORT, host: config.HOST }));
   if (gateway) {
     const ports = `GATEWAY_HTTP_PORT=${config.GATEWAY_HTTP_PORT} or GATEWAY_HTTPS_PORT=${config.GATEWAY_HTTPS_PORT}`;
     await listenOrExplain(ports, null, () => gateway.listen());
   }
+  warnWhenDevelopmentIsExposed(config, [config.HOST, ...(gatewayPlan ? [gatewayPlan.config.host] : [])]);
   const outbox = config.isProduction ? null : `${config.APP_URL}/dev/outbox`;
   announceStart(log, logFormat, {
     appUrl: config.APP_URL,

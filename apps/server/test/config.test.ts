@@ -91,6 +91,10 @@ describe("loadConfig", () => {
     ["NODE_ENV", "staging"],
     ["LOG_LEVEL", "loud"],
     ["TRUST_PROXY", "maybe"],
+    ["TRUST_PROXY", "10.0.0.0/33"],
+    ["MAX_CONNECTIONS", "0"],
+    ["HEADERS_TIMEOUT_MS", "soon"],
+    ["METRICS_TOKEN", "short"],
     ["NODE_SDK_URL", "npmjs.com/package/bytetoll"],
     ["PHP_SDK_URL", "ftp://example.com/sdk"],
     ["MCP_SERVER_URL", "javascript:alert(1)"],
@@ -98,6 +102,30 @@ describe("loadConfig", () => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(new RegExp(`^${name}: `));
+  });
+
+  it("reads TRUST_PROXY as a number of hops or a list of proxy addresses; true is one hop", () => {
+    const trust = (value: string) => loadConfig({ ...base, TRUST_PROXY: value }).TRUST_PROXY;
+    expect(loadConfig(base).TRUST_PROXY).toBe(false);
+    expect(trust("false")).toBe(false);
+    expect(trust("true")).toBe(1);
+    expect(trust("2")).toBe(2);
+    expect(trust("10.0.0.0/8, 127.0.0.1")).toEqual(["10.0.0.0/8", "127.0.0.1"]);
+    expect(trust("loopback")).toEqual(["loopback"]);
+    expect(problemsOf({ TRUST_PROXY: "everyone" })[0]).toContain("a number of proxy hops (1)");
+  });
+
+  it("listens on loopback in development and everywhere in production unless HOST says otherwise", () => {
+    expect(loadConfig(base).HOST).toBe("127.0.0.1");
+    expect(loadConfig({ ...base, NODE_ENV: "production" }).HOST).toBe("0.0.0.0");
+    expect(loadConfig({ ...base, HOST: "0.0.0.0" }).HOST).toBe("0.0.0.0");
+  });
+
+  it("keeps the headers deadline within the request deadline", () => {
+    expect(loadConfig(base)).toMatchObject({ HEADERS_TIMEOUT_MS: 15_000, REQUEST_TIMEOUT_MS: 30_000 });
+    expect(problemsOf({ HEADERS_TIMEOUT_MS: "40000" })).toEqual([
+      'HEADERS_TIMEOUT_MS: must not be greater than REQUEST_TIMEOUT_MS (got "40000")',
+    ]);
   });
 
   it("requires the provider's keys with CRYPTO_PROVIDER=nowpayments", () => {

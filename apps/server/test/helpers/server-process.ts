@@ -16,6 +16,26 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Polls /healthz on loopback until it answers; rejects with the output if the process exits first. */
+async function untilServing(port: number, exited: Promise<number | null>, output: () => string) {
+  let exitCode: number | null | undefined;
+  void exited.then((code) => {
+    exitCode = code;
+  });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (exitCode !== undefined)
+      throw new Error(`the server exited (${exitCode}) before serving:\n${output()}`);
+    const answered = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (answered) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`the server did not serve within 60 s:\n${output()}`);
+}
+
 export interface ServerProcess {
   child: ChildProcess;
   port: number;
@@ -30,15 +50,20 @@ export interface ServerProcess {
 
 /**
  * `npm start`'s server (apps/server/src/server.ts) as a child process on a free port and its own
- * DATA_DIR, resolved once it prints that it is running. `env` adds to or overrides the defaults
- * (no embedded gateway, warnings only, development mode).
+ * DATA_DIR, resolved once it answers /healthz. `env` adds to or overrides the defaults
+ * (no embedded gateway, warnings only, development mode); `preload` is a module loaded first.
  */
-export async function startServerProcess(env: Record<string, string> = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string> = {},
+  options: { preload?: string } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "bytetoll-server-"));
+  // tsx as a loader (not its CLI, which runs a second process): signals reach the server itself.
+  const preloads = options.preload ? ["--import", options.preload] : [];
   const child = spawn(
-    path.join(root, "node_modules/.bin/tsx"),
-    [path.join(root, "apps/server/src/server.ts")],
+    process.execPath,
+    ["--import", "tsx", ...preloads, path.join(root, "apps/server/src/server.ts")],
     {
       cwd: root,
       env: {
@@ -60,15 +85,7 @@ export async function startServerProcess(env: Record<string, string> = {}): Prom
   child.stderr?.on("data", collect);
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
-  await new Promise<void>((resolve, reject) => {
-    const running = () => {
-      if (output.includes("ByteToll is running at")) resolve();
-    };
-    child.stdout?.on("data", running);
-    void exited.then((code) =>
-      reject(new Error(`the server exited (${code}) before it was running:\n${output}`)),
-    );
-  });
+  await untilServing(port, exited, () => output);
   return {
     child,
     port,

@@ -42,11 +42,12 @@ async function signInOverHttp(base: string, email: string): Promise<string> {
       body: JSON.stringify(body),
     });
   expect((await post("/auth/login", { email })).status).toBe(200);
-  const outbox = await (await fetch(`${base}/dev/outbox/messages?to=${encodeURIComponent(email)}`)).json();
-  const credential = new URL(outbox.data[0].link).searchParams.get("magic_credential");
+  const outbox = await fetch(`${base}/dev/outbox/messages?to=${encodeURIComponent(email)}`);
+  const { data } = (await outbox.json()) as { data: { link: string }[] };
+  const credential = new URL(data[0]?.link ?? "").searchParams.get("magic_credential");
   const verified = await post("/auth/magic/verify", { access_token: credential });
   expect(verified.status).toBe(200);
-  return (await verified.json()).data.token;
+  return ((await verified.json()) as { data: { token: string } }).data.token;
 }
 
 describe("the server process while Redis is away", () => {

@@ -1,0 +1,137 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { connect } from "node:net";
+import { networkInterfaces, tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { freePort, startServerProcess } from "./helpers/server-process.ts";
+
+const faultProbe = fileURLToPath(new URL("./helpers/fault-probe.mjs", import.meta.url));
+
+describe("process-level safety nets", () => {
+  it("logs a rejection nobody handled, with its stack, and keeps serving", async () => {
+    const server = await startServerProcess({ FAULT_PROBE: "rejection" }, { preload: faultProbe });
+    try {
+      server.child.kill("SIGUSR2");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(server.output()).toContain("unhandled promise rejection");
+      expect(server.output()).toContain("probe: a rejection nobody handles");
+      expect(server.output()).toMatch(/fault-probe\.mjs:\d+/); // the stack
+      expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
+      expect(server.child.exitCode).toBeNull();
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+
+  it("logs an uncaught exception, shuts down and exits with status 1", async () => {
+    const server = await startServerProcess({ FAULT_PROBE: "exception" }, { preload: faultProbe });
+    server.child.kill("SIGUSR2");
+    expect(await server.exited).toBe(1);
+    expect(server.output()).toContain("uncaught exception: shutting down");
+    expect(server.output()).toContain("probe: an exception nobody catches");
+  }, 60_000);
+});
+
+describe("the standalone gateway's safety net", () => {
+  it("logs a rejection nobody handled and keeps proxying", async () => {
+    const root = fileURLToPath(new URL("../../..", import.meta.url));
+    const dataDir = mkdtempSync(path.join(tmpdir(), "bytetoll-gateway-"));
+    const [httpPort, httpsPort] = [await freePort(), await freePort()];
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", "--import", faultProbe, path.join(root, "apps/gateway/src/main.ts")],
+      {
+        cwd: root,
+        env: {
+          PATH: process.env.PATH,
+          DATA_DIR: dataDir,
+          GATEWAY_BIND: "127.0.0.1",
+          GATEWAY_HTTP_PORT: String(httpPort),
+          GATEWAY_HTTPS_PORT: String(httpsPort),
+          GATEWAY_METRICS_PORT: "off",
+          FAULT_PROBE: "rejection",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
+    try {
+      const deadline = Date.now() + 60_000;
+      while (!(await reachable("127.0.0.1", httpPort))) {
+        if (Date.now() > deadline || child.exitCode !== null)
+          throw new Error(`gateway did not start:\n${output}`);
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      child.kill("SIGUSR2");
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      expect(output).toContain("unhandled promise rejection");
+      expect(output).toContain("probe: a rejection nobody handles");
+      expect(await reachable("127.0.0.1", httpPort)).toBe(true);
+      expect(child.exitCode).toBeNull();
+    } finally {
+      child.kill("SIGTERM");
+      await exited;
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
+/** An address of this machine other than loopback, if it has one. */
+const outsideAddress = Object.values(networkInterfaces())
+  .flat()
+  .find((address) => address && !address.internal && address.family === "IPv4")?.address;
+
+function reachable(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, host);
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+describe("where development mode listens", () => {
+  it.skipIf(!outsideAddress)(
+    "binds the API and the embedded gateway to loopback unless HOST is set",
+    async () => {
+      const [httpPort, httpsPort] = [await freePort(), await freePort()];
+      const server = await startServerProcess({
+        GATEWAY_DISABLED: "false",
+        GATEWAY_HTTP_PORT: String(httpPort),
+        GATEWAY_HTTPS_PORT: String(httpsPort),
+      });
+      try {
+        for (const port of [server.port, httpPort, httpsPort]) {
+          expect(await reachable("127.0.0.1", port)).toBe(true);
+          expect(await reachable(outsideAddress ?? "", port)).toBe(false);
+        }
+        expect(server.output()).not.toContain("WARNING");
+      } finally {
+        await server.stop();
+      }
+    },
+    60_000,
+  );
+
+  it("warns loudly when HOST opens development mode to other machines", async () => {
+    const server = await startServerProcess({ HOST: "0.0.0.0" });
+    try {
+      expect(server.output()).toContain("WARNING: development mode is listening on 0.0.0.0");
+      expect(server.output()).toContain("/dev/outbox");
+      if (outsideAddress) expect(await reachable(outsideAddress, server.port)).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
+});
