@@ -105,21 +105,44 @@ async function applySession(
   });
 }
 
+/** The order a payment intent paid: the one holding it, else (an order credited before payment
+ * intents were stored) the one whose session Stripe says it belongs to. */
+async function orderOfPayment(
+  app: App,
+  stripe: Stripe,
+  paymentIntent: string,
+): Promise<OrderRow | undefined> {
+  const known = await app.orders.findByStripePaymentIntent(paymentIntent);
+  if (known) return known;
+  const sessions = await stripe.checkout.sessions.list({ payment_intent: paymentIntent, limit: 1 });
+  const session = sessions.data[0];
+  return session ? app.orders.findByProviderPayment("stripe", session.id) : undefined;
+}
+
 async function applyToPayment(
   app: App,
+  stripe: Stripe,
   log: FastifyBaseLogger,
   event: Stripe.Event,
   meaning: Extract<Meaning, { about: "payment" }>,
 ): Promise<void> {
-  const order = meaning.paymentIntent
-    ? await app.orders.findByStripePaymentIntent(meaning.paymentIntent)
-    : undefined;
-  if (!order) {
+  const { paymentIntent, reading } = meaning;
+  const order = paymentIntent ? await orderOfPayment(app, stripe, paymentIntent) : undefined;
+  if (!order || !paymentIntent) {
     log.warn({ eventId: event.id }, "stripe event for a payment no order holds ignored");
     return;
   }
-  await app.orders.settle(order.id, meaning.reading, {
-    guard: (tx) => app.orders.recordStripeEvent(tx, event.id, event.type),
+  if (order.paymentStatus === "waiting" && Number(order.creditedBytes) === 0) {
+    // Its payment has not been credited yet (that event is still being retried): taking nothing
+    // back now would let the credit through later, so Stripe is asked to send this one again.
+    throw new AppError(409, "The payment is not credited yet; send the event again later.", "not_credited");
+  }
+  await app.orders.settle(order.id, reading, {
+    guard: async (tx) => {
+      if (!(await app.orders.recordStripeEvent(tx, event.id, event.type))) return false;
+      await app.orders.attachPaymentIntent(tx, order.id, paymentIntent);
+      return true;
+    },
   });
 }
 
@@ -135,7 +158,7 @@ export async function stripeWebhookRoutes(app: App) {
       schema: {
         tags: ["payments"],
         summary: "Stripe webhook (Checkout, refund and dispute events)",
-        response: { 200: okResponse, 400: errorResponse, 404: errorResponse },
+        response: { 200: okResponse, 400: errorResponse, 404: errorResponse, 409: errorResponse },
       },
     },
     async (request) => {
@@ -153,7 +176,9 @@ export async function stripeWebhookRoutes(app: App) {
       }
       const meaning = meaningOf(event);
       if (meaning?.about === "session") await applySession(app, request.log, event, meaning);
-      if (meaning?.about === "payment") await applyToPayment(app, request.log, event, meaning);
+      if (meaning?.about === "payment") {
+        await applyToPayment(app, stripe.client, request.log, event, meaning);
+      }
       return { success: true as const };
     },
   );

@@ -38,6 +38,15 @@ beforeAll(async () => {
         },
       };
     }
+    // Which session a payment intent paid (the tests name intents pi_for_<session id>).
+    const byIntent = /^\/v1\/checkout\/sessions\?(.*)$/.exec(request.url);
+    if (request.method === "GET" && byIntent) {
+      const intent = new URLSearchParams(byIntent[1]).get("payment_intent") ?? "";
+      const data = intent.startsWith("pi_for_")
+        ? [{ id: intent.slice("pi_for_".length), object: "checkout.session", payment_intent: intent }]
+        : [];
+      return { status: 200, body: { object: "list", data, has_more: false, url: "/v1/checkout/sessions" } };
+    }
     return { status: 404, body: { error: { message: "no such route" } } };
   });
   t = await createTestAppWithPayments(
@@ -408,6 +417,34 @@ describe("POST /webhooks/stripe refunds and disputes", () => {
     await deliver(chargeEvent("evt_frank_full", session, 3000));
     expect(await balanceBytes(t.app, frank)).toBe(paid - 10 * GB);
     expect((await getOrder(t.app, frank, order.order_id)).payment_status).toBe("refunded");
+  });
+
+  it("refunds an order credited before its payment intent was stored, finding it through Stripe", async () => {
+    const hank = await customer(t.app, "hank@example.com");
+    const { order, session } = await paidCardOrder(hank, 6, "evt_hank_paid");
+    const paid = await balanceBytes(t.app, hank);
+    // As the orders paid before payment intents were kept.
+    await t.database.query("UPDATE orders SET stripe_payment_intent = NULL WHERE id = $1", [order.order_id]);
+    await deliver(chargeEvent("evt_hank_refund", session, 600));
+    expect(await balanceBytes(t.app, hank)).toBe(paid - 2 * GB);
+    expect((await getOrder(t.app, hank, order.order_id)).payment_status).toBe("refunded");
+    const asked = stripeApi.requests.filter((r) => r.method === "GET").at(-1);
+    expect(asked?.url).toContain(`payment_intent=${session.paymentIntent}`);
+  });
+
+  it("asks for a refund again when it arrives before the payment it takes back", async () => {
+    const ivy = await customer(t.app, "ivy@example.com");
+    const start = await balanceBytes(t.app, ivy);
+    const { order, session } = await cardOrderWithSession(ivy, 3);
+    const early = await deliver(chargeEvent("evt_ivy_refund", session, 300));
+    expect(early.statusCode).toBe(409);
+    expect(early.json().success).toBe(false);
+    await deliver(sessionEvent("evt_ivy_paid", "checkout.session.completed", session));
+    expect(await balanceBytes(t.app, ivy)).toBe(start + 1 * GB);
+    // Stripe's retry of the refund.
+    expect((await deliver(chargeEvent("evt_ivy_refund", session, 300))).statusCode).toBe(200);
+    expect(await balanceBytes(t.app, ivy)).toBe(start);
+    expect((await getOrder(t.app, ivy, order.order_id)).payment_status).toBe("refunded");
   });
 
   it("ignores refunds of payments no order holds, and refuses unsigned ones", async () => {
