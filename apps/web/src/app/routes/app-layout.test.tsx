@@ -33,7 +33,7 @@ describe("dashboard layout", () => {
     const { router } = renderRoute("/");
     expect(await screen.findByRole("heading", { name: "Buy Data" })).toBeInTheDocument();
     await userEvent.click(within(mainNav()).getByRole("link", { name: "Smart Routing" }));
-    expect(await screen.findByRole("heading", { name: "Smart Routing" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Settings" })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/smart-routings");
   });
 

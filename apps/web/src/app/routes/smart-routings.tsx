@@ -1,5 +1,5 @@
-import { ScreenPlaceholder } from "../../components/layout/screen-placeholder.tsx";
+import { IntelligencePage } from "../../features/intelligence/components/intelligence-page.tsx";
 
 export function Component() {
-  return <ScreenPlaceholder title="Smart Routing" arrivesWith="the Intelligence issue" />;
+  return <IntelligencePage />;
 }

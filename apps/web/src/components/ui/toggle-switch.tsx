@@ -1,8 +1,9 @@
-import { classNames } from "../../../lib/class-names.ts";
+import type { ReactNode } from "react";
+import { classNames } from "../../lib/class-names.ts";
 
 export interface ToggleSwitchProps {
   label: string;
-  hint: string;
+  hint: ReactNode;
   checked: boolean;
   onChange(checked: boolean): void;
 }

@@ -2,12 +2,12 @@ import { PROXY_TEST_SUCCEEDED } from "@bytetoll/contracts";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
+import { ToggleSwitch } from "../../../components/ui/toggle-switch.tsx";
 import { useTestConnection } from "../api/test-connection.ts";
 import type { ConnectCredentials } from "../hooks/use-connect-credentials.ts";
 import type { UsernameOptionsState } from "../hooks/use-username-options.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
 import { ConnectionTestError, ConnectionTestSuccess } from "./connection-test-result.tsx";
-import { ToggleSwitch } from "./toggle-switch.tsx";
 
 export interface CredentialsCardProps {
   credentials: ConnectCredentials;
@@ -80,7 +80,14 @@ export function CredentialsCard({ credentials, username, options, proxy }: Crede
         />
         <ToggleSwitch
           label="Intelligence"
-          hint="Route eligible requests over datacenter proxies ($0.3/GB)."
+          hint={
+            <>
+              Route eligible requests over datacenter proxies ($0.3/GB).{" "}
+              <Link to="/smart-routings" className="font-medium text-indigo-600 hover:text-indigo-500">
+                See learned domains
+              </Link>
+            </>
+          }
           checked={options.intelligence}
           onChange={options.setIntelligence}
         />

@@ -1,0 +1,122 @@
+import type { RoutingRule } from "@bytetoll/contracts";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { renderRoute } from "../../../test/render-route.tsx";
+
+const RULES: RoutingRule[] = [
+  {
+    id: 7,
+    rule: "shop.example.com",
+    service: "datacenter",
+    enabled: true,
+    decided_by: "learner",
+    verdict: "eligible",
+    last_probe_at: "2026-11-20T10:00:00.000Z",
+    evidence: {
+      source: "probe",
+      signal: "served through datacenter like mobile (status 200)",
+      observations: [],
+    },
+    dc_gb_30d: 2,
+    saved_usd_30d: 5.4,
+  },
+  {
+    id: 8,
+    rule: "bank.example.org",
+    service: "premium",
+    enabled: false,
+    decided_by: "learner",
+    verdict: "blocked",
+    last_probe_at: "2026-11-20T10:00:00.000Z",
+    evidence: { source: "probe", signal: "captcha in page (status 403)", observations: [] },
+    dc_gb_30d: 0,
+    saved_usd_30d: 0,
+  },
+];
+
+function openPage(routes: Parameters<typeof stubApi>[0] = {}) {
+  signInWithToken("intel-token");
+  const api = stubApi({
+    "GET /auth/session": ok(TEST_USER),
+    "GET /account/status": ok({ balance_gb: 5, balance_bytes: 5e9 }),
+    "GET /settings/hostnames": ok({
+      hostnames: [{ hostname: "shop.example.com" }, { hostname: "bank.example.org" }],
+    }),
+    "GET /settings/routing/rules": ok(RULES),
+    ...routes,
+  });
+  renderRoute("/smart-routings");
+  return api;
+}
+
+const textArea = () => screen.getByRole("textbox", { name: "Hostnames" });
+
+describe("Smart Routing page", () => {
+  it("shows the Intelligence settings: the saved hostnames, one per line, and the learned rules", async () => {
+    openPage();
+    expect(await screen.findByRole("heading", { name: "Settings", level: 1 })).toBeTruthy();
+    expect(screen.getByRole("heading", { name: "Intelligence" })).toBeTruthy();
+    expect(screen.getByText(/Intelligence continuously learns/)).toBeTruthy();
+    await waitFor(() =>
+      expect((textArea() as HTMLTextAreaElement).value).toBe("shop.example.com\nbank.example.org"),
+    );
+    expect(textArea().getAttribute("placeholder")?.split("\n")).toHaveLength(3);
+    expect(screen.getByText("One hostname per line")).toBeTruthy();
+    const list = screen.getByRole("region", { name: "Domains Routed to Datacenter Proxies" });
+    const shop = await within(list).findByRole("switch", { name: "shop.example.com" });
+    expect(shop.getAttribute("aria-checked")).toBe("true");
+    expect(within(list).getByRole("switch", { name: "bank.example.org" }).getAttribute("aria-checked")).toBe(
+      "false",
+    );
+    expect(within(list).getByText(/blocks datacenter .* captcha in page \(status 403\)/)).toBeTruthy();
+    expect(within(list).getByText("2 GB over datacenter in the last 30 days · saved $5.40")).toBeTruthy();
+  });
+
+  it("checks the hostnames as the user types and saves the list", async () => {
+    const api = openPage({
+      "POST /settings/hostnames": ok({ hostnames: [{ hostname: "news.example.net" }] }),
+    });
+    const user = userEvent.setup();
+    await waitFor(() => expect((textArea() as HTMLTextAreaElement).value).not.toBe(""));
+    await user.clear(textArea());
+    expect(await screen.findByText("At least one hostname is required")).toBeTruthy();
+    await user.type(textArea(), "not a host");
+    expect(await screen.findByText("Please enter valid hostnames")).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Save" }).hasAttribute("disabled")).toBe(true);
+    await user.clear(textArea());
+    await user.type(textArea(), "https://News.example.net/{Enter}{Enter}");
+    expect(screen.queryByRole("alert")).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByText("Hostnames saved")).toBeTruthy();
+    expect(api.callsTo("POST", "/settings/hostnames")[0]?.body).toEqual({ hostnames: ["news.example.net"] });
+  });
+
+  it("says so when saving fails", async () => {
+    openPage({ "POST /settings/hostnames": fail(500, "Internal server error") });
+    const user = userEvent.setup();
+    await waitFor(() => expect((textArea() as HTMLTextAreaElement).value).not.toBe(""));
+    await user.click(screen.getByRole("button", { name: "Save" }));
+    expect(await screen.findByText(/Failed to save hostnames/)).toBeTruthy();
+  });
+
+  it("a toggle switches at once, is put back when the server refuses, and the list is read again", async () => {
+    let answer: (response: Response) => void = () => {};
+    const api = openPage({
+      "PATCH /settings/routing/rules/7": () => new Promise<Response>((resolve) => (answer = resolve)),
+    });
+    const user = userEvent.setup();
+    const shop = await screen.findByRole("switch", { name: "shop.example.com" });
+    const readsBefore = api.callsTo("GET", "/settings/routing/rules").length;
+    await user.click(shop);
+    expect(shop.getAttribute("aria-checked")).toBe("false");
+    expect(api.callsTo("PATCH", "/settings/routing/rules/7")[0]?.body).toEqual({ enabled: false });
+    answer(fail(500, "Internal server error"));
+    expect(await screen.findByText("Failed to update routing rule")).toBeTruthy();
+    await waitFor(() => expect(shop.getAttribute("aria-checked")).toBe("true"));
+    await waitFor(() =>
+      expect(api.callsTo("GET", "/settings/routing/rules").length).toBeGreaterThan(readsBefore),
+    );
+  });
+});
