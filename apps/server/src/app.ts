@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, Server } from "node:http";
+import type { Socket } from "node:net";
 import type { Database } from "@bytetoll/db";
 import Fastify, { type FastifyBaseLogger } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
@@ -10,6 +11,8 @@ import { adminRoutes } from "./modules/admin/routes.ts";
 import { apiTokenRoutes } from "./modules/api-token/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { credentialsRoutes } from "./modules/credentials/routes.ts";
+import dealsPlugin from "./modules/deals/plugin.ts";
+import { dealRoutes } from "./modules/deals/routes.ts";
 import { devOutboxRoutes } from "./modules/dev-outbox/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import intelligencePlugin from "./modules/intelligence/plugin.ts";
@@ -82,6 +85,15 @@ function connectionLimits(config: Config) {
   };
 }
 
+/** At most MAX_CONNECTIONS sockets, and none kept without a request: Node's headers deadline
+ * starts at a request's first byte, so a socket that never sends one would stay open for good. It
+ * gets the same deadline to start a request; after that, keep-alive and WebSocket timers rule. */
+function limitConnections(server: Server, config: Config) {
+  server.maxConnections = config.MAX_CONNECTIONS;
+  server.on("connection", (socket: Socket) => socket.setTimeout(config.HEADERS_TIMEOUT_MS));
+  server.on("request", (request: IncomingMessage) => request.socket.setTimeout(0));
+}
+
 /** Builds the whole HTTP app; never listens (tests use inject(), server.ts listens). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
@@ -95,7 +107,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     bodyLimit: 256 * 1024,
     ...connectionLimits(config),
   }).withTypeProvider<ZodTypeProvider>();
-  app.server.maxConnections = config.MAX_CONNECTIONS;
+  limitConnections(app.server, config);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -127,6 +139,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(authPlugin);
   await app.register(realtimePlugin);
   await app.register(paymentsPlugin, options.payments ?? {});
+  await app.register(dealsPlugin);
   await app.register(ordersPlugin);
 
   await app.register(healthRoutes);
@@ -136,6 +149,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(accountRoutes);
   await app.register(profileRoutes);
   await app.register(orderRoutes);
+  await app.register(dealRoutes);
   await app.register(paymentRoutes);
   await app.register(adminRoutes);
   await app.register(credentialsRoutes, { inProcessGatewayHost: options.inProcessGatewayHost ?? null });

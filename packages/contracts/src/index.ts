@@ -3,6 +3,7 @@ export * from "./auth.ts";
 export * from "./common.ts";
 export * from "./credentials.ts";
 export { decodeDealId, encodeDealId } from "./deal-id.ts";
+export * from "./deals.ts";
 export * from "./dev-outbox.ts";
 export * from "./email.ts";
 export * from "./envelope.ts";

@@ -26,7 +26,9 @@ export const createOrderRequest = z
       .positive("amount must be greater than 0")
       .min(MIN_ORDER_USD, `amount must be at least ${MIN_ORDER_USD} USD`)
       .max(MAX_ORDER_USD, `amount must be at most ${MAX_ORDER_USD} USD`)
-      .refine(twoDecimals, "amount must have at most 2 decimals"),
+      .refine(twoDecimals, "amount must have at most 2 decimals")
+      // A flash-sale order may name its quantity alone: the deal sets the price.
+      .optional(),
     method: z.enum(["crypto", "card"], { error: "method must be crypto or card" }).default("crypto"),
     network_type: networkType,
     deal_id: z.string().min(1).max(64).optional(),
@@ -41,6 +43,9 @@ export const createOrderRequest = z
     requireNetworkForCrypto(body, ctx);
     if (body.quantity !== undefined && body.deal_id === undefined) {
       ctx.addIssue({ code: "custom", path: ["quantity"], message: "quantity is only allowed with deal_id" });
+    }
+    if (body.amount === undefined && body.quantity === undefined) {
+      ctx.addIssue({ code: "custom", path: ["amount"], message: "amount must be a number of USD" });
     }
   });
 export type CreateOrderRequest = z.infer<typeof createOrderRequest>;

@@ -2,6 +2,7 @@ import { hashesEqual, hashSecret } from "@bytetoll/db";
 import type { FastifyRequest } from "fastify";
 import { unauthorized } from "../../errors.ts";
 import type { App } from "../../types.ts";
+import { adminDealRoutes } from "./deal-routes.ts";
 import {
   accountsPage,
   accountsQuery,
@@ -28,6 +29,7 @@ export async function adminRoutes(app: App) {
     const given = BEARER.exec(request.headers.authorization ?? "")?.[1];
     if (!given || !hashesEqual(hashSecret(given), expected)) throw unauthorized();
   });
+  await app.register(adminDealRoutes);
 
   app.post(
     "/admin/credits",

@@ -29,6 +29,7 @@ async function ordersPlugin(app: FastifyInstance) {
           .catch((error: unknown) => app.log.warn({ err: error }, "order event not sent"));
       },
       pages: app.changeFeed.caches.orderPages,
+      deals: app.deals,
     }),
   );
 
@@ -46,4 +47,7 @@ async function ordersPlugin(app: FastifyInstance) {
   });
 }
 
-export default fp(ordersPlugin, { name: "orders", dependencies: ["payments", "realtime", "change-feed"] });
+export default fp(ordersPlugin, {
+  name: "orders",
+  dependencies: ["payments", "realtime", "change-feed", "deals"],
+});

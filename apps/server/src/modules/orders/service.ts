@@ -4,6 +4,7 @@ import type { Config } from "../../config.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { ChangeCache } from "../../lib/change-cache.ts";
 import type { Payments } from "../../plugins/payments.ts";
+import type { DealsService } from "../deals/service.ts";
 import { type PaymentReading, PaymentUnavailableError, type Share } from "../payments/provider.ts";
 import { type OrderRow, toOrderView } from "./order-view.ts";
 import { createOrdersRepository, type PaymentChoice, type Tx } from "./repository.ts";
@@ -43,6 +44,8 @@ interface Deps {
   /** GET /transactions pages, dropped by the change feed when an order of theirs changes (the
    * server's; the CLI reads uncached). */
   pages?: ChangeCache<OrderPage>;
+  /** Deal orders: their terms, flash-sale stock, and group-buy deposits held at payment. */
+  deals?: Pick<DealsService, "orderTerms" | "reserve" | "settleOrder" | "releaseStock">;
 }
 
 export interface SettleOptions {
@@ -62,7 +65,7 @@ function shareOf(total: number, share: Share): number {
 }
 
 /** Orders and the one place that turns a payment into ledger credit. */
-export function createOrdersService({ database, config, payments, publish, pages }: Deps) {
+export function createOrdersService({ database, config, payments, publish, pages, deals }: Deps) {
   const repository = createOrdersRepository(database);
 
   const bytesFor = (amountCents: number) => Math.round((amountCents * 1e7) / config.PRICE_PER_GB_USD);
@@ -238,6 +241,9 @@ export function createOrdersService({ database, config, payments, publish, pages
     if (options.guard && !(await options.guard(tx))) return null;
     const row = await repository.lock(tx, orderId);
     if (!row) throw notFound(ORDER_NOT_FOUND);
+    // A group-buy deposit is held by its deal, not credited (undefined: settle as any order).
+    const dealOutcome = deals ? await deals.settleOrder(tx, row, reading) : undefined;
+    if (dealOutcome !== undefined) return dealOutcome;
     switch (reading.status) {
       case "failed":
       case "expired":
@@ -252,16 +258,30 @@ export function createOrdersService({ database, config, payments, publish, pages
 
   return {
     async create(userId: string, input: CreateOrderRequest): Promise<Order> {
-      // Deals arrive in their own issue; until then no deal is live.
-      if (input.deal_id !== undefined) throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
+      const terms = deals ? await deals.orderTerms(input) : null;
+      if (input.deal_id !== undefined && !terms)
+        throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
       const id = randomUUID();
-      const amountCents = Math.round(input.amount * 100);
-      const bytes = bytesFor(amountCents);
+      const amountCents = terms?.amountCents ?? Math.round((input.amount ?? 0) * 100);
+      const bytes = terms?.bytes ?? bytesFor(amountCents);
       const choice =
         input.method === "crypto" && input.network_type
           ? await cryptoPayment(id, amountCents, bytes, input.network_type)
           : cardPayment();
-      const row = await repository.insert({ id, userId, amountCents, bytes, ...choice });
+      const values = {
+        id,
+        userId,
+        amountCents,
+        bytes,
+        dealId: terms?.encodedId,
+        quantity: terms?.quantity,
+        ...choice,
+      };
+      const row = await repository.transaction(async (tx) => {
+        const inserted = await repository.insert(values, tx);
+        if (terms && deals) await deals.reserve(tx, id, terms);
+        return inserted;
+      });
       const [view] = publishRows([row]);
       return view ?? toOrderView(row);
     },
@@ -437,7 +457,9 @@ export function createOrdersService({ database, config, payments, publish, pages
 
     /** Expires every waiting order past its time (the interval timer; safe on many instances). */
     async expireDue(): Promise<number> {
-      return publishRows(await repository.expireDue()).length;
+      const expired = publishRows(await repository.expireDue()).length;
+      if (expired > 0) await deals?.releaseStock();
+      return expired;
     },
   };
 }

@@ -1,0 +1,335 @@
+import {
+  type CreateDealRequest,
+  type Deal,
+  decodeDealId,
+  ENDED_DEALS_SHOWN_DAYS,
+  encodeDealId,
+  type Payout,
+} from "@bytetoll/contracts";
+import { applyLedgerEntry, type Database } from "@bytetoll/db";
+import { AppError, notFound } from "../../errors.ts";
+import { dealPrice, depositBytes, toDealView, toPayoutView } from "./deal-view.ts";
+import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable, soldOut } from "./order-terms.ts";
+import { createDealsRepository, type DealRow, type OrderRow, type Tx } from "./repository.ts";
+
+export type { DealTerms } from "./order-terms.ts";
+
+const PAYOUT_NOT_FOUND = "Payout not found";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** What an order's payment reading says, as far as deals care. */
+export interface DealPaymentReading {
+  status: string;
+  payinHash?: string | null | undefined;
+}
+
+interface Deps {
+  database: Database;
+  /** Called with every changed deal (realtime `deal.updated`). */
+  publish: (deal: Deal) => void;
+}
+
+/**
+ * Deals and THE place their money moves: flash-sale stock, group-buy deposits held at payment,
+ * activation (crediting each deposit once through the ledger), refunds and withdrawals as payouts.
+ * Everything that changes a deal's stock or money locks its row first, and every status move is
+ * one conditional UPDATE, so any number of instances may run this at once.
+ */
+export function createDealsService({ database, publish }: Deps) {
+  const repository = createDealsRepository(database);
+
+  const publishRows = (rows: (DealRow | undefined | null)[]) => {
+    for (const row of rows) if (row) publish(toDealView(row));
+  };
+  /** For changes made inside someone else's transaction: sent once the caller has returned. */
+  const publishSoon = (row: DealRow | undefined | null) => {
+    if (row) setImmediate(() => publishRows([row]));
+  };
+
+  async function lockedDeal(tx: Tx, encodedId: string): Promise<DealRow> {
+    const id = decodeDealId(encodedId);
+    const deal = id === null ? undefined : await repository.lock(tx, id);
+    if (!deal) throw dealUnavailable();
+    return deal;
+  }
+
+  /** live → activated once the deposits reach the target; each held deposit's GB reach the
+   * ledger once (reference deal-deposit:{orderId}). */
+  async function activateInTx(tx: Tx, deal: DealRow): Promise<DealRow | undefined> {
+    const activated = await repository.activate(tx, deal.id);
+    if (!activated) return undefined;
+    for (const deposit of await repository.creditHeld(tx, deal.id)) {
+      await creditDeposit(tx, activated, deposit);
+    }
+    return activated;
+  }
+
+  async function creditDeposit(
+    tx: Tx,
+    deal: DealRow,
+    deposit: { orderId: string; userId: string; amountCents: number },
+  ): Promise<void> {
+    await applyLedgerEntry(tx, {
+      userId: deposit.userId,
+      kind: "deposit",
+      reference: `deal-deposit:${deposit.orderId}`,
+      deltaBytes: depositBytes(Number(deposit.amountCents), dealPrice(deal)),
+      note: `Group buy ${encodeDealId(deal.id)}: ${deal.title}`,
+    });
+  }
+
+  /** A group buy that ended unmet: each owner's held deposits become a payout to their refund
+   * address, or, without one, refundable (withdrawn later with an address). */
+  async function refundHeldInTx(tx: Tx, deal: DealRow, userId?: string): Promise<void> {
+    let released = 0;
+    for (const owner of await repository.depositsByOwner(tx, deal.id, ["held"], userId)) {
+      released += owner.cents;
+      const where = { dealId: deal.id, userId: owner.userId, from: ["held"] };
+      if (!owner.refundAddress) {
+        await repository.moveDeposits(tx, where, { status: "refundable", payoutId: null });
+        continue;
+      }
+      const payout = await repository.insertPayout(tx, {
+        userId: owner.userId,
+        dealId: deal.id,
+        kind: "refund",
+        amountCents: owner.cents,
+        walletAddress: owner.refundAddress,
+      });
+      await repository.moveDeposits(tx, where, { status: "paid_out", payoutId: payout.id });
+    }
+    if (released > 0) await repository.addDeposited(tx, deal.id, -released);
+  }
+
+  /** A deposit order is paid: the money is held by the deal (or, for a deal already activated,
+   * credited; for one that has ended, refunded). Returns the paid order, or null if it was
+   * already recorded. */
+  async function holdDepositInTx(tx: Tx, deal: DealRow, row: OrderRow, reading: DealPaymentReading) {
+    const paid = await repository.markOrderPaid(tx, row.id, reading.payinHash ?? null);
+    if (!paid) return null;
+    const deposit = {
+      orderId: row.id,
+      dealId: deal.id,
+      userId: row.userId,
+      amountCents: Number(row.amountCents),
+    };
+    const credited = deal.status === "activated";
+    const inserted = await repository.insertDeposit(tx, {
+      ...deposit,
+      status: credited ? "credited" : "held",
+    });
+    if (!inserted) return paid;
+    await repository.addDeposited(tx, deal.id, deposit.amountCents);
+    if (credited) await creditDeposit(tx, deal, deposit);
+    else if (deal.status === "expired" || deal.status === "cancelled")
+      await refundHeldInTx(tx, deal, row.userId);
+    else await activateInTx(tx, deal);
+    publishSoon(await repository.find(deal.id, tx));
+    return paid;
+  }
+
+  /** The scheduler's end of a deal: a group buy that reached its target activates instead. */
+  async function endDeal(id: number): Promise<DealRow | undefined> {
+    return repository.transaction(async (tx) => {
+      const deal = await repository.lock(tx, id);
+      if (!deal) return undefined;
+      const activated = deal.dealType === "group_buy" ? await activateInTx(tx, deal) : undefined;
+      if (activated) return activated;
+      const expired = await repository.expire(tx, id);
+      if (expired?.dealType === "group_buy") await refundHeldInTx(tx, expired);
+      return expired;
+    });
+  }
+
+  async function activateDeal(id: number): Promise<DealRow | undefined> {
+    return repository.transaction(async (tx) => {
+      const deal = await repository.lock(tx, id);
+      return deal ? activateInTx(tx, deal) : undefined;
+    });
+  }
+
+  return {
+    async listPublic(): Promise<Deal[]> {
+      return (await repository.listPublic(ENDED_DEALS_SHOWN_DAYS)).map(toDealView);
+    },
+
+    async listAll(): Promise<Deal[]> {
+      return (await repository.listAll(500)).map(toDealView);
+    },
+
+    async get(encodedId: string): Promise<Deal> {
+      const id = decodeDealId(encodedId);
+      const deal = id === null ? undefined : await repository.find(id);
+      if (!deal) throw dealUnavailable();
+      return toDealView(deal);
+    },
+
+    async create(input: CreateDealRequest): Promise<Deal> {
+      const endTime = new Date(input.deal_end_time);
+      if (endTime.getTime() <= Date.now()) {
+        throw new AppError(400, "deal_end_time must be in the future", "bad_deal");
+      }
+      const row = await repository.insert({
+        dealType: input.deal_type,
+        title: input.deal_title,
+        description: input.deal_description,
+        price: input.deal_price.toFixed(4),
+        startTime: new Date(input.deal_start_time),
+        endTime,
+        targetGb: input.deal_target_gb,
+      });
+      publishRows([row]);
+      return toDealView(row);
+    },
+
+    /** Any pending or live deal → cancelled; a group buy's deposits are refunded as if unmet. */
+    async cancel(encodedId: string): Promise<Deal> {
+      const row = await repository.transaction(async (tx) => {
+        const deal = await lockedDeal(tx, encodedId);
+        const cancelled = await repository.cancel(tx, deal.id);
+        if (!cancelled) {
+          throw new AppError(
+            409,
+            `Only a pending or live deal can be cancelled; this one is ${deal.status}.`,
+          );
+        }
+        if (cancelled.dealType === "group_buy") await refundHeldInTx(tx, cancelled);
+        return cancelled;
+      });
+      publishRows([row]);
+      return toDealView(row);
+    },
+
+    /** GET /deals/{id}/deposits: the caller's deposits still held by the deal or owed back. */
+    async totalDeposit(userId: string, encodedId: string): Promise<number> {
+      const id = decodeDealId(encodedId);
+      const deal = id === null ? undefined : await repository.find(id);
+      if (!deal) throw dealUnavailable();
+      return (await repository.openDepositCents(userId, deal.id)) / 100;
+    },
+
+    /** POST /deals/{id}/withdraw: the caller's held or refundable deposits become one payout. */
+    async withdraw(userId: string, encodedId: string, walletAddress: string): Promise<string> {
+      const { amountCents, deal } = await repository.transaction(async (tx) => {
+        const deal = await lockedDeal(tx, encodedId);
+        if (deal.status === "activated") {
+          throw new AppError(
+            409,
+            "This group buy is activated: its deposits have bought data.",
+            "deal_activated",
+          );
+        }
+        const [owner] = await repository.depositsByOwner(tx, deal.id, ["held", "refundable"], userId);
+        if (!owner || owner.cents <= 0) {
+          throw new AppError(409, "You have no deposit to withdraw from this deal.", "nothing_to_withdraw");
+        }
+        const live = deal.status === "live" || deal.status === "pending";
+        const payout = await repository.insertPayout(tx, {
+          userId,
+          dealId: deal.id,
+          kind: live ? "withdrawal" : "refund",
+          amountCents: owner.cents,
+          walletAddress,
+        });
+        await repository.moveDeposits(
+          tx,
+          { dealId: deal.id, userId, from: ["held", "refundable"] },
+          { status: "paid_out", payoutId: payout.id },
+        );
+        if (owner.heldCents > 0) await repository.addDeposited(tx, deal.id, -owner.heldCents);
+        return { amountCents: owner.cents, deal: await repository.find(deal.id, tx) };
+      });
+      publishRows([deal]);
+      return `Your deposit of $${(amountCents / 100).toFixed(2)} will be sent to ${walletAddress}.`;
+    },
+
+    /** The terms of an order naming a deal (null when it names none); the deal must be live. */
+    async orderTerms(input: DealOrderInput & { deal_id?: string | undefined }): Promise<DealTerms | null> {
+      if (input.deal_id === undefined) return null;
+      const id = decodeDealId(input.deal_id);
+      const deal = id === null ? undefined : await repository.find(id);
+      return dealTerms(deal, deal ? encodeDealId(deal.id) : input.deal_id, input);
+    },
+
+    /** Inside the order's insert transaction: a flash sale's stock is taken by one conditional
+     * UPDATE, so concurrent buyers can never take more than there is. */
+    async reserve(tx: Tx, orderId: string, terms: DealTerms): Promise<void> {
+      if (terms.dealType !== "flash_sale") return;
+      const reserved = await repository.reserveStock(tx, terms.dealId, terms.reserveGb);
+      if (!reserved) {
+        const deal = await repository.find(terms.dealId, tx);
+        if (deal?.status !== "live") throw dealUnavailable();
+        throw soldOut(deal);
+      }
+      await repository.insertReservation(tx, orderId, terms.dealId, terms.reserveGb);
+      publishSoon(reserved);
+    },
+
+    /**
+     * Inside the order's settlement transaction (its row locked). A group-buy deposit that is paid
+     * is held, not credited, and may activate the deal at once; its order row is returned. For any
+     * other order undefined: it is credited as usual (a flash-sale order paid after its stock was
+     * given back takes it again). A partial deposit payment holds nothing (null) until paid.
+     */
+    async settleOrder(
+      tx: Tx,
+      row: OrderRow,
+      reading: DealPaymentReading,
+    ): Promise<OrderRow | null | undefined> {
+      const id = row.dealId ? decodeDealId(row.dealId) : null;
+      const deal = id === null ? undefined : await repository.lock(tx, id);
+      if (!deal) return undefined;
+      const paying = reading.status === "paid" || reading.status === "partially_paid";
+      if (deal.dealType === "flash_sale") {
+        if (paying && (await repository.reclaimReservation(tx, row.id)) !== null) {
+          publishSoon(await repository.find(deal.id, tx));
+        }
+        return undefined;
+      }
+      if (reading.status === "partially_paid") return null;
+      if (reading.status !== "paid") return undefined;
+      return holdDepositInTx(tx, deal, row, reading);
+    },
+
+    /** One scheduler pass: starts, ends and activates what is due and gives back the stock of
+     * flash-sale orders that ended unpaid. Safe on every instance at once. */
+    async tick(): Promise<void> {
+      publishRows(await repository.startDue());
+      for (const id of await repository.dueToEnd()) publishRows([await endDeal(id)]);
+      for (const id of await repository.dueForActivation()) publishRows([await activateDeal(id)]);
+      publishRows(await repository.releaseEndedReservations());
+    },
+
+    /** Gives back the stock of flash-sale orders that just ended unpaid. */
+    async releaseStock(): Promise<void> {
+      publishRows(await repository.releaseEndedReservations());
+    },
+
+    async payouts(filter: { status?: string; userId?: string }): Promise<Payout[]> {
+      return (await repository.listPayouts({ ...filter, limit: 500 })).map(toPayoutView);
+    },
+
+    async payoutSent(id: string, txHash: string): Promise<Payout> {
+      const row = UUID.test(id) ? await repository.markPayoutSent(id, txHash) : undefined;
+      if (row) return toPayoutView(row);
+      throw await payoutNotPending(id);
+    },
+
+    /** pending → failed: the deposits it carried are owed again (withdrawable with an address). */
+    async payoutFailed(id: string): Promise<Payout> {
+      const row = UUID.test(id)
+        ? await repository.transaction((tx) => repository.markPayoutFailed(tx, id))
+        : undefined;
+      if (row) return toPayoutView(row);
+      throw await payoutNotPending(id);
+    },
+  };
+
+  async function payoutNotPending(id: string): Promise<AppError> {
+    const existing = UUID.test(id) ? await repository.findPayout(id) : undefined;
+    if (!existing) return notFound(PAYOUT_NOT_FOUND);
+    return new AppError(409, `This payout is ${existing.status}, not pending.`, "payout_not_pending");
+  }
+}
+
+export type DealsService = ReturnType<typeof createDealsService>;
