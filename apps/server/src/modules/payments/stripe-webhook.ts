@@ -4,6 +4,7 @@ import type Stripe from "stripe";
 import { AppError, notFound } from "../../errors.ts";
 import type { App } from "../../types.ts";
 import type { OrderRow } from "../orders/order-view.ts";
+import type { Tx } from "../orders/repository.ts";
 import type { PaymentReading } from "./provider.ts";
 
 const INVALID_SIGNATURE = "Invalid signature";
@@ -96,13 +97,18 @@ async function applySession(
     return;
   }
   const paymentIntent = reading.status === "paid" ? idOf(session.payment_intent) : null;
-  await app.orders.settle(order.id, reading, {
-    guard: async (tx) => {
+  await app.orders.settle(order.id, reading, onceForEvent(app, event, order.id, paymentIntent));
+}
+
+/** Settles only the first time the event id is seen, and remembers the order's payment intent. */
+function onceForEvent(app: App, event: Stripe.Event, orderId: string, paymentIntent: string | null) {
+  return {
+    guard: async (tx: Tx) => {
       if (!(await app.orders.recordStripeEvent(tx, event.id, event.type))) return false;
-      if (paymentIntent) await app.orders.attachPaymentIntent(tx, order.id, paymentIntent);
+      if (paymentIntent) await app.orders.attachPaymentIntent(tx, orderId, paymentIntent);
       return true;
     },
-  });
+  };
 }
 
 /** The order a payment intent paid: the one holding it, else (an order credited before payment
@@ -137,13 +143,7 @@ async function applyToPayment(
     // back now would let the credit through later, so Stripe is asked to send this one again.
     throw new AppError(409, "The payment is not credited yet; send the event again later.", "not_credited");
   }
-  await app.orders.settle(order.id, reading, {
-    guard: async (tx) => {
-      if (!(await app.orders.recordStripeEvent(tx, event.id, event.type))) return false;
-      await app.orders.attachPaymentIntent(tx, order.id, paymentIntent);
-      return true;
-    },
-  });
+  await app.orders.settle(order.id, reading, onceForEvent(app, event, order.id, paymentIntent));
 }
 
 /** POST /webhooks/stripe: signature checked over the raw body; each event id is handled once. */
