@@ -1,0 +1,91 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Resident memory of a process now (VmRSS) and at its highest so far (VmHWM), in MB. */
+export function memoryOf(pid: number): { rss: number; peak: number } {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const kb = (field: string) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0);
+  return { rss: kb("VmRSS") / 1024, peak: kb("VmHWM") / 1024 };
+}
+
+/** The one child `npm start`'s wrapper runs: the server process, the one measured. */
+export function childOf(pid: number): number | null {
+  const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+  return children ? Number(children.split(" ")[0]) : null;
+}
+
+export async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+/** Resolves once a GET of `url` answers 200; how long that took from `since` (ms). */
+export async function firstAnswer(url: string, since: bigint, child: ChildProcess): Promise<number> {
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the process exited with ${child.exitCode}`);
+    const status = await fetch(url).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return Number(process.hrtime.bigint() - since) / 1e6;
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+export function stopped(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGTERM");
+  });
+}
+
+async function waitForPort(port: number): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, "127.0.0.1", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.on("error", () => resolve(false));
+    });
+    if (open) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+export const TINYPROXY = "/usr/bin/tinyproxy";
+
+/** tinyproxy configured as bench:gateway runs it: the reference for a proxy's memory. */
+export async function startTinyproxy(): Promise<{ child: ChildProcess; port: number; dir: string } | null> {
+  if (!existsSync(TINYPROXY)) return null;
+  const dir = mkdtempSync(join(tmpdir(), "bench-footprint-tinyproxy-"));
+  // tinyproxy drops to `nobody` when started as root and must still write its log here.
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  writeFileSync(
+    join(dir, "tinyproxy.conf"),
+    [
+      `Port ${port}`,
+      "Listen 127.0.0.1",
+      "Timeout 600",
+      "MaxClients 4000",
+      "LogLevel Critical",
+      `LogFile "${join(dir, "tinyproxy.log")}"`,
+      "Allow 127.0.0.1",
+      "DisableViaHeader Yes",
+      "BasicAuth bench bench-password",
+      ...(process.getuid?.() === 0 ? ["User nobody", "Group nogroup"] : []),
+    ].join("\n"),
+  );
+  const child = spawn(TINYPROXY, ["-d", "-c", join(dir, "tinyproxy.conf")], { stdio: "ignore" });
+  await waitForPort(port);
+  return { child, port, dir };
+}
