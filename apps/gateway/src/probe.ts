@@ -51,9 +51,14 @@ function streamOf(socket: net.Socket): Duplex {
   return stream;
 }
 
-function secure(stream: Duplex, host: string): Promise<tls.TLSSocket> {
+function secure(stream: Duplex, host: string, ca: string | undefined): Promise<tls.TLSSocket> {
   return new Promise((resolve, reject) => {
-    const socket = tls.connect({ socket: stream, servername: host, ALPNProtocols: ["http/1.1"] });
+    const socket = tls.connect({
+      socket: stream,
+      servername: host,
+      ALPNProtocols: ["http/1.1"],
+      ca: ca === undefined ? undefined : [...tls.rootCertificates, ca],
+    });
     socket.once("secureConnect", () => {
       socket.removeListener("error", reject);
       resolve(socket);
@@ -129,10 +134,14 @@ export class Prober {
   private readonly guard: EgressGuard;
   private readonly pools: Record<ProxyType, UpstreamPool>;
 
-  constructor(
-    config: GatewayConfig,
-    private readonly timeoutMs = 15_000,
-  ) {
+  private readonly timeoutMs: number;
+  private readonly targetCa: string | undefined;
+
+  /** `targetCa`: PEM certificates trusted for sites besides Node's bundled roots (test sites on a
+   * private CA); a site's certificate is verified either way, as a browser would. */
+  constructor(config: GatewayConfig, options: { timeoutMs?: number; targetCa?: string } = {}) {
+    this.timeoutMs = options.timeoutMs ?? 15_000;
+    this.targetCa = options.targetCa;
     this.guard = new EgressGuard({
       allow: config.egressAllow,
       allowTargets: config.egressAllowTargets,
@@ -166,7 +175,7 @@ export class Prober {
       return failed(`connect: ${(error as Error).message}`);
     }
     try {
-      if (scheme === "https") stream = await secure(stream, host);
+      if (scheme === "https") stream = await secure(stream, host, this.targetCa);
     } catch (error) {
       stream.destroy();
       return failed(`tls: ${(error as Error).message}`);

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GatewayConfig, loadGatewayConfig } from "../src/config.ts";
+import { Prober } from "../src/probe.ts";
+import { parseUpstream } from "../src/upstreams.ts";
+import { startOrigin, type TestOrigin } from "./support/origin.ts";
+import { createTestCa, type TestCa } from "./support/test-ca.ts";
+import { startUpstreamProxy, type UpstreamProxy } from "./support/upstream-proxy.ts";
+
+let ca: TestCa;
+let secureOrigin: TestOrigin;
+let plainOrigin: TestOrigin;
+let exit: UpstreamProxy;
+let config: GatewayConfig;
+
+beforeAll(async () => {
+  ca = await createTestCa();
+  secureOrigin = await startOrigin(await ca.issue("DNS:site.test"));
+  plainOrigin = await startOrigin();
+  exit = await startUpstreamProxy();
+  config = {
+    ...loadGatewayConfig({ EGRESS_ALLOW: "127.0.0.1/32" }),
+    mobileUpstreams: [parseUpstream("direct")],
+    datacenterUpstreams: [parseUpstream(exit.url)],
+    resolveHost: async (host) => (host === "internal.test" ? ["10.1.2.3"] : ["127.0.0.1"]),
+  };
+}, 30_000);
+afterAll(async () => {
+  await Promise.all([secureOrigin?.close(), plainOrigin?.close(), exit?.close()]);
+});
+
+describe("the learner's prober", () => {
+  it("fetches an https front page through an upstream exit and directly, the certificate verified", async () => {
+    const prober = new Prober(config, { targetCa: ca.cert });
+    for (const pool of ["dc", "mobile"] as const) {
+      const response = await prober.fetch(pool, "https", "site.test", secureOrigin.port);
+      expect(response).toMatchObject({ status: 200, error: null, bytes: 18 });
+      expect(response.body.toString()).toBe("hello from origin\n");
+      expect(response.headers["content-type"]).toBe("text/plain");
+    }
+    expect(exit.tunnels).toEqual([`127.0.0.1:${secureOrigin.port}`]);
+  });
+
+  it("fetches a plain http front page through the exit", async () => {
+    const response = await new Prober(config).fetch("dc", "http", "site.test", plainOrigin.port);
+    expect(response).toMatchObject({ status: 200, error: null });
+    expect(response.body.toString()).toBe("hello from origin\n");
+  });
+
+  it("reports a certificate that does not verify as a TLS failure", async () => {
+    const response = await new Prober(config).fetch("mobile", "https", "site.test", secureOrigin.port);
+    expect(response.status).toBeNull();
+    expect(response.error).toMatch(/^tls: /);
+  });
+
+  it("never dials what the egress guard forbids", async () => {
+    const before = exit.tunnels.length;
+    const response = await new Prober(config).fetch("dc", "http", "internal.test", 80);
+    expect(response.error).toMatch(/^forbidden: /);
+    expect(exit.tunnels.length).toBe(before);
+  });
+
+  it("reports an exit it cannot reach as a connection failure", async () => {
+    const dead = { ...config, datacenterUpstreams: [parseUpstream("http://127.0.0.1:1")] };
+    const response = await new Prober(dead).fetch("dc", "http", "site.test", plainOrigin.port);
+    expect(response.error).toMatch(/^connect: /);
+  });
+});
