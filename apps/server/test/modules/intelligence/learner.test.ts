@@ -49,6 +49,8 @@ beforeAll(async () => {
   };
   t = await createTestApp({}, { database, beforeReady: learnerOn });
   gateway = await startTestGateway(database, {
+    // A minute: only the change feed can explain a rule change reaching the gateway in seconds.
+    cacheTtlMs: 60_000,
     mobileUpstreams: network.mobileUpstreams,
     datacenterUpstreams: network.datacenterUpstreams,
     resolveHost,
@@ -191,8 +193,6 @@ describe("the Intelligence learner", () => {
       (list) => list.length === 2,
       10_000,
     );
-    // The gateway's rule cache lives for a couple of seconds at most.
-    await new Promise((r) => setTimeout(r, 2_500));
     const seen = sites.requests.length;
     expect(await user.get(`http://served.test:${sites.port}/`)).toBe(200);
     expect(await user.get(`http://guarded.test:${sites.port}/`)).toBe(200);
@@ -229,6 +229,32 @@ describe("the Intelligence learner", () => {
       headers: bearer(user.token),
     });
     expect(status.json().data[0]).toMatchObject({ dc_requests: 1, mobile_requests: 2 });
+  });
+
+  it("a rule switched off on the dashboard reaches the gateway within a second", async () => {
+    const user = await customer("learner-switch@example.com");
+    await saveHints(user.token, ["served.test"]);
+    const [rule] = await waitFor(
+      "a rule",
+      () => rulesOf(user.token),
+      (list) => list.length === 1,
+      10_000,
+    );
+    const viaDatacenter = async () => {
+      expect(await user.get(`http://served.test:${sites.port}/`)).toBe(200);
+      return sites.requests[sites.requests.length - 1]?.fromDatacenter;
+    };
+    expect(await viaDatacenter()).toBe(true);
+    const switched = await t.app.inject({
+      method: "PATCH",
+      url: `/settings/routing/rules/${rule?.id}`,
+      headers: bearer(user.token),
+      payload: { enabled: false },
+    });
+    expect(switched.statusCode).toBe(200);
+    const startedAt = Date.now();
+    await waitFor("mobile", viaDatacenter, (dc) => dc === false, 1_000);
+    expect(Date.now() - startedAt).toBeLessThan(1_000);
   });
 
   it("never overrides the user's toggle, only suggests", async () => {
@@ -277,7 +303,6 @@ describe("the Intelligence learner", () => {
       (list) => list[0]?.service === "datacenter",
       10_000,
     );
-    await new Promise((r) => setTimeout(r, 2_500));
     sites.behaviour.set("turncoat.test", "resets-datacenter");
     for (let i = 0; i < 6; i++) expect(await user.get(`http://turncoat.test:${sites.port}/`)).toBe(502);
     const [rule] = await waitFor(
@@ -288,8 +313,12 @@ describe("the Intelligence learner", () => {
     );
     expect(rule).toMatchObject({ verdict: "blocked", decided_by: "learner" });
     expect(rule?.evidence?.signal).toMatch(/^gateway: \d+ of \d+ datacenter connections failed/);
-    await new Promise((r) => setTimeout(r, 2_500));
-    expect(await user.get(`http://turncoat.test:${sites.port}/`)).toBe(200);
+    await waitFor(
+      "mobile again",
+      () => user.get(`http://turncoat.test:${sites.port}/`),
+      (status) => status === 200,
+      2_000,
+    );
   });
 });
 
