@@ -139,6 +139,15 @@ describe("connection limits of the API listener", () => {
     expect(kept).toBeLessThan(3_000);
   });
 
+  it("closes a connection that never sends a request at the headers deadline", async () => {
+    const port = await listening({ HEADERS_TIMEOUT_MS: "1000", REQUEST_TIMEOUT_MS: "2000" });
+    const started = Date.now();
+    const idle = connect(port, "127.0.0.1").resume();
+    idle.on("error", () => {});
+    await new Promise((resolve) => idle.once("close", resolve));
+    expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
   it("refuses connections beyond MAX_CONNECTIONS", async () => {
     const port = await listening({
       MAX_CONNECTIONS: "2",
