@@ -12,12 +12,14 @@ declare module "fastify" {
 
 /** The Intelligence module: its routes, and the learner, which runs from ready to close. Probes
  * leave through the pools and egress rules the gateway's environment describes
- * (MOBILE_UPSTREAMS, DATACENTER_UPSTREAMS, EGRESS_ALLOW…), so they go where customer traffic goes. */
+ * (MOBILE_UPSTREAMS, DATACENTER_UPSTREAMS, EGRESS_ALLOW…), so they go where customer traffic goes.
+ * Under NODE_ENV=test nothing is probed unless a test hands the learner a prober: test data must
+ * not send requests to real sites. */
 async function intelligencePlugin(app: FastifyInstance) {
   const learner = new Learner({
     database: app.database,
     logger: app.log.child({ module: "intelligence" }),
-    prober: new Prober(loadGatewayConfig(process.env)),
+    prober: app.config.NODE_ENV === "test" ? null : new Prober(loadGatewayConfig(process.env)),
   });
   app.decorate("intelligence", { learner });
   await app.register(intelligenceRoutes);
