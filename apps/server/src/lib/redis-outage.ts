@@ -52,3 +52,10 @@ export function withFailedPublishesDropped(pub: Redis): Redis {
   }) as Redis["publish"];
   return pub;
 }
+
+/** QUIT when connected (what was sent is answered first); otherwise just drop the connection:
+ * a QUIT queued for a Redis that is away would wait for it forever. */
+export async function closeRedis(client: Redis): Promise<void> {
+  if (client.status !== "ready") return client.disconnect();
+  await client.quit().catch(() => client.disconnect());
+}

@@ -8,7 +8,7 @@ import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { AppError } from "../errors.ts";
-import { reportRedisOutages } from "../lib/redis-outage.ts";
+import { closeRedis, reportRedisOutages } from "../lib/redis-outage.ts";
 
 /** Requests per minute per IP on every route without its own, tighter limit. */
 export const GLOBAL_REQUESTS_PER_MINUTE = 600;
@@ -79,7 +79,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
     store = redisOrLocalStore(redis, "bytetoll-rate-limit:");
     app.addHook("onClose", async () => {
       outages.stop();
-      await redis.quit().catch(() => redis.disconnect());
+      await closeRedis(redis);
     });
   }
   await app.register(rateLimit, {

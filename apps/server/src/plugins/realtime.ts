@@ -3,7 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
-import { reportRedisOutages, withFailedPublishesDropped } from "../lib/redis-outage.ts";
+import { closeRedis, reportRedisOutages, withFailedPublishesDropped } from "../lib/redis-outage.ts";
 import type { Order } from "../modules/orders/schemas.ts";
 import type { AuthUser } from "../types.ts";
 import { type ChannelAck, ordersChannel, parseChannel } from "./realtime-channels.ts";
@@ -119,7 +119,7 @@ async function realtimePlugin(app: FastifyInstance) {
   });
   app.addHook("onClose", async () => {
     outages?.stop();
-    await Promise.all(redis.map((client) => client.quit().catch(() => client.disconnect())));
+    await Promise.all(redis.map(closeRedis));
   });
 }
 

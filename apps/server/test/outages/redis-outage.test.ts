@@ -91,6 +91,31 @@ describe("the server process while Redis is away", () => {
   }, 90_000);
 });
 
+describe("rate limits while Redis is away", () => {
+  it("still limit logins per IP, counted in this process, without waiting on Redis", async () => {
+    const proxy = await redisProxy();
+    proxy.cut();
+    const t = await createTestApp({ REDIS_URL: proxy.urlFor(REDIS_URL) });
+    try {
+      const started = Date.now();
+      let refused = 0;
+      for (let i = 0; i < 25; i++) {
+        const response = await t.app.inject({
+          method: "POST",
+          url: "/auth/login",
+          payload: { email: `limited${i}@example.com` },
+          remoteAddress: "198.51.100.77",
+        });
+        if (response.statusCode === 429) refused++;
+      }
+      expect(refused).toBeGreaterThan(0);
+      expect(Date.now() - started).toBeLessThan(10_000);
+    } finally {
+      await t.close();
+    }
+  }, 30_000);
+});
+
 describe("realtime fan-out across two instances", () => {
   let socket: Socket | undefined;
   afterEach(() => socket?.disconnect());
