@@ -10,6 +10,7 @@ export interface ConsumedToken {
   email: string;
   claimCredentialId: string | null;
   purchaseAmountUsd: number | null;
+  dealId: number | null;
 }
 
 export interface NewLoginToken {
@@ -17,6 +18,7 @@ export interface NewLoginToken {
   email: string;
   limitKey: string;
   orderId: string | null;
+  dealId: number | null;
   purchaseAmountUsd: number | null;
   requestIp: string | null;
   claimCredentialId: string | null;
@@ -55,10 +57,10 @@ export function createAuthRepository(database: Database) {
     /** Names the account if it exists already; never creates one (the link has proved nothing yet). */
     async insertLoginToken(executor: SqlExecutor, token: NewLoginToken): Promise<void> {
       await executor.execute(sql`
-        INSERT INTO login_tokens (token_hash, email, limit_key, user_id, order_id, purchase_amount_usd,
-                                  request_ip, claim_credential_id, expires_at)
+        INSERT INTO login_tokens (token_hash, email, limit_key, user_id, order_id, deal_id,
+                                  purchase_amount_usd, request_ip, claim_credential_id, expires_at)
         VALUES (${token.tokenHash}, ${token.email}, ${token.limitKey},
-                (SELECT id FROM users WHERE email = ${token.email}), ${token.orderId},
+                (SELECT id FROM users WHERE email = ${token.email}), ${token.orderId}, ${token.dealId},
                 ${token.purchaseAmountUsd}, ${token.requestIp}, ${token.claimCredentialId},
                 now() + make_interval(mins => ${token.validMinutes}))`);
     },
@@ -73,11 +75,12 @@ export function createAuthRepository(database: Database) {
         email: string;
         claim_credential_id: string | null;
         purchase_amount_usd: number | null;
+        deal_id: number | null;
       }>(sql`
         UPDATE login_tokens t SET used_at = now()
         WHERE t.token_hash = ${tokenHash} AND t.used_at IS NULL AND t.expires_at > now()
           AND (t.user_id IS NULL OR EXISTS (SELECT 1 FROM users u WHERE u.id = t.user_id AND u.email = t.email))
-        RETURNING t.user_id, t.email, t.claim_credential_id, t.purchase_amount_usd`);
+        RETURNING t.user_id, t.email, t.claim_credential_id, t.purchase_amount_usd, t.deal_id`);
       const row = result.rows[0];
       if (!row) return null;
       return {
@@ -85,6 +88,7 @@ export function createAuthRepository(database: Database) {
         email: row.email,
         claimCredentialId: row.claim_credential_id,
         purchaseAmountUsd: row.purchase_amount_usd === null ? null : Number(row.purchase_amount_usd),
+        dealId: row.deal_id === null ? null : Number(row.deal_id),
       };
     },
 

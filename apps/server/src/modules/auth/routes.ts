@@ -36,6 +36,7 @@ export async function authRoutes(app: App) {
     mailer: app.mailer,
     log: app.log,
     orders: app.orders,
+    deals: app.deals,
   });
 
   app.post(
@@ -49,7 +50,7 @@ export async function authRoutes(app: App) {
         response: { 200: magicCheckResponse, ...magicCheckErrors },
       },
     },
-    async (request) => ({ success: true as const, data: service.checkLoginRequest(request.body) }),
+    async (request) => ({ success: true as const, data: await service.checkLoginRequest(request.body) }),
   );
 
   app.post(

@@ -20,7 +20,8 @@ import { AppError } from "../../errors.ts";
 import { signAppToken } from "../../lib/app-token.ts";
 import type { Mailer } from "../../plugins/mail.ts";
 import type { AuthUser } from "../../types.ts";
-import { DEAL_UNAVAILABLE, type OrdersService } from "../orders/service.ts";
+import type { DealsService } from "../deals/service.ts";
+import type { OrdersService } from "../orders/service.ts";
 import { loginEmail, loginLink } from "./login-email.ts";
 import { createAuthRepository } from "./repository.ts";
 
@@ -35,20 +36,21 @@ interface Deps {
   config: Config;
   mailer: Mailer;
   log: FastifyBaseLogger;
-  orders: Pick<OrdersService, "createPending">;
-}
-
-/** Nothing is stored for a deal: no deal is live until deals exist. */
-function refuseDeal(input: LoginRequest): void {
-  if (input.dealId != null) throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
+  orders: Pick<OrdersService, "createPending" | "createPendingForDeal">;
+  deals: Pick<DealsService, "signInTerms">;
 }
 
 /**
  * Magic-link sign-in: e-mail a single-use link, exchange it for an app JWT. Nothing is written
  * for an address (account, order, attached credentials) until its link is followed.
  */
-export function createAuthService({ database, config, mailer, log, orders }: Deps) {
+export function createAuthService({ database, config, mailer, log, orders, deals }: Deps) {
   const repository = createAuthRepository(database);
+
+  /** A login request naming a deal must name a live one, at terms it can be bought at. */
+  async function checkDeal(input: LoginRequest): Promise<void> {
+    if (input.dealId != null) await deals.signInTerms(input.dealId, input.purchaseAmount ?? null);
+  }
 
   /** The unclaimed anonymous credential set these name, if the password matches (checked in
    * constant time). */
@@ -82,9 +84,18 @@ export function createAuthService({ database, config, mailer, log, orders }: Dep
 
   /** The order the login request asked for. The link is spent already: a failure here leaves
    * the person signed in without the order rather than without either. */
-  async function pendingOrder(userId: string, amountUsd: number | null): Promise<string | null> {
-    if (amountUsd === null) return null;
+  async function pendingOrder(
+    userId: string,
+    amountUsd: number | null,
+    dealId: number | null,
+  ): Promise<string | null> {
+    if (amountUsd === null && dealId === null) return null;
     try {
+      if (dealId !== null) {
+        const terms = await deals.signInTerms(dealId, amountUsd);
+        return (await orders.createPendingForDeal(userId, terms)).order_id;
+      }
+      if (amountUsd === null) return null;
       return (await orders.createPending(userId, amountUsd)).order_id;
     } catch (error) {
       log.error({ err: error, userId }, "the sign-in order could not be created");
@@ -94,9 +105,9 @@ export function createAuthService({ database, config, mailer, log, orders }: Dep
 
   return {
     /** POST /magic/check: validates the login request and writes nothing (the address is not
-     * proved yet); a deal is refused. */
-    checkLoginRequest(input: LoginRequest): { orderId: null } {
-      refuseDeal(input);
+     * proved yet); a deal must be live. */
+    async checkLoginRequest(input: LoginRequest): Promise<{ orderId: null }> {
+      await checkDeal(input);
       return { orderId: null };
     },
 
@@ -104,7 +115,7 @@ export function createAuthService({ database, config, mailer, log, orders }: Dep
      * links per mailbox (plus tags and a trailing dot do not make another) in
      * LINK_WINDOW_MINUTES, counted in the database (holds across instances). */
     async sendLoginLink(input: SendLoginLinkRequest, requestIp: string | null): Promise<void> {
-      refuseDeal(input);
+      await checkDeal(input);
       const claimCredentialId = await matchingCredential(input.username, input.password);
       const limitKey = loginLimitKey(input.email);
       const token = randomSecret(32);
@@ -116,6 +127,7 @@ export function createAuthService({ database, config, mailer, log, orders }: Dep
           email: input.email,
           limitKey,
           orderId: input.orderId ?? null,
+          dealId: input.dealId ?? null,
           purchaseAmountUsd: input.purchaseAmount ?? null,
           requestIp,
           claimCredentialId,
@@ -141,7 +153,7 @@ export function createAuthService({ database, config, mailer, log, orders }: Dep
       if (!opened) throw new AppError(401, LOGIN_LINK_INVALID, "invalid_link");
       const { consumed, userId, session } = opened;
       await claimPrefilled(userId, consumed.claimCredentialId, input);
-      const orderId = await pendingOrder(userId, consumed.purchaseAmountUsd);
+      const orderId = await pendingOrder(userId, consumed.purchaseAmountUsd, consumed.dealId);
       const token = await signAppToken(config.JWT_SECRET, {
         userId,
         sessionId: session.id,

@@ -1,9 +1,11 @@
 import {
   type CreateDealRequest,
+  DEFAULT_DEPOSIT_USD,
   type Deal,
   decodeDealId,
   ENDED_DEALS_SHOWN_DAYS,
   encodeDealId,
+  FLASH_SALE_UNIT_GB,
   type Payout,
 } from "@bytetoll/contracts";
 import { applyLedgerEntry, type Database } from "@bytetoll/db";
@@ -15,6 +17,12 @@ import { createDealsRepository, type DealRow, type OrderRow, type Tx } from "./r
 export type { DealTerms } from "./order-terms.ts";
 
 const PAYOUT_NOT_FOUND = "Payout not found";
+
+/** The flash-sale order whose total is `usd` (then checked to be exactly that total). */
+function flashSaleInput(usd: number | null, price: number): DealOrderInput {
+  if (usd === null) return { quantity: 1 };
+  return { quantity: Math.max(1, Math.round(usd / (price * FLASH_SALE_UNIT_GB))), amount: usd };
+}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What an order's payment reading says, as far as deals care. */
@@ -249,6 +257,18 @@ export function createDealsService({ database, publish }: Deps) {
       const id = decodeDealId(input.deal_id);
       const deal = id === null ? undefined : await repository.find(id);
       return dealTerms(deal, deal ? encodeDealId(deal.id) : input.deal_id, input);
+    },
+
+    /** The order a sign-in link names (`di` and `usd`): a flash sale's quantity is the one whose
+     * total is `usd` (one unit without it); a deposit is `usd` (the default deposit without it). */
+    async signInTerms(dealId: number, usd: number | null): Promise<DealTerms> {
+      const deal = await repository.find(dealId);
+      if (!deal) throw dealUnavailable();
+      const input =
+        deal.dealType === "flash_sale"
+          ? flashSaleInput(usd, dealPrice(deal))
+          : { amount: usd ?? DEFAULT_DEPOSIT_USD };
+      return dealTerms(deal, encodeDealId(deal.id), input);
     },
 
     /** Inside the order's insert transaction: a flash sale's stock is taken by one conditional

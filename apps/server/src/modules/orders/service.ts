@@ -4,7 +4,7 @@ import type { Config } from "../../config.ts";
 import { AppError, notFound } from "../../errors.ts";
 import type { ChangeCache } from "../../lib/change-cache.ts";
 import type { Payments } from "../../plugins/payments.ts";
-import type { DealsService } from "../deals/service.ts";
+import type { DealsService, DealTerms } from "../deals/service.ts";
 import { type PaymentReading, PaymentUnavailableError, type Share } from "../payments/provider.ts";
 import { type OrderRow, toOrderView } from "./order-view.ts";
 import { createOrdersRepository, type PaymentChoice, type Tx } from "./repository.ts";
@@ -320,6 +320,32 @@ export function createOrdersService({ database, config, payments, publish, pages
       });
       if (created) return publishRows([row])[0] ?? toOrderView(row);
       return toOrderView(row);
+    },
+
+    /** A sign-in order for a deal (terms from the deals module): waiting with no payment method
+     * yet, like createPending; a flash sale's stock is taken in the same transaction. */
+    async createPendingForDeal(userId: string, terms: DealTerms): Promise<Order> {
+      const id = randomUUID();
+      const row = await repository.transaction(async (tx) => {
+        const inserted = await repository.insert(
+          {
+            id,
+            userId,
+            method: "crypto",
+            networkType: null,
+            amountCents: terms.amountCents,
+            bytes: terms.bytes,
+            dealId: terms.encodedId,
+            quantity: terms.quantity,
+            provider: payments.crypto.name,
+            paymentToken: null,
+          },
+          tx,
+        );
+        await deals?.reserve(tx, id, terms);
+        return inserted;
+      });
+      return publishRows([row])[0] ?? toOrderView(row);
     },
 
     /**

@@ -151,9 +151,11 @@ describe("flash sale", () => {
 describe("group buy", () => {
   it("three deposit, one withdraws, the target is reached: activated at once, each remaining depositor has exactly their GB", async () => {
     const deal = await createDeal(t.app, { deal_type: "group_buy", deal_price: 1, deal_target_gb: 500 });
-    const [a, b, c] = await Promise.all(
-      ["gb-a", "gb-b", "gb-c"].map((name) => customer(t.app, `${name}@example.com`)),
-    );
+    const [a, b, c] = await Promise.all([
+      customer(t.app, "gb-a@example.com"),
+      customer(t.app, "gb-b@example.com"),
+      customer(t.app, "gb-c@example.com"),
+    ]);
     const deposit = async (who: typeof a, amount: number) => {
       const response = await orderFor(t.app, who, { deal_id: deal.id, amount });
       expect(response.statusCode, response.body).toBe(201);
