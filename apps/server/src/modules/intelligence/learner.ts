@@ -4,6 +4,7 @@ import type { Database } from "@bytetoll/db";
 import type { Prober, ProbeScheme } from "@bytetoll/gateway";
 import type { FastifyBaseLogger } from "fastify";
 import { createIntelligenceRepository } from "./repository.ts";
+import { trafficSignal } from "./traffic-verdict.ts";
 import { judgeProbe, type ProbeVerdict, type SchemeProbe } from "./verdict.ts";
 
 const MINUTE = 60_000;
@@ -30,9 +31,10 @@ export interface LearnerSettings {
   trafficWindowMs: number;
   /** ...once datacenter made at least this many connections to the domain... */
   trafficMinConnections: number;
-  /** ...and blocked when its failure share is at least this, and this much above mobile's. */
+  /** ...and blocked when its failure share is at least this, and this much above mobile's and the
+   * rest of the datacenter pool's (a pool outage is not the sites' doing). */
   trafficFailureRate: number;
-  trafficMarginOverMobile: number;
+  trafficMargin: number;
 }
 
 export const defaultLearnerSettings: LearnerSettings = {
@@ -47,7 +49,7 @@ export const defaultLearnerSettings: LearnerSettings = {
   trafficWindowMs: 10 * MINUTE,
   trafficMinConnections: 5,
   trafficFailureRate: 0.5,
-  trafficMarginOverMobile: 0.3,
+  trafficMargin: 0.3,
 };
 
 export interface LearnerOptions {
@@ -170,30 +172,31 @@ export class Learner {
     return judgeProbe(domain, probes);
   }
 
-  /** Datacenter traffic failing well above mobile's rate outweighs any probe. */
+  /** Datacenter traffic failing well above mobile's, and above the rest of the pool's, outweighs any probe. */
   private async judgeTraffic(): Promise<void> {
     const settings = this.settings;
+    const pool = await this.repository.datacenterTotals(settings.trafficWindowMs);
+    const thresholds = {
+      minConnections: settings.trafficMinConnections,
+      failureRate: settings.trafficFailureRate,
+      margin: settings.trafficMargin,
+    };
     for (const totals of await this.repository.eligibleOutcomes(settings.trafficWindowMs)) {
-      const dc = Number(totals.dc_connections);
-      const dcFailed = Number(totals.dc_failures);
-      const mobile = Number(totals.mobile_connections);
-      const mobileFailed = Number(totals.mobile_failures);
-      if (dc < settings.trafficMinConnections) continue;
-      const dcRate = dcFailed / dc;
-      const mobileRate = mobile === 0 ? 0 : mobileFailed / mobile;
-      if (dcRate < settings.trafficFailureRate || dcRate < mobileRate + settings.trafficMarginOverMobile)
-        continue;
-      const minutes = Math.round(settings.trafficWindowMs / MINUTE);
-      const signal =
-        `gateway: ${dcFailed} of ${dc} datacenter connections failed in ${minutes} min ` +
-        `(mobile ${mobileFailed} of ${mobile})`;
-      if (
-        await this.repository.blockFromTraffic(
-          totals.domain,
-          { source: "traffic", signal, observations: [] },
-          settings.recheckMs,
-        )
-      ) {
+      const dc = { connections: Number(totals.dc_connections), failures: Number(totals.dc_failures) };
+      const mobile = {
+        connections: Number(totals.mobile_connections),
+        failures: Number(totals.mobile_failures),
+      };
+      const rest = { connections: pool.connections - dc.connections, failures: pool.failures - dc.failures };
+      const signal = trafficSignal(
+        { dc, mobile },
+        rest,
+        thresholds,
+        Math.round(settings.trafficWindowMs / MINUTE),
+      );
+      if (!signal) continue;
+      const evidence: VerdictEvidence = { source: "traffic", signal, observations: [] };
+      if (await this.repository.blockFromTraffic(totals.domain, evidence, settings.recheckMs)) {
         await this.repository.applyVerdict(totals.domain);
         this.options.logger.info({ domain: totals.domain, signal }, "intelligence: blocked from traffic");
       }

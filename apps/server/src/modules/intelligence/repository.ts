@@ -192,6 +192,17 @@ export function createIntelligenceRepository(database: Database) {
       );
     },
 
+    /** All datacenter connections and failures of the last `windowMs`, every domain. */
+    async datacenterTotals(windowMs: number): Promise<{ connections: number; failures: number }> {
+      const [row] = await database.query<{ connections: string; failures: string }>(
+        `SELECT coalesce(sum(connections), 0) AS connections,
+           coalesce(sum(dial_failures + resets + tls_cut + blocked_statuses), 0) AS failures
+         FROM domain_outcomes WHERE proxy_type = 'dc' AND minute >= now() - $1 * interval '1 millisecond'`,
+        [windowMs],
+      );
+      return { connections: Number(row?.connections ?? 0), failures: Number(row?.failures ?? 0) };
+    },
+
     /** Gateway evidence overrules the last probe: blocked now, probed again after `nextProbeMs`. */
     async blockFromTraffic(domain: string, evidence: VerdictEvidence, nextProbeMs: number): Promise<boolean> {
       const rows = await database.query(
