@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, rmdirSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
@@ -130,24 +130,50 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
  */
 const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, "-c", "shared_buffers=16MB"];
 
+const pgliteEntry = createRequire(import.meta.url).resolve("@electric-sql/pglite");
+
 /**
- * An empty data directory needs initdb, which PGlite runs in a second WebAssembly instance that
- * peaks near 800 MB and is not all given back afterwards. Doing it once in a short-lived child
- * process returns that memory to the system before the long-running one opens the cluster.
+ * A freshly initialised cluster, as `npm run db:pglite-template` dumps it: a new data directory
+ * is loaded from it instead of running initdb. Keyed by the PGlite version, whose PostgreSQL
+ * must have written it; with no template for the installed version, initdb runs instead.
+ */
+export function pgliteClusterTemplate(): string {
+  const packageJson = path.join(path.dirname(pgliteEntry), "../package.json");
+  const { version } = JSON.parse(readFileSync(packageJson, "utf8")) as { version: string };
+  return fileURLToPath(new URL(`../pglite-cluster/${version}.tar.gz`, import.meta.url));
+}
+
+/**
+ * PGlite's initdb runs a second WebAssembly instance, snapshots its 128 MB heap and restores it
+ * for every step: the process peaks near 750 MB and keeps most of it. Loading the template peaks
+ * near 300 MB. Either runs in a short-lived child process, so the long-running one never holds
+ * that memory, and into a sibling directory renamed into place, so a start interrupted half-way
+ * leaves no half-made cluster behind.
  */
 async function createPgliteClusterOnce(dataDir: string): Promise<void> {
-  mkdirSync(dataDir, { recursive: true });
   if (existsSync(path.join(dataDir, "PG_VERSION"))) return;
-  const pgliteUrl = pathToFileURL(createRequire(import.meta.url).resolve("@electric-sql/pglite")).href;
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const staging = `${dataDir}.new-${process.pid}`;
+  rmSync(staging, { recursive: true, force: true });
+  const template = pgliteClusterTemplate();
   const script = [
-    "const [url, dir, params] = JSON.parse(process.argv[1]);",
+    "const [url, dir, params, template] = JSON.parse(process.argv[1]);",
     "const { PGlite } = await import(url);",
-    "const client = new PGlite(dir, { startParams: params });",
+    "const { readFileSync } = await import('node:fs');",
+    "const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;",
+    "const client = new PGlite(dir, { startParams: params, loadDataDir });",
     "await client.waitReady;",
     "await client.close();",
   ].join("\n");
-  const args = JSON.stringify([pgliteUrl, dataDir, PGLITE_START_PARAMS]);
-  await execFileAsync(process.execPath, ["--input-type=module", "-e", script, args]);
+  const args = [
+    pathToFileURL(pgliteEntry).href,
+    staging,
+    PGLITE_START_PARAMS,
+    existsSync(template) ? template : null,
+  ];
+  await execFileAsync(process.execPath, ["--input-type=module", "-e", script, JSON.stringify(args)]);
+  if (existsSync(dataDir)) rmdirSync(dataDir); // only an empty one: anything else is not ours to replace
+  renameSync(staging, dataDir);
 }
 
 const RECONNECT_MS = { first: 100, max: 5_000 };
