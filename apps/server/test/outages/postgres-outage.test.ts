@@ -29,6 +29,10 @@ describe.skipIf(!DATABASE_URL)("the API while PostgreSQL is away", () => {
     });
     const config = testConfig();
     app = await buildApp({ config, database, logger: false });
+    app.get("/test/slow-query", async () => {
+      await database.query("SELECT pg_sleep(10) AS slow_query_probe");
+      return { success: true };
+    });
     await app.ready();
     alice = await customerWithoutEmail(testDatabase, config.JWT_SECRET, "alice@example.com");
   });
@@ -66,5 +70,21 @@ describe.skipIf(!DATABASE_URL)("the API while PostgreSQL is away", () => {
     expect((await status()).statusCode).toBe(200);
     expect((await order()).statusCode).toBe(201);
     expect((await app.inject({ method: "GET", url: "/readyz" })).statusCode).toBe(200);
+  });
+
+  it("answers 503 when an administrator terminates the query's connection (57P01)", async () => {
+    proxy.restore();
+    const pending = app.inject({ method: "GET", url: "/test/slow-query" });
+    const probe =
+      "SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE query LIKE '%AS slow_query_probe%' AND pid <> pg_backend_pid()";
+    let terminated: { done: boolean }[] = [];
+    for (let attempt = 0; attempt < 50 && terminated.length === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      terminated = await testDatabase.query<{ done: boolean }>(probe);
+    }
+    expect(terminated).toEqual([{ done: true }]);
+    const response = await pending;
+    expect(response.statusCode, response.body).toBe(503);
+    expect(response.json()).toEqual({ success: false, message: SERVICE_UNAVAILABLE });
   });
 });
