@@ -71,6 +71,7 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     database,
     instanceId: stateDir === undefined ? randomUUID() : UsageJournal.instanceId(stateDir),
     maxBytes: config.leaseMaxBytes,
+    upkeepMs: config.cacheTtlMs,
     logger,
   });
   const accounts = new AccountDirectory(database, config.cacheTtlMs, leases);

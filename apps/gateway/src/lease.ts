@@ -13,6 +13,8 @@ export const LEASE_MAX_BYTES = 256 * 1024 * 1024;
 const LEASE_TARGET_MS = 500;
 /** A lease its instance stopped renewing (crash, kill -9, long outage) is reclaimed after this. */
 export const LEASE_TTL_SECONDS = 120;
+/** How often an instance looks for expired leases of other instances. */
+const SWEEP_INTERVAL_MS = 10_000;
 /** An account without connections for this long gives its lease back to the shared balance. */
 const IDLE_RELEASE_MS = 5_000;
 /** After a failed renewal (database unreachable), the next try waits this long. */
@@ -122,6 +124,8 @@ async function dropLeases(executor: SqlExecutor, which: ReturnType<typeof sql>):
  */
 export class BalanceLeases {
   private chain: Promise<unknown> = Promise.resolve();
+  private keptUpAt = 0;
+  private sweptAt = 0;
   private readonly minBytes: number;
 
   constructor(
@@ -129,6 +133,8 @@ export class BalanceLeases {
       database: Database;
       instanceId: string;
       maxBytes: number;
+      /** How often leases are extended and checked against balances (the cache TTL). */
+      upkeepMs: number;
       logger: Logger;
     },
   ) {
@@ -217,12 +223,13 @@ export class BalanceLeases {
   }
 
   /**
-   * Once per flush: extends this instance's leases, adopts what the database says it holds (a
+   * At most once per upkeepMs, after a flush: extends this instance's leases, adopts what the database says it holds (a
    * lease reclaimed during a long outage is gone), gives back leases it should not keep (idle
    * accounts, accounts whose balance is 0 or less, leftovers of this instance's previous run),
    * and reclaims expired leases of crashed instances. Accounts left without lease are closed.
    */
   async maintain(accounts: ReadonlyMap<string, Account>): Promise<void> {
+    if (Date.now() - this.keptUpAt < this.deps.upkeepMs) return;
     await this.serial(async () => {
       const held = await this.deps.database.query<{
         user_id: string;
@@ -254,7 +261,11 @@ export class BalanceLeases {
           sql`instance_id = ${this.instanceId} AND user_id = ANY(${`{${giveBack.join(",")}}`}::uuid[])`,
         );
       }
-      await dropLeases(this.deps.database.db, sql`expires_at < now()`);
+      if (now - this.sweptAt >= SWEEP_INTERVAL_MS) {
+        await dropLeases(this.deps.database.db, sql`expires_at < now()`);
+        this.sweptAt = now;
+      }
+      this.keptUpAt = now;
     });
     for (const account of accounts.values()) this.enforce(account);
   }

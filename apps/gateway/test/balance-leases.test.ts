@@ -2,7 +2,15 @@ import http from "node:http";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
-import { balanceOf, basic, type SeededUser, seedUser, startGateway, usageOf } from "./support/harness.ts";
+import {
+  balanceOf,
+  basic,
+  rawExchange,
+  type SeededUser,
+  seedUser,
+  startGateway,
+  usageOf,
+} from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
 
 const INSTANCES = 3;
@@ -52,7 +60,41 @@ function download(gateway: Gateway, user: SeededUser): Promise<number> {
   });
 }
 
+const plainGet = (gateway: Gateway, user: SeededUser) =>
+  rawExchange(
+    gateway.httpPort,
+    `GET http://127.0.0.1:${origin.port}/bytes/1000 HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(user.username, user.password)}\r\n\r\n`,
+  );
+
 describe("a balance is one budget however many gateway instances spend it", () => {
+  it("reclaims the lease of an instance that stopped renewing it (crashed) once it expires", async () => {
+    const gateway = await startGateway(database);
+    try {
+      const user = await seedUser(database, 1_000_000);
+      // A crashed instance holds the whole balance: nothing is left to lease.
+      await database.query(
+        `INSERT INTO balance_leases (instance_id, user_id, bytes, expires_at)
+         VALUES ('crashed', $1, 1000000, now() + interval '1 hour')`,
+        [user.userId],
+      );
+      await database.query("UPDATE users SET leased_bytes = 1000000 WHERE id = $1", [user.userId]);
+      const refused = await plainGet(gateway, user);
+      expect(refused.status).toBe(402);
+      expect(refused.headers["x-bytetoll-error"]).toBe("balance_exhausted");
+      // Its lease runs out; the next flush of any instance gives it back to the balance.
+      await database.query("UPDATE balance_leases SET expires_at = now() - interval '1 second'");
+      await gateway.flush();
+      expect((await plainGet(gateway, user)).status).toBe(200);
+      const [lease] = await database.query<{ instance_id: string }>(
+        "SELECT instance_id FROM balance_leases WHERE user_id = $1",
+        [user.userId],
+      );
+      expect(lease?.instance_id).not.toBe("crashed");
+    } finally {
+      await gateway.close();
+    }
+  });
+
   it("three instances and 100 parallel downloads relay no more than the balance plus the bound", async () => {
     const gateways = await Promise.all(
       Array.from({ length: INSTANCES }, () => startGateway(database, { leaseMaxBytes: LEASE_MAX })),

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -153,6 +153,8 @@ describe("usage survives kill -9", () => {
         [user.userId],
       );
       expect(Number(lease?.leased_bytes)).toBe(0);
+      // Everything is committed, so the journal holds nothing any more.
+      expect(readFileSync(join(dataDir, "gateway-usage", "usage-journal.ndjson"), "utf8")).toBe("");
     },
     60_000,
   );
