@@ -18,11 +18,17 @@ export interface ProbeResponse {
   headers: Record<string, string>;
   body: Buffer;
   bytes: number;
-  /** "forbidden", "connect", "tls" or "timeout", with the reason after a colon. */
+  /** "forbidden", "exit" (the pool's own proxy could not be reached: says nothing about the
+   * site), "connect", "tls" or "timeout", with the reason after a colon. */
   error: string | null;
 }
 
 const MAX_BODY = 512 * 1024;
+/** dial() failures that come from beyond an upstream proxy (it answered, the target did not):
+ * an HTTP CONNECT refused or cut, a SOCKS5 server's refusal. Any other failure of a proxied dial
+ * is the exit itself being unreachable. */
+const EXIT_REACHED =
+  /upstream answered CONNECT|upstream closed during CONNECT|upstream CONNECT timed out|Socks5 proxy rejected/i;
 const USER_AGENT =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
@@ -168,11 +174,15 @@ export class Prober {
     } catch (error) {
       return failed(`forbidden: ${(error as Error).message}`);
     }
+    const upstream = this.pools[pool].pick(undefined);
     let stream: Duplex;
     try {
-      stream = streamOf(await dial(this.pools[pool].pick(undefined), target));
+      stream = streamOf(await dial(upstream, target));
     } catch (error) {
-      return failed(`connect: ${(error as Error).message}`);
+      const message = (error as Error).message;
+      return failed(
+        `${upstream.kind !== "direct" && !EXIT_REACHED.test(message) ? "exit" : "connect"}: ${message}`,
+      );
     }
     try {
       if (scheme === "https") stream = await secure(stream, host, this.targetCa);

@@ -59,9 +59,11 @@ describe("the learner's prober", () => {
     expect(exit.tunnels.length).toBe(before);
   });
 
-  it("reports an exit it cannot reach as a connection failure", async () => {
+  it("tells an exit it cannot reach from a site the exit cannot reach", async () => {
     const dead = { ...config, datacenterUpstreams: [parseUpstream("http://127.0.0.1:1")] };
-    const response = await new Prober(dead).fetch("dc", "http", "site.test", plainOrigin.port);
-    expect(response.error).toMatch(/^connect: /);
+    const exitDown = await new Prober(dead).fetch("dc", "http", "site.test", plainOrigin.port);
+    expect(exitDown.error).toMatch(/^exit: /);
+    const siteDown = await new Prober(config).fetch("dc", "http", "site.test", 1);
+    expect(siteDown.error).toMatch(/^connect: /);
   });
 });

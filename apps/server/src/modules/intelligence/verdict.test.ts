@@ -111,6 +111,12 @@ describe("a probe's verdict", () => {
     expect(judgeProbe("shop.example", pair(answer(403, "no"), answer(403, "no"))).verdict).toBe("unknown");
   });
 
+  it("stays unknown when the datacenter pool's own exit is down: that is ours, not the site's", () => {
+    expect(
+      judgeProbe("shop.example", pair(failure("exit: connect ECONNREFUSED 10.9.9.9:3128"))).verdict,
+    ).toBe("unknown");
+  });
+
   it("a refusal on one scheme outweighs a clean answer on the other", () => {
     const probes = [
       ...pair(answer(200)),

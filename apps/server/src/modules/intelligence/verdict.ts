@@ -67,6 +67,8 @@ function judgeScheme({ dc, mobile }: SchemeProbe, host: string): SchemeOutcome {
   if (mobileSignal) return { kind: "inconclusive", signal: `refused through mobile too (${mobileSignal})` };
   if (dc.error !== null) {
     const kind = dc.error.split(":")[0];
+    if (kind === "exit" || kind === "forbidden")
+      return { kind: "inconclusive", signal: `datacenter fetch failed (${dc.error})` };
     return { kind: "blocked", signal: `${kind} failure through datacenter only` };
   }
   const dcSignal = blockSignal(dc, host);
