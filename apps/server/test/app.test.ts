@@ -137,6 +137,18 @@ describe("text with NUL characters", () => {
     expect(response.json()).toEqual({ success: false, message: NUL_IN_TEXT });
   });
 
+  it("finds a NUL however deep the body nests it", async () => {
+    const depth = 50_000;
+    const response = await t.app.inject({
+      method: "POST",
+      url: "/auth/login",
+      headers: { "content-type": "application/json" },
+      payload: `{"email":${"[".repeat(depth)}"a\\u0000"${"]".repeat(depth)}}`,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ success: false, message: NUL_IN_TEXT });
+  });
+
   it("refuses a NUL in the query string", async () => {
     const response = await t.app.inject({ method: "GET", url: "/dev/outbox/messages?to=a%00b" });
     expect(response.statusCode).toBe(400);

@@ -13,12 +13,20 @@ export function bytesToGb(bytes: number): number {
 /** Text never holds NUL (U+0000): PostgreSQL cannot store it, and no person types it. */
 export const NUL_IN_TEXT = "Text must not contain NUL (\\u0000) characters.";
 
-/** True when `value` is or contains (in any nested object or array) a string with a NUL. */
+/** True when `value` is or contains (in any nested object, array or key) a string with a NUL.
+ * Iterative, so a deeply nested body cannot exhaust the stack; raw bytes are not text. */
 export function containsNul(value: unknown): boolean {
-  if (typeof value === "string") return value.includes("\u0000");
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (value && typeof value === "object") {
-    return Object.entries(value).some(([key, nested]) => key.includes("\u0000") || containsNul(nested));
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === "string") {
+      if (next.includes("\u0000")) return true;
+    } else if (next && typeof next === "object" && !ArrayBuffer.isView(next)) {
+      for (const [key, nested] of Object.entries(next)) {
+        if (key.includes("\u0000")) return true;
+        pending.push(nested);
+      }
+    }
   }
   return false;
 }
