@@ -1,3 +1,4 @@
+export * from "./account.ts";
 export * from "./api-token.ts";
 export * from "./auth.ts";
 export * from "./common.ts";

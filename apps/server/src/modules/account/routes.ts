@@ -1,13 +1,7 @@
-import { bytesToGb, errorResponse } from "@bytetoll/contracts";
-import { z } from "zod";
+import { accountStatusResponse, bytesToGb, errorResponse } from "@bytetoll/contracts";
 import { sendSerializedOnce } from "../../lib/serialized-once.ts";
 import { type App, requireUser } from "../../types.ts";
 import { createAccountRepository } from "./repository.ts";
-
-const accountStatusResponse = z.object({
-  success: z.literal(true),
-  data: z.object({ balance_gb: z.number(), balance_bytes: z.number() }),
-});
 
 /** GET /account/status: the caller's balance (decision 003). */
 export async function accountRoutes(app: App) {

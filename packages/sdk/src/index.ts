@@ -1,0 +1,13 @@
+export {
+  type ByteTollClient,
+  type ClientOptions,
+  type CryptoOrderRequest,
+  createClient,
+  type ProxySettings,
+  type UsageByDay,
+  type UsageByDomain,
+  type UsageByProxyType,
+} from "./client.ts";
+export { ByteTollError, type ByteTollErrorKind } from "./errors.ts";
+export type * from "./types.ts";
+export type { ProxyOptions } from "./username.ts";
