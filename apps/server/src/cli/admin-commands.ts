@@ -1,7 +1,9 @@
 import { parseArgs } from "node:util";
+import { createDealRequest, PAYOUT_STATUSES } from "@bytetoll/contracts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import type { AdminService } from "../modules/admin/service.ts";
+import type { DealsService } from "../modules/deals/service.ts";
 import { PAYMENT_STATUSES } from "../modules/orders/schemas.ts";
 import type { OrdersService } from "../modules/orders/service.ts";
 
@@ -12,6 +14,15 @@ export const USAGE = `Usage: npm run admin -- <command>
   orders [--email <text>] [--status <status>]
                                      list orders (newest first)
   orders:pay <orderId> [amount_usd]  sandbox: mark an order paid (or partly paid)
+  deals                              list every deal (newest first)
+  deals:create --type flash_sale|group_buy --title <text> --price <usd_per_gb>
+               --target <gb> --end <iso> [--start <iso>] [--description <text>]
+                                     create a deal (live at once when its start has passed)
+  deals:cancel <dealId>              cancel a pending or live deal (a group buy refunds)
+  payouts [--status pending|sent|failed]
+                                     list payouts of withdrawn and refunded deposits
+  payouts:sent <payoutId> <txHash>   record that a pending payout was sent
+  payouts:failed <payoutId>          record that it failed (its deposit is owed again)
 
 Reads the same environment as the server (DATABASE_URL, DATA_DIR, …).`;
 
@@ -21,6 +32,7 @@ export interface CommandContext {
   config: Config;
   admin: AdminService;
   orders: OrdersService;
+  deals: DealsService;
 }
 
 const number = (text: string | undefined, name: string) => {
@@ -53,6 +65,53 @@ function listOptions(args: string[]) {
     page: values.page ? number(values.page, "--page") : 1,
     per_page: values["per-page"] ? number(values["per-page"], "--per-page") : 50,
   };
+}
+
+/** deals:create's options, checked by the same schema as POST /admin/deals. */
+function dealFromArgs(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    options: {
+      type: { type: "string" },
+      title: { type: "string" },
+      description: { type: "string" },
+      price: { type: "string" },
+      target: { type: "string" },
+      start: { type: "string" },
+      end: { type: "string" },
+    },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+  const parsed = createDealRequest.safeParse({
+    deal_type: values.type,
+    deal_title: values.title,
+    deal_description: values.description,
+    deal_price: values.price === undefined ? undefined : number(values.price, "--price"),
+    deal_target_gb: values.target === undefined ? undefined : number(values.target, "--target"),
+    deal_start_time: values.start ?? new Date().toISOString(),
+    deal_end_time: values.end,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new UsageError(`${issue?.path.join(".") ?? "deal"}: ${issue?.message ?? "invalid"}`);
+  }
+  return parsed.data;
+}
+
+function payoutFilter(args: string[]) {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { status: { type: "string" } },
+    allowPositionals: true,
+    strict: true,
+  });
+  if (positionals.length > 0) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+  if (values.status && !(PAYOUT_STATUSES as readonly string[]).includes(values.status)) {
+    throw new UsageError(`--status must be one of ${PAYOUT_STATUSES.join(", ")}`);
+  }
+  return values.status ? { status: values.status } : {};
 }
 
 /** Runs one CLI command and returns what to print (JSON: the same shapes as the API). */
@@ -88,6 +147,30 @@ export async function runAdminCommand(argv: string[], context: CommandContext): 
       if (amountUsd !== undefined && amountUsd <= 0)
         throw new UsageError("amount_usd must be greater than 0");
       return context.orders.paySandbox(orderId, amountUsd);
+    }
+    case "deals":
+      if (args.length > 0) throw new UsageError("deals takes no arguments");
+      return context.deals.listAll();
+    case "deals:create":
+      return context.deals.create(dealFromArgs(args));
+    case "deals:cancel": {
+      const [dealId, ...rest] = args;
+      if (!dealId || rest.length > 0) throw new UsageError("deals:cancel needs <dealId>");
+      return context.deals.cancel(dealId);
+    }
+    case "payouts":
+      return context.deals.payouts(payoutFilter(args));
+    case "payouts:sent": {
+      const [payoutId, txHash, ...rest] = args;
+      if (!payoutId || !txHash?.trim() || rest.length > 0) {
+        throw new UsageError("payouts:sent needs <payoutId> <txHash>");
+      }
+      return context.deals.payoutSent(payoutId, txHash.trim());
+    }
+    case "payouts:failed": {
+      const [payoutId, ...rest] = args;
+      if (!payoutId || rest.length > 0) throw new UsageError("payouts:failed needs <payoutId>");
+      return context.deals.payoutFailed(payoutId);
     }
     case undefined:
     case "help":

@@ -3,6 +3,7 @@ import { openDatabase } from "@bytetoll/db";
 import { ConfigError, loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createAdminService } from "../modules/admin/service.ts";
+import { createDealsService } from "../modules/deals/service.ts";
 import { createOrdersService } from "../modules/orders/service.ts";
 import { createPayments } from "../plugins/payments.ts";
 import { createDetachedPublisher } from "../plugins/realtime-emitter.ts";
@@ -36,6 +37,7 @@ async function main(argv: string[]): Promise<number> {
   });
   const publisher = config.REDIS_URL ? createDetachedPublisher(config.REDIS_URL) : null;
   try {
+    const deals = createDealsService({ database, publish: (deal) => publisher?.publishDeal(deal) });
     const output = await runAdminCommand(argv, {
       config,
       admin: createAdminService(database),
@@ -44,7 +46,9 @@ async function main(argv: string[]): Promise<number> {
         config,
         payments: createPayments(config),
         publish: (order) => publisher?.publishOrder(order),
+        deals,
       }),
+      deals,
     });
     console.log(JSON.stringify(output, null, 2));
     return 0;

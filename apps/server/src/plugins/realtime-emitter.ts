@@ -1,9 +1,10 @@
+import type { Deal } from "@bytetoll/contracts";
 import { createAdapter } from "@socket.io/redis-adapter";
 import { Redis } from "ioredis";
 import { Server } from "socket.io";
 import { withFailedPublishesDropped } from "../lib/redis-outage.ts";
 import type { Order } from "../modules/orders/schemas.ts";
-import { ordersChannel } from "./realtime-channels.ts";
+import { DEALS_CHANNEL, ordersChannel } from "./realtime-channels.ts";
 
 /** For processes without an HTTP server (the admin CLI): publishes through the same Redis
  * adapter, so a customer connected to any server instance sees the change live. */
@@ -24,6 +25,9 @@ export function createDetachedPublisher(redisUrl: string) {
   return {
     publishOrder(order: Order) {
       io.to(ordersChannel(order.user_id)).emit("topup-transaction.updated", { topup_transaction: order });
+    },
+    publishDeal(deal: Deal) {
+      io.to(DEALS_CHANNEL).emit("deal.updated", { deal });
     },
     async close() {
       closing = true;

@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand, UsageError } from "../../src/cli/admin-commands.ts";
 import { createAdminService } from "../../src/modules/admin/service.ts";
+import { createDealsService } from "../../src/modules/deals/service.ts";
 import type { Order } from "../../src/modules/orders/schemas.ts";
 import { createOrdersService } from "../../src/modules/orders/service.ts";
 import { createPayments } from "../../src/plugins/payments.ts";
@@ -33,6 +34,7 @@ function cli(argv: string[], config = t.config) {
       payments: createPayments(config),
       publish: (order) => published.push(order),
     }),
+    deals: createDealsService({ database: t.database, publish: () => undefined }),
   });
 }
 

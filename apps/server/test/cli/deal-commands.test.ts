@@ -1,0 +1,101 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runAdminCommand, UsageError } from "../../src/cli/admin-commands.ts";
+import { createAdminService } from "../../src/modules/admin/service.ts";
+import { createDealsService } from "../../src/modules/deals/service.ts";
+import { createOrdersService } from "../../src/modules/orders/service.ts";
+import { createPayments } from "../../src/plugins/payments.ts";
+import { createTestApp, type TestApp } from "../helpers/test-app.ts";
+import { EVM_WALLET, orderFor, withdraw } from "../modules/deals/helpers.ts";
+import { customer, sandboxPay } from "../modules/orders/helpers.ts";
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(() => t?.close());
+
+function cli(argv: string[]) {
+  const deals = createDealsService({ database: t.database, publish: () => undefined });
+  return runAdminCommand(argv, {
+    config: t.config,
+    admin: createAdminService(t.database),
+    orders: createOrdersService({
+      database: t.database,
+      config: t.config,
+      payments: createPayments(t.config),
+      publish: () => undefined,
+      deals,
+    }),
+    deals,
+  });
+}
+
+const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
+
+describe("npm run admin -- deals…, payouts…", () => {
+  it("creates, lists and cancels deals, checking the fields like the API", async () => {
+    const deal = (await cli([
+      "deals:create",
+      "--type",
+      "group_buy",
+      "--title",
+      "Group buy",
+      "--price",
+      "1",
+      "--target",
+      "5000",
+      "--end",
+      inAnHour(),
+    ])) as { id: string; status: string };
+    expect(deal.status).toBe("live");
+    expect(await cli(["deals"])).toEqual([expect.objectContaining({ id: deal.id })]);
+    await expect(
+      cli([
+        "deals:create",
+        "--type",
+        "flash_sale",
+        "--title",
+        "x",
+        "--price",
+        "0",
+        "--target",
+        "1",
+        "--end",
+        inAnHour(),
+      ]),
+    ).rejects.toThrow(UsageError);
+    await expect(
+      cli(["deals:create", "--type", "flash_sale", "--title", "x", "--price", "1", "--target", "1"]),
+    ).rejects.toThrow(/deal_end_time/);
+    expect(await cli(["deals:cancel", deal.id])).toMatchObject({ status: "cancelled" });
+    await expect(cli(["deals:cancel", deal.id])).rejects.toThrow(/pending or live/);
+  });
+
+  it("lists a withdrawal's payout and records it sent with its transaction hash", async () => {
+    const deal = (await cli([
+      "deals:create",
+      "--type",
+      "group_buy",
+      "--title",
+      "G",
+      "--price",
+      "1",
+      "--target",
+      "5000",
+      "--end",
+      inAnHour(),
+    ])) as { id: string };
+    const who = await customer(t.app, "cli-depositor@example.com");
+    const order = (await orderFor(t.app, who, { deal_id: deal.id, amount: 25 })).json().data;
+    await sandboxPay(t.app, order.order_id);
+    expect((await withdraw(t.app, who, deal.id, { wallet_address: EVM_WALLET })).statusCode).toBe(200);
+    const [payout] = (await cli(["payouts", "--status", "pending"])) as { id: string; amount_usd: number }[];
+    expect(payout).toMatchObject({ amount_usd: 25, kind: "withdrawal", wallet_address: EVM_WALLET });
+    expect(await cli(["payouts:sent", payout!.id, "0xfeed"])).toMatchObject({
+      status: "sent",
+      tx_hash: "0xfeed",
+    });
+    expect(await cli(["payouts", "--status", "pending"])).toEqual([]);
+    await expect(cli(["payouts", "--status", "lost"])).rejects.toThrow(UsageError);
+  });
+});
