@@ -9,6 +9,7 @@ import { judgeProbe, type ProbeVerdict, type SchemeProbe } from "./verdict.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
+const STOP_WAIT_MS = 3_000;
 
 /** Timings and thresholds of the learner (decision 009); tests shorten the clock ones. */
 export interface LearnerSettings {
@@ -64,8 +65,8 @@ export interface LearnerOptions {
  * The Intelligence learner: a loop in every server instance. Each tick it claims due domains
  * (a lease row, so one instance probes a given domain at a time), fetches their front page
  * through both pools, stores the verdict with its evidence, and makes rules follow; it also
- * turns a domain blocked when the gateway reports datacenter connections failing well above
- * mobile ones.
+ * turns a domain blocked when the gateway reports its datacenter connections failing well above
+ * mobile ones and the rest of the datacenter pool's.
  */
 export class Learner {
   readonly instance = randomUUID();
@@ -101,11 +102,17 @@ export class Learner {
     this.timer.unref();
   }
 
-  /** Stops the loop and waits for the tick in progress (its leases are given back). */
+  /** Stops the loop and waits for the tick in progress, for at most STOP_WAIT_MS so a slow site
+   * cannot hold up a shutdown; a probe still running then keeps its lease until it expires. */
   async stop(): Promise<void> {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
-    await this.running;
+    let timeout: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.running,
+      new Promise((resolve) => (timeout = setTimeout(resolve, STOP_WAIT_MS))),
+    ]);
+    clearTimeout(timeout);
   }
 
   /** One round: queue the busiest domains now and then, probe what is due, judge traffic. */
