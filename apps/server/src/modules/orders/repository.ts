@@ -1,5 +1,5 @@
 import { type Database, type Db, schema } from "@bytetoll/db";
-import { and, count, desc, eq, gt, isNull, lte, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { OrderRow } from "./order-view.ts";
 
 const { orders, paymentRejections, stripeEvents } = schema;
@@ -146,14 +146,14 @@ export function createOrdersRepository(database: Database) {
       return row;
     },
 
-    /** Moves credited_bytes forward only from the value the caller saw (compare-and-set). */
+    /** Moves credited_bytes forward only from the value the caller saw (compare-and-set); the
+     * order is then paid. */
     async recordCredit(
       tx: Tx,
       orderId: string,
       change: {
         fromCredited: number;
         toCredited: number;
-        status: "paid" | "partially_paid";
         balanceBytesAfter: number | null;
         payinHash: string | null;
       },
@@ -162,7 +162,7 @@ export function createOrdersRepository(database: Database) {
         .update(orders)
         .set({
           creditedBytes: change.toCredited,
-          paymentStatus: change.status,
+          paymentStatus: "paid",
           balanceBytesAfter: change.balanceBytesAfter,
           payinHash: change.payinHash === null ? sql`${orders.payinHash}` : change.payinHash,
           paidAt: sql`coalesce(${orders.paidAt}, now())`,
@@ -188,6 +188,51 @@ export function createOrdersRepository(database: Database) {
           updatedAt: sql`now()`,
         })
         .where(and(eq(orders.id, orderId), eq(orders.reversedBytes, change.fromReversed)))
+        .returning();
+      return row;
+    },
+
+    /** waiting | expired | partially_paid → partially_paid with what arrived, credit untouched;
+     * a paid, failed or refunded order stays as it is. */
+    async recordPartialPayment(
+      tx: Tx,
+      orderId: string,
+      change: { note: string; payinHash: string | null },
+    ): Promise<OrderRow | undefined> {
+      const [row] = await tx
+        .update(orders)
+        .set({
+          paymentStatus: "partially_paid",
+          note: change.note,
+          payinHash: change.payinHash === null ? sql`${orders.payinHash}` : change.payinHash,
+          updatedAt: sql`now()`,
+        })
+        .where(
+          and(
+            eq(orders.id, orderId),
+            inArray(orders.paymentStatus, ["waiting", "expired", "partially_paid"]),
+          ),
+        )
+        .returning();
+      return row;
+    },
+
+    /** A refund or chargeback of an order never credited: waiting → failed, partially_paid →
+     * refunded (the part that arrived went back); anything else stays as it is. */
+    async closeUncredited(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
+      const [row] = await tx
+        .update(orders)
+        .set({
+          paymentStatus: sql`CASE WHEN ${orders.paymentStatus} = 'waiting' THEN 'failed' ELSE 'refunded' END`,
+          updatedAt: sql`now()`,
+        })
+        .where(
+          and(
+            eq(orders.id, orderId),
+            eq(orders.creditedBytes, 0),
+            inArray(orders.paymentStatus, ["waiting", "partially_paid"]),
+          ),
+        )
         .returning();
       return row;
     },

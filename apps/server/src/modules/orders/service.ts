@@ -64,6 +64,19 @@ function shareOf(total: number, share: Share): number {
   return Math.min(total, Number((BigInt(total) * part) / whole));
 }
 
+/** An amount of USD or USDC as people write it: cents always, up to USDC's six decimals when
+ * the provider reports them (49.999999 must not read as 50.00). */
+function amountText(amount: number): string {
+  return amount.toFixed(6).replace(/0{1,4}$/, "");
+}
+
+/** The order's note for a partial payment: what arrived of what was asked, in the order's unit. */
+export function receivedNote(row: Pick<OrderRow, "method">, paid: Share | undefined): string {
+  const unit = row.method === "card" ? "USD" : "USDC";
+  if (!paid) return `Part of the ${unit} payment arrived.`;
+  return `Received ${amountText(paid.amount)} of ${amountText(paid.of)} ${unit}.`;
+}
+
 /** Orders and the one place that turns a payment into ledger credit. */
 export function createOrdersService({ database, config, payments, publish, pages, deals }: Deps) {
   const repository = createOrdersRepository(database);
@@ -157,26 +170,19 @@ export function createOrdersService({ database, config, payments, publish, pages
     return row;
   }
 
-  /** How many of the order's bytes a reading says have been paid for. */
-  function paidBytes(row: OrderRow, reading: PaymentReading): number {
-    const total = Number(row.bytes);
-    if (reading.status === "paid") return total;
-    if (reading.status !== "partially_paid" || !reading.paid) return 0;
-    return shareOf(total, reading.paid);
-  }
-
   /** How many of the order's credited bytes a refund or chargeback takes back in all. */
   function reversedBytes(row: OrderRow, reading: PaymentReading): number {
     const credited = Number(row.creditedBytes);
     return reading.status === "refunded" && reading.refunded ? shareOf(credited, reading.refunded) : credited;
   }
 
-  /** Credits what a reading says has been paid beyond what the order already holds. */
+  /** Credits the whole order once it is paid in full (what an order credited in part before
+   * decision 010 still lacks). */
   async function creditInTransaction(tx: Tx, row: OrderRow, reading: PaymentReading) {
     // A refunded order is closed: a late "paid" for it must not hand the data out again.
     if (row.paymentStatus === "refunded") return null;
     const credited = Number(row.creditedBytes);
-    const target = paidBytes(row, reading);
+    const target = Number(row.bytes);
     // Replays, retries and slower twins of a confirmation end here: nothing new was paid.
     if (target <= credited) return null;
     const ledger = await applyLedgerEntry(tx, {
@@ -190,7 +196,6 @@ export function createOrdersService({ database, config, payments, publish, pages
     const updated = await repository.recordCredit(tx, row.id, {
       fromCredited: credited,
       toCredited: target,
-      status: target >= Number(row.bytes) ? "paid" : "partially_paid",
       balanceBytesAfter: ledger.balanceBytes,
       payinHash: reading.payinHash ?? null,
     });
@@ -199,15 +204,26 @@ export function createOrdersService({ database, config, payments, publish, pages
     return updated;
   }
 
+  /** A payment that arrived in part credits nothing: the order says what arrived (its note) and
+   * waits for the rest. A replay of the same reading changes nothing. */
+  async function recordPartialInTransaction(tx: Tx, row: OrderRow, reading: PaymentReading) {
+    const note = receivedNote(row, reading.paid);
+    if (row.paymentStatus === "partially_paid" && row.note === note) return null;
+    return (
+      (await repository.recordPartialPayment(tx, row.id, { note, payinHash: reading.payinHash ?? null })) ??
+      null
+    );
+  }
+
   /**
    * Takes back what a refund or chargeback covers, as a negative ledger entry of its own kind
    * (refund: reference order:{id}:{reversed_after}, so partial refunds add up and a replay is a
    * no-op; chargeback: order:{id}, once). The balance may go below zero. An order never credited
-   * has nothing to take back: a waiting one is failed.
+   * has nothing to take back: a waiting one is failed, a partially paid one is refunded (closed).
    */
   async function reverseInTransaction(tx: Tx, row: OrderRow, reading: PaymentReading) {
     const credited = Number(row.creditedBytes);
-    if (credited === 0) return (await repository.closeWaiting(tx, row.id, "failed")) ?? null;
+    if (credited === 0) return (await repository.closeUncredited(tx, row.id)) ?? null;
     const reversed = Number(row.reversedBytes);
     const target = reversedBytes(row, reading);
     if (target <= reversed) return null;
@@ -251,6 +267,8 @@ export function createOrdersService({ database, config, payments, publish, pages
       case "refunded":
       case "charged_back":
         return reverseInTransaction(tx, row, reading);
+      case "partially_paid":
+        return recordPartialInTransaction(tx, row, reading);
       default:
         return creditInTransaction(tx, row, reading);
     }
@@ -455,7 +473,11 @@ export function createOrdersService({ database, config, payments, publish, pages
       const reading: PaymentReading =
         paidCents >= due
           ? { status: "paid", payinHash: "DUMMY_TX_ID" }
-          : { status: "partially_paid", paid: { amount: paidCents, of: due }, payinHash: "DUMMY_TX_ID" };
+          : {
+              status: "partially_paid",
+              paid: { amount: paidCents / 100, of: due / 100 },
+              payinHash: "DUMMY_TX_ID",
+            };
       await this.settle(orderId, reading);
       const current = await repository.find(orderId);
       if (!current) throw notFound(ORDER_NOT_FOUND);

@@ -14,7 +14,8 @@ afterAll(() => t?.close());
 const USERS = 2;
 
 type Op =
-  /** A provider confirms order `order` (`percent` < 100 is a partial payment), `copies` times at once. */
+  /** A provider confirms order `order` (`percent` < 100 is a partial payment, credited nothing),
+   * `copies` times at once. */
   | { kind: "confirm"; order: number; percent: number; copies: number }
   /** The gateway's usage batch `batch` debits its user; a repeated batch id is a retried flush. */
   | { kind: "usage"; user: number; batch: number }
@@ -149,19 +150,19 @@ describe("crediting under random concurrent interleavings", () => {
             (op): op is Exclude<Op, { kind: "usage" }> =>
               op.kind !== "usage" && op.order % created.length === index,
           );
-          const targets = mine
-            .filter((op): op is Extract<Op, { kind: "confirm" }> => op.kind === "confirm")
-            .map((op) => (op.percent === 100 ? total : Math.floor((total * op.percent) / 100)));
-          const expected = Math.max(0, ...targets);
+          // A partial payment credits nothing: only a payment in full credits, and all of the order.
+          const confirms = mine.filter((op): op is Extract<Op, { kind: "confirm" }> => op.kind === "confirm");
+          const paidInFull = confirms.some((op) => op.percent === 100);
+          const expected = paidInFull ? total : 0;
           expect(Number(row!.purchases)).toBe(credited);
           expect(Number(row!.reversals)).toBe(0 - reversed);
           expect(reversed).toBeGreaterThanOrEqual(0);
           expect(reversed).toBeLessThanOrEqual(credited);
           if (mine.every((op) => op.kind === "confirm")) {
-            // Only payments: the largest share any confirmation paid for, credited exactly once.
+            // Only payments: the whole order once any confirmation paid it in full, else nothing.
             expect(credited).toBe(expected);
             expect(row!.status).toBe(
-              expected === 0 ? "waiting" : expected >= total ? "paid" : "partially_paid",
+              paidInFull ? "paid" : confirms.length > 0 ? "partially_paid" : "waiting",
             );
           } else {
             // A refunded order is closed, so it may hold less than a later confirmation paid for.

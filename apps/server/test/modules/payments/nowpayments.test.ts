@@ -159,20 +159,29 @@ describe("POST /webhooks/crypto", () => {
     expect(await balanceBytes(t.app, alice)).toBe(start);
   });
 
-  it("credits the paid share of a partial payment, and the rest when it is finished", async () => {
+  it("credits nothing for a partial payment and says what arrived, then the whole order once it is finished", async () => {
     const start = await balanceBytes(t.app, bob);
     const order = await createOrder(t.app, bob, { amount: 30, network_type: "base" });
     const payment = paymentFor(order.order_id);
-    Object.assign(payment, { payment_status: "partially_paid", actually_paid: payment.pay_amount / 2 });
+    Object.assign(payment, { payment_status: "partially_paid", actually_paid: 12.5 });
     await ipn(payment);
-    expect((await getOrder(t.app, bob, order.order_id)).payment_status).toBe("partially_paid");
-    expect(await balanceBytes(t.app, bob)).toBe(start + 5 * GB);
+    expect(await getOrder(t.app, bob, order.order_id)).toMatchObject({
+      payment_status: "partially_paid",
+      note: "Received 12.50 of 30.015 USDC.",
+      balance_gb_after: null,
+    });
+    expect(await balanceBytes(t.app, bob)).toBe(start);
     await ipn(payment);
-    expect(await balanceBytes(t.app, bob)).toBe(start + 5 * GB);
+    expect(await balanceBytes(t.app, bob)).toBe(start);
+    Object.assign(payment, { actually_paid: 29.999999 }); // more arrived, still short
+    await ipn(payment);
+    expect((await getOrder(t.app, bob, order.order_id)).note).toBe("Received 29.999999 of 30.015 USDC.");
+    expect(await balanceBytes(t.app, bob)).toBe(start);
     Object.assign(payment, { payment_status: "finished", actually_paid: payment.pay_amount });
-    await ipn(payment);
+    await Promise.all([ipn(payment), ipn(payment)]);
     expect((await getOrder(t.app, bob, order.order_id)).payment_status).toBe("paid");
     expect(await balanceBytes(t.app, bob)).toBe(start + 10 * GB);
+    expect(await ledgerOf(order.order_id)).toEqual([{ kind: "purchase", delta: 10 * GB }]);
   });
 
   it("marks failed and expired payments, and still credits a late payment after expiry", async () => {
@@ -283,22 +292,40 @@ describe("POST /webhooks/crypto holds the provider's record against the order", 
     const start = await balanceBytes(t.app, dave);
     const order = await createOrder(t.app, dave, { amount: 30, network_type: "base" });
     const payment = paymentFor(order.order_id);
-    Object.assign(payment, { payment_status: "partially_paid", actually_paid: payment.pay_amount / 2 });
+    Object.assign(payment, { payment_status: "finished", actually_paid: payment.pay_amount });
     await ipn(payment);
-    expect(await balanceBytes(t.app, dave)).toBe(start + 5 * GB);
+    expect(await balanceBytes(t.app, dave)).toBe(start + 10 * GB);
     payment.payment_status = "refunded";
     const results = await Promise.all([ipn(payment), ipn(payment), ipn(payment)]);
     expect(results.map((r) => r.statusCode)).toEqual([200, 200, 200]);
     expect(await balanceBytes(t.app, dave)).toBe(start);
     expect((await getOrder(t.app, dave, order.order_id)).payment_status).toBe("refunded");
     expect(await ledgerOf(order.order_id)).toEqual([
-      { kind: "purchase", delta: 5 * GB },
-      { kind: "refund", delta: -5 * GB },
+      { kind: "purchase", delta: 10 * GB },
+      { kind: "refund", delta: -10 * GB },
     ]);
     // A "finished" after the refund does not hand the data out again.
     Object.assign(payment, { payment_status: "finished", actually_paid: payment.pay_amount });
     await ipn(payment);
     expect(await balanceBytes(t.app, dave)).toBe(start);
+  });
+
+  it("closes a partially paid order that is refunded: nothing was credited, nothing is taken, nothing is credited after", async () => {
+    const erin = await customer(t.app, "erin@example.com");
+    const start = await balanceBytes(t.app, erin);
+    const order = await createOrder(t.app, erin, { amount: 30, network_type: "base" });
+    const payment = paymentFor(order.order_id);
+    Object.assign(payment, { payment_status: "partially_paid", actually_paid: payment.pay_amount / 2 });
+    await ipn(payment);
+    payment.payment_status = "refunded";
+    await Promise.all([ipn(payment), ipn(payment)]);
+    expect((await getOrder(t.app, erin, order.order_id)).payment_status).toBe("refunded");
+    expect(await balanceBytes(t.app, erin)).toBe(start);
+    Object.assign(payment, { payment_status: "finished", actually_paid: payment.pay_amount });
+    await ipn(payment);
+    expect((await getOrder(t.app, erin, order.order_id)).payment_status).toBe("refunded");
+    expect(await balanceBytes(t.app, erin)).toBe(start);
+    expect(await ledgerOf(order.order_id)).toEqual([]);
   });
 });
 

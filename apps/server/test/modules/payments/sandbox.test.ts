@@ -58,17 +58,30 @@ describe("sandbox USDC payments", () => {
     expect(await ledgerMismatches(t.app)).toEqual([]);
   });
 
-  it("credits a partial payment for what was paid, then the rest when it arrives", async () => {
+  it("records a partial payment without crediting it, then credits the whole order once it is paid", async () => {
     const start = await balanceBytes(t.app, bob);
     const order = await createOrder(t.app, bob, { amount: 30, network_type: "base" });
     const partial = await sandboxPay(t.app, order.order_id, { amount_usd: 12 });
-    expect(partial.json().data.payment_status).toBe("partially_paid");
-    expect(await balanceBytes(t.app, bob)).toBe(start + 4 * GB);
+    expect(partial.json().data).toMatchObject({
+      payment_status: "partially_paid",
+      note: "Received 12.00 of 30.00 USDC.",
+      balance_gb_after: null,
+      paid_at: null,
+    });
+    expect(await balanceBytes(t.app, bob)).toBe(start);
     await sandboxPay(t.app, order.order_id, { amount_usd: 12 }); // the same partial, replayed
-    expect(await balanceBytes(t.app, bob)).toBe(start + 4 * GB);
+    expect(await balanceBytes(t.app, bob)).toBe(start);
     const rest = await sandboxPay(t.app, order.order_id);
     expect(rest.json().data.payment_status).toBe("paid");
     expect(await balanceBytes(t.app, bob)).toBe(start + 10 * GB);
+    await sandboxPay(t.app, order.order_id); // the payment in full, replayed
+    await sandboxPay(t.app, order.order_id, { amount_usd: 12 }); // a late partial reading
+    expect((await getOrder(t.app, bob, order.order_id)).payment_status).toBe("paid");
+    expect(await balanceBytes(t.app, bob)).toBe(start + 10 * GB);
+    const entries = await t.database.query("SELECT 1 FROM ledger_entries WHERE reference LIKE $1", [
+      `order:${order.order_id}:%`,
+    ]);
+    expect(entries).toHaveLength(1);
     expect(await ledgerMismatches(t.app)).toEqual([]);
   });
 
