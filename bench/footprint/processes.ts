@@ -17,6 +17,38 @@ export function childOf(pid: number): number | null {
   return children ? Number(children.split(" ")[0]) : null;
 }
 
+/** A process and all its descendants (npm start's wrapper, the server, a first start's helper). */
+function processTree(pid: number): number[] {
+  try {
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
+    return [pid, ...(children ? children.split(" ").flatMap((child) => processTree(Number(child))) : [])];
+  } catch {
+    return []; // it exited between the listing and the read
+  }
+}
+
+/** Samples the summed RSS of a process tree every 50 ms until stopped; the highest sum, in MB. */
+export function treePeakSampler(pid: number): () => number {
+  let peak = 0;
+  const sample = () => {
+    let sum = 0;
+    for (const member of processTree(pid)) {
+      try {
+        sum += memoryOf(member).rss;
+      } catch {
+        // exited meanwhile
+      }
+    }
+    peak = Math.max(peak, sum);
+  };
+  const timer = setInterval(sample, 50);
+  return () => {
+    clearInterval(timer);
+    sample();
+    return peak;
+  };
+}
+
 export async function freePort(): Promise<number> {
   const server = net.createServer();
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
