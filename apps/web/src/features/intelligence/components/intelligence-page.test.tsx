@@ -93,6 +93,23 @@ describe("Smart Routing page", () => {
     expect(api.callsTo("POST", "/settings/hostnames")[0]?.body).toEqual({ hostnames: ["news.example.net"] });
   });
 
+  it.each([
+    [
+      "a body that is not JSON",
+      () => new Response("<html>login</html>", { status: 200 }),
+      "Unauthorized or unexpected response",
+    ],
+    [
+      "success: false",
+      () => Response.json({ success: false, message: "nope" }),
+      "API returned success: false",
+    ],
+    ["a refused token", () => fail(401, "Unauthorized"), "Unauthorized or unexpected response"],
+  ])("says why the saved hostnames could not be read: %s", async (_what, reply, message) => {
+    openPage({ "GET /settings/hostnames": reply, "GET /auth/session": ok(TEST_USER) });
+    expect(await screen.findByText(message)).toBeTruthy();
+  });
+
   it("says so when saving fails", async () => {
     openPage({ "POST /settings/hostnames": fail(500, "Internal server error") });
     const user = userEvent.setup();
