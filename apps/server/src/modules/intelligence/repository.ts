@@ -46,8 +46,9 @@ export function createIntelligenceRepository(database: Database) {
       return rows.map((row) => row.hostname);
     },
 
-    /** Replaces the user's hints in one statement: new domains are queued for the learner, and
-     * domains it already judged become this user's rules at once. */
+    /** Replaces the user's hints in one statement: new domains are queued for the learner (one it
+     * could not decide yet is due again at once, for a hint new to this user), and domains it
+     * already judged become this user's rules at once. */
     async replaceHostnames(userId: string, hostnames: string[]): Promise<void> {
       await database.query(
         `WITH dropped AS (
@@ -58,6 +59,10 @@ export function createIntelligenceRepository(database: Database) {
            ON CONFLICT (user_id, hostname) DO UPDATE SET position = EXCLUDED.position
          ), queued AS (
            INSERT INTO domain_verdicts (domain) SELECT unnest($2::text[]) ON CONFLICT (domain) DO NOTHING
+         ), requeued AS (
+           UPDATE domain_verdicts SET next_probe_at = now()
+           WHERE domain = ANY($2::text[]) AND verdict = 'unknown' AND next_probe_at > now()
+             AND domain NOT IN (SELECT hostname FROM hostname_hints WHERE user_id = $1)
          )
          INSERT INTO routing_rules (user_id, rule, service)
          SELECT $1, v.domain, ${SERVICE_OF_VERDICT} FROM domain_verdicts v

@@ -115,6 +115,18 @@ describe("hostname hints", () => {
     expect(anonymous.statusCode).toBe(401);
   });
 
+  it("a new hint makes a domain the learner could not decide yet due at once", async () => {
+    await t.database.query(
+      "INSERT INTO domain_verdicts (domain, verdict, next_probe_at) VALUES ('flaky.example.com', 'unknown', now() + interval '6 hours')",
+    );
+    expect((await saveHints(owner.token, ["news.example.org", "flaky.example.com"])).statusCode).toBe(200);
+    const [row] = await t.database.query<{ due: boolean }>(
+      "SELECT next_probe_at <= now() AS due FROM domain_verdicts WHERE domain = 'flaky.example.com'",
+    );
+    expect(row?.due).toBe(true);
+    expect((await saveHints(owner.token, ["news.example.org"])).statusCode).toBe(200);
+  });
+
   it("takes 500 host names, the most a user may keep", async () => {
     const many = Array.from({ length: 500 }, (_, i) => `site${i}.example.net`);
     expect((await saveHints(stranger.token, [...many, ...many])).statusCode).toBe(200);
