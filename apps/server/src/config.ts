@@ -165,6 +165,8 @@ const envSchema = z
     SUPPORT_URL: z.string().optional(),
     TERMS_URL: urlWithProtocols(["http:", "https:"]).optional(),
     PRIVACY_URL: urlWithProtocols(["http:", "https:"]).optional(),
+    // Where the Promotions share links point (the marketing site).
+    MARKETING_URL: urlWithProtocols(["http:", "https:"]).optional(),
     // The Connect page's SDK and MCP links; an operator who publishes packages points them there.
     NODE_SDK_URL: urlWithProtocols(["http:", "https:"]).optional(),
     PHP_SDK_URL: urlWithProtocols(["http:", "https:"]).optional(),
@@ -247,6 +249,7 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     SUPPORT_URL: env.SUPPORT_URL ?? `${appUrl}/docs`,
     TERMS_URL: env.TERMS_URL ?? `${appUrl}/terms`,
     PRIVACY_URL: env.PRIVACY_URL ?? `${appUrl}/privacy`,
+    MARKETING_URL: env.MARKETING_URL ?? appUrl,
     NODE_SDK_URL: env.NODE_SDK_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#nodejs`,
     PHP_SDK_URL: env.PHP_SDK_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#php`,
     MCP_SERVER_URL: env.MCP_SERVER_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#mcp`,

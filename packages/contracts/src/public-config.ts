@@ -11,6 +11,8 @@ export const publicConfigSchema = z.object({
   support_url: z.string(),
   terms_url: z.string(),
   privacy_url: z.string(),
+  /** Where the Promotions share links point. */
+  marketing_url: z.string(),
   /** The Connect page's "Node.js SDK", "PHP SDK" and "MCP server" links. */
   node_sdk_url: z.string(),
   php_sdk_url: z.string(),

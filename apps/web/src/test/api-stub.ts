@@ -31,6 +31,7 @@ export const TEST_CONFIG: PublicConfig = {
   free_gb: 1,
   gateway: { host: "proxy.example.test", http_port: 8080, https_port: 8443 },
   docs_url: "https://docs.example.test/",
+  marketing_url: "https://bytetoll.example.test/",
   support_url: "mailto:support@example.test",
   terms_url: "https://example.test/terms",
   privacy_url: "https://example.test/privacy",

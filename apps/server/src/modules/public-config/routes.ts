@@ -22,6 +22,7 @@ export async function publicConfigRoutes(app: App) {
       support_url: config.SUPPORT_URL,
       terms_url: config.TERMS_URL,
       privacy_url: config.PRIVACY_URL,
+      marketing_url: config.MARKETING_URL,
       node_sdk_url: config.NODE_SDK_URL,
       php_sdk_url: config.PHP_SDK_URL,
       mcp_server_url: config.MCP_SERVER_URL,
