@@ -78,6 +78,28 @@ describe("order status view", () => {
     expect(screen.queryByTestId("pay-address")).not.toBeInTheDocument();
   });
 
+  it("says how much of a partially paid order arrived, that nothing is added until the rest does, and where to send it", async () => {
+    orderApi(
+      orderFixture({
+        payment_status: "partially_paid",
+        note: "Received 12.50 of 15.00 USDC.",
+        payin_hash: "abc",
+      }),
+    );
+    renderRoute("/checkout?order_id=ord_test_1");
+    expect(await screen.findByTestId("order-status")).toHaveTextContent("Partially paid");
+    const partial = screen.getByRole("region", { name: "Partial payment" });
+    expect(screen.getByTestId("partial-payment")).toHaveTextContent(
+      "Received 12.50 of 15.00 USDC. The 5 GB of this order are added to your balance once the full amount has arrived.",
+    );
+    expect(partial).toHaveTextContent("Send the rest in USDC on Solana to the same address:");
+    expect(partial).toHaveTextContent("So1anaSandboxPayAddress111111111111111111111");
+    expect(partial).toHaveTextContent("If you cannot send the rest, contact Support and we will help.");
+    expect(screen.getByTestId("order-balance-after")).toHaveTextContent("—");
+    expect(screen.queryByText(/Payment received/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/Waiting for payment/)).not.toBeInTheDocument();
+  });
+
   it("shows the server's message for an order that is not the user's", async () => {
     orderApi(() => fail(404, "Order not found"));
     renderRoute("/checkout?order_id=ord_test_1");

@@ -66,6 +66,7 @@ export function OrderStatusView({ orderId, userId }: { orderId: string; userId: 
       ) : null}
 
       {data.payment_status === "waiting" ? <WaitingForPayment order={data} /> : null}
+      {data.payment_status === "partially_paid" ? <PartiallyPaid order={data} /> : null}
       {data.payment_status === "paid" ? (
         <p className="rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
           Payment received. {formatGb(data.gb)} added to your balance.
@@ -130,6 +131,35 @@ function WaitingForPayment({ order }: { order: Order }) {
         <Loader2 aria-hidden="true" className="size-4 animate-spin text-indigo-600" />
         Waiting for payment… This page updates by itself when it arrives.
       </p>
+    </section>
+  );
+}
+
+/** Part of the payment arrived: nothing is credited until all of it has (decision 010). The
+ * order's note says how much arrived. */
+function PartiallyPaid({ order }: { order: Order }) {
+  const network = order.network_type ? ` on ${NETWORK_NAMES[order.network_type]}` : "";
+  return (
+    <section
+      aria-label="Partial payment"
+      className="space-y-3 rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-sm text-amber-900"
+    >
+      <p data-testid="partial-payment">
+        {order.note ?? "Part of your payment has arrived."} The {formatGb(order.gb)} of this order are added
+        to your balance once the full amount has arrived.
+      </p>
+      {order.method === "crypto" && order.pay_address ? (
+        <div className="space-y-2">
+          <p>Send the rest in USDC{network} to the same address:</p>
+          <div className="flex flex-wrap items-center gap-2">
+            <code className="rounded-md bg-white px-2 py-1.5 font-mono text-xs break-all text-slate-900">
+              {order.pay_address}
+            </code>
+            <CopyButton value={order.pay_address} label="Copy pay address" />
+          </div>
+        </div>
+      ) : null}
+      <p>If you cannot send the rest, contact Support and we will help.</p>
     </section>
   );
 }
