@@ -26,6 +26,7 @@ import type {
   RoutingRule,
   UsageDayRow,
   UsageDomainRow,
+  UsageGrouping,
   UsageMetrics,
   UsagePeriod,
 } from "./types.ts";
@@ -53,6 +54,8 @@ export type UsageByDay = UsageQueryBase & { group_by: "day" };
 /** `others: true` keeps the top 5 domains and one "Others" row. */
 export type UsageByDomain = UsageQueryBase & { group_by: "domain"; others?: boolean };
 export type UsageByProxyType = UsageQueryBase & { group_by: "proxy_type" };
+/** Any grouping at once (`others` applies to domains only). */
+export type UsageQuery = UsageQueryBase & { group_by: UsageGrouping; others?: boolean };
 
 /** A crypto order: USD amount and the USDC network to pay on. */
 export type CryptoOrderRequest = Omit<CreateOrderRequest, "method">;
@@ -94,8 +97,9 @@ export function createClient(options: ClientOptions) {
   async function usage(query: UsageByDay): Promise<UsageDayRow[]>;
   async function usage(query: UsageByDomain): Promise<UsageDomainRow[]>;
   async function usage(query: UsageByProxyType): Promise<UsageMetrics[]>;
-  async function usage(query: UsageByDay | UsageByDomain | UsageByProxyType) {
-    const others = query && "others" in query ? query.others : undefined;
+  async function usage(query: UsageQuery): Promise<UsageDayRow[] | UsageDomainRow[] | UsageMetrics[]>;
+  async function usage(query: UsageQuery) {
+    const others = query?.others;
     const checked = validate(usageQuerySchema, {
       group_by: query?.group_by,
       days: query?.days === undefined ? undefined : String(query.days),

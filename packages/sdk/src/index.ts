@@ -7,6 +7,7 @@ export {
   type UsageByDay,
   type UsageByDomain,
   type UsageByProxyType,
+  type UsageQuery,
 } from "./client.ts";
 export { ByteTollError, type ByteTollErrorKind } from "./errors.ts";
 export type * from "./types.ts";
