@@ -208,11 +208,13 @@ export class BalanceLeases {
     return renewing;
   }
 
-  /** What lasts about LEASE_TARGET_MS at the rate the last grant was spent, within bounds. */
+  /** What lasts about LEASE_TARGET_MS at the rate the last grant was spent, within bounds; it
+   * shrinks by half at most per renewal, so a pause does not start the next burst small. */
   private nextSize(lease: LeaseState): number {
     const sinceLast = Math.max(1, Date.now() - lease.grantedAt);
     const perTarget = lease.size === 0 ? 0 : (lease.lastGrant / sinceLast) * LEASE_TARGET_MS;
-    lease.size = Math.round(Math.min(this.deps.maxBytes, Math.max(this.minBytes, perTarget)));
+    const wanted = Math.max(this.minBytes, perTarget, lease.size / 2);
+    lease.size = Math.round(Math.min(this.deps.maxBytes, wanted));
     return lease.size;
   }
 
