@@ -30,10 +30,24 @@ export interface DealOrderInput {
 export const dealUnavailable = () => new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
 const badRequest = (message: string) => new AppError(400, message, "bad_deal_order");
 
-/** A flash sale: `quantity` units of 1,000 GB; an amount, if sent, must be the total. */
+/** The quantity whose total is `amount` USD (the checkout link carries the total), if any. */
+function quantityFor(amount: number | undefined, price: number): number | undefined {
+  if (amount === undefined) return undefined;
+  const quantity = Math.max(1, Math.round(amount / (price * FLASH_SALE_UNIT_GB)));
+  return flashSaleTotalUsd(quantity, price) === amount ? quantity : undefined;
+}
+
+/** A flash sale: `quantity` units of 1,000 GB (or the quantity an amount is the total of); an
+ * amount sent with a quantity must be its total. */
 function flashSaleTerms(deal: DealRow, input: DealOrderInput) {
-  const { quantity } = input;
-  if (quantity === undefined) throw badRequest("quantity is required for a flash sale");
+  const quantity = input.quantity ?? quantityFor(input.amount, dealPrice(deal));
+  if (quantity === undefined) {
+    throw badRequest(
+      input.amount === undefined
+        ? "quantity is required for a flash sale"
+        : `amount must be a whole number of ${FLASH_SALE_UNIT_GB} GB units at this deal's price`,
+    );
+  }
   const totalUsd = flashSaleTotalUsd(quantity, dealPrice(deal));
   if (totalUsd > MAX_ORDER_USD)
     throw badRequest(`quantity is too large: at most ${MAX_ORDER_USD} USD per order`);

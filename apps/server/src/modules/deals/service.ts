@@ -5,7 +5,6 @@ import {
   decodeDealId,
   ENDED_DEALS_SHOWN_DAYS,
   encodeDealId,
-  FLASH_SALE_UNIT_GB,
   type Payout,
 } from "@bytetoll/contracts";
 import { applyLedgerEntry, type Database } from "@bytetoll/db";
@@ -18,11 +17,6 @@ export type { DealTerms } from "./order-terms.ts";
 
 const PAYOUT_NOT_FOUND = "Payout not found";
 
-/** The flash-sale order whose total is `usd` (then checked to be exactly that total). */
-function flashSaleInput(usd: number | null, price: number): DealOrderInput {
-  if (usd === null) return { quantity: 1 };
-  return { quantity: Math.max(1, Math.round(usd / (price * FLASH_SALE_UNIT_GB))), amount: usd };
-}
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What an order's payment reading says, as far as deals care. */
@@ -264,9 +258,11 @@ export function createDealsService({ database, publish }: Deps) {
     async signInTerms(dealId: number, usd: number | null): Promise<DealTerms> {
       const deal = await repository.find(dealId);
       if (!deal) throw dealUnavailable();
-      const input =
+      const input: DealOrderInput =
         deal.dealType === "flash_sale"
-          ? flashSaleInput(usd, dealPrice(deal))
+          ? usd === null
+            ? { quantity: 1 }
+            : { amount: usd }
           : { amount: usd ?? DEFAULT_DEPOSIT_USD };
       return dealTerms(deal, encodeDealId(deal.id), input);
     },

@@ -116,6 +116,14 @@ describe("flash sale", () => {
     expect((await orderFor(t.app, cy, { deal_id: deal.id, quantity: 1 })).statusCode).toBe(201);
   });
 
+  it("takes the checkout link's total as the quantity it pays for", async () => {
+    const deal = await createDeal(t.app, { deal_type: "flash_sale", deal_price: 0.5, deal_target_gb: 5000 });
+    const gil = await customer(t.app, "fs-gil@example.com");
+    const response = await orderFor(t.app, gil, { deal_id: deal.id, amount: 1500 });
+    expect(response.statusCode, response.body).toBe(201);
+    expect(response.json().data).toMatchObject({ quantity: 3, gb: 3000, amount_usd: 1500 });
+  });
+
   it("refuses bad quantities and amounts with a 4xx and changes nothing", async () => {
     const deal = await createDeal(t.app, {
       deal_type: "flash_sale",
