@@ -2,7 +2,6 @@ import http from "node:http";
 import { createServer } from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import type { Gateway } from "@bytetoll/gateway";
-import { latestLinkToken } from "../../../apps/server/test/helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../../apps/server/test/helpers/test-app.ts";
 import { startTestGateway } from "../../../apps/server/test/helpers/test-gateway.ts";
 
@@ -35,6 +34,14 @@ async function freePort(): Promise<number> {
 
 let addressSeq = 0;
 
+/** The magic_credential of the newest dev-outbox link sent to `email`. */
+async function latestLinkToken(t: TestApp, email: string): Promise<string> {
+  const response = await t.app.inject({ method: "GET", url: `/dev/outbox/messages?to=${encodeURIComponent(email)}` });
+  const link = response.json().data[0]?.link as string | undefined;
+  if (!link) throw new Error(`no login link was sent to ${email}`);
+  return new URL(link).searchParams.get("magic_credential") ?? "";
+}
+
 export async function startRunningInstall(): Promise<RunningInstall> {
   const database: TestDatabase = await createTestDatabase();
   const origin = http.createServer((_request, response) => response.end(ORIGIN_BODY));
@@ -66,7 +73,7 @@ export async function startRunningInstall(): Promise<RunningInstall> {
     const verified = await t.app.inject({
       method: "POST",
       url: "/auth/magic/verify",
-      payload: { access_token: await latestLinkToken(t.app, email) },
+      payload: { access_token: await latestLinkToken(t, email) },
       remoteAddress,
     });
     const session = verified.json().data as { token: string };
