@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { IncomingMessage, Server } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { Database } from "@bytetoll/db";
 import Fastify, { type FastifyBaseLogger } from "fastify";
@@ -88,10 +88,15 @@ function connectionLimits(config: Config) {
 /** At most MAX_CONNECTIONS sockets, and none kept without a request: Node's headers deadline
  * starts at a request's first byte, so a socket that never sends one would stay open for good. It
  * gets the same deadline to start a request; after that, keep-alive and WebSocket timers rule. */
-function limitConnections(server: Server, config: Config) {
-  server.maxConnections = config.MAX_CONNECTIONS;
-  server.on("connection", (socket: Socket) => socket.setTimeout(config.HEADERS_TIMEOUT_MS));
-  server.on("request", (request: IncomingMessage) => request.socket.setTimeout(0));
+function limitConnections(app: App, config: Config) {
+  app.server.maxConnections = config.MAX_CONNECTIONS;
+  app.server.on("connection", (socket: Socket) => socket.setTimeout(config.HEADERS_TIMEOUT_MS));
+  // Once ready: Socket.IO wraps the request listeners there are when it attaches and calls them
+  // only for other requests; its long-polls must clear the deadline too.
+  app.addHook("onReady", (done) => {
+    app.server.on("request", (request: IncomingMessage) => request.socket.setTimeout(0));
+    done();
+  });
 }
 
 /** Builds the whole HTTP app; never listens (tests use inject(), server.ts listens). */
@@ -107,7 +112,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     bodyLimit: 256 * 1024,
     ...connectionLimits(config),
   }).withTypeProvider<ZodTypeProvider>();
-  limitConnections(app.server, config);
+  limitConnections(app, config);
 
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

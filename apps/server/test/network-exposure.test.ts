@@ -2,6 +2,7 @@ import { randomInt } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { connect } from "node:net";
 import { LOGIN_RATE_LIMITED } from "@bytetoll/contracts";
+import { io } from "socket.io-client";
 import { afterAll, describe, expect, it } from "vitest";
 import { createEmbeddedGateway, planEmbeddedGateway } from "../src/embedded-gateway.ts";
 import { createTestApp, type TestApp } from "./helpers/test-app.ts";
@@ -146,6 +147,21 @@ describe("connection limits of the API listener", () => {
     idle.on("error", () => {});
     await new Promise((resolve) => idle.once("close", resolve));
     expect(Date.now() - started).toBeLessThan(3_000);
+  });
+
+  it("keeps a Socket.IO long-poll open beyond the deadline: it sent its request in time", async () => {
+    const port = await listening({ HEADERS_TIMEOUT_MS: "1000", REQUEST_TIMEOUT_MS: "1000" });
+    const socket = io(`http://127.0.0.1:${port}`, { transports: ["polling"], reconnection: false });
+    const disconnected: string[] = [];
+    socket.on("disconnect", (reason) => disconnected.push(reason));
+    await new Promise<void>((resolve, reject) => {
+      socket.once("connect", () => resolve());
+      socket.once("connect_error", reject);
+    });
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect(disconnected).toEqual([]);
+    expect(await socket.timeout(2_000).emitWithAck("subscribe", { channel: "deals" })).toEqual({ ok: true });
+    socket.disconnect();
   });
 
   it("refuses connections beyond MAX_CONNECTIONS", async () => {
