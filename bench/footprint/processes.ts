@@ -17,7 +17,7 @@ export function childOf(pid: number): number | null {
   return children ? Number(children.split(" ")[0]) : null;
 }
 
-/** A process and all its descendants (npm start's wrapper, the server, a first start's helper). */
+/** A process and all its descendants. */
 function processTree(pid: number): number[] {
   try {
     const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").trim();
@@ -27,12 +27,23 @@ function processTree(pid: number): number[] {
   }
 }
 
-/** Samples the summed RSS of a process tree every 50 ms until stopped; the highest sum, in MB. */
-export function treePeakSampler(pid: number): () => number {
+function commandLine(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return "";
+  }
+}
+
+/** Samples, every 50 ms until stopped, the summed RSS of the server `npm start`'s wrapper runs and
+ * of what that server runs (a first start's cluster helper); not the build steps before it. The
+ * highest sum, in MB. */
+export function serverTreePeakSampler(wrapper: number): () => number {
   let peak = 0;
   const sample = () => {
     let sum = 0;
-    for (const member of processTree(pid)) {
+    const servers = processTree(wrapper).filter((pid) => /server\.(js|ts)/.test(commandLine(pid)));
+    for (const member of servers.flatMap(processTree)) {
       try {
         sum += memoryOf(member).rss;
       } catch {
