@@ -3,7 +3,7 @@ import { type FaultProxy, startFaultProxy } from "@bytetoll/db/fault-proxy";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Order } from "../../src/modules/orders/schemas.ts";
-import { startServerProcess } from "../helpers/server-process.ts";
+import { freePort, startServerProcess } from "../helpers/server-process.ts";
 import { createTestApp } from "../helpers/test-app.ts";
 import { createOrder, customerWithoutEmail, sandboxPay } from "../modules/orders/helpers.ts";
 
@@ -54,7 +54,14 @@ describe("the server process while Redis is away", () => {
   it("starts without Redis, serves, warns once per outage, and keeps serving through a second outage", async () => {
     const proxy = await redisProxy();
     proxy.cut();
-    const server = await startServerProcess({ REDIS_URL: proxy.urlFor(REDIS_URL), LOG_LEVEL: "info" });
+    // The whole product process: API and embedded gateway, both on the cut Redis.
+    const server = await startServerProcess({
+      REDIS_URL: proxy.urlFor(REDIS_URL),
+      LOG_LEVEL: "info",
+      GATEWAY_DISABLED: "false",
+      GATEWAY_HTTP_PORT: String(await freePort()),
+      GATEWAY_HTTPS_PORT: String(await freePort()),
+    });
     try {
       const token = await signInOverHttp(server.url, "redis-outage@example.com");
       const order = () =>
