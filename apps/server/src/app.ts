@@ -14,6 +14,7 @@ import { credentialsRoutes } from "./modules/credentials/routes.ts";
 import dealsPlugin from "./modules/deals/plugin.ts";
 import { dealRoutes } from "./modules/deals/routes.ts";
 import { devOutboxRoutes } from "./modules/dev-outbox/routes.ts";
+import { downloadsRoutes } from "./modules/downloads/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import intelligencePlugin from "./modules/intelligence/plugin.ts";
 import ordersPlugin from "./modules/orders/plugin.ts";
@@ -160,6 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(credentialsRoutes, { inProcessGatewayHost: options.inProcessGatewayHost ?? null });
   await app.register(apiTokenRoutes);
   await app.register(usageRoutes);
+  await app.register(downloadsRoutes);
   await app.register(intelligencePlugin);
   if (!config.isProduction && mailer.kind === "outbox") await app.register(devOutboxRoutes);
 
