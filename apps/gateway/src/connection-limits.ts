@@ -1,5 +1,5 @@
 import type net from "node:net";
-import { parseIpLiteral } from "./ip-address.ts";
+import { isIPv6Address, parseIpLiteral } from "./ip-address.ts";
 
 export interface ConnectionLimitSettings {
   /** Open client connections one address (IPv6: one /64) may hold at once, tunnels included. */
@@ -13,12 +13,12 @@ export interface ConnectionLimitSettings {
 export function clientKey(remoteAddress: string | undefined): string {
   const address = parseIpLiteral(remoteAddress ?? "");
   if (!address) return remoteAddress ?? "";
-  if (address.family === 4) return address.text;
-  if (address.value >> 32n === 0xffffn) {
-    const v4 = Number(address.value & 0xffffffffn);
-    return [24, 16, 8, 0].map((shift) => (v4 >>> shift) & 0xff).join(".");
-  }
-  return `${(address.value >> 64n).toString(16)}::/64`;
+  if (!isIPv6Address(address)) return address.toString();
+  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
+  return `${address.parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(":")}::/64`;
 }
 
 /**

@@ -1,7 +1,14 @@
 import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
 import type { EgressAllowTarget, ResolveHost } from "./config.ts";
-import { type Cidr, cidrContains, type IpAddress, parseCidr, parseIpLiteral } from "./ip-address.ts";
+import {
+  type Cidr,
+  cidrContains,
+  type IpAddress,
+  parseCidr,
+  parseIpLiteral,
+  sameAddress,
+} from "./ip-address.ts";
 import { Refusal } from "./refusal.ts";
 
 /** Ranges no customer may reach through the gateway (smokescreen's default deny list). */
@@ -91,7 +98,7 @@ export class EgressGuard {
   /** Why an address may not be dialled, or null when it may. */
   classify(address: IpAddress, port: number): string | null {
     const isOwnHost =
-      this.own.some((own) => own.family === address.family && own.value === address.value) ||
+      this.own.some((own) => sameAddress(own, address)) ||
       loopback.some((cidr) => cidrContains(cidr, address));
     if (isOwnHost && this.options.ownPorts().includes(port)) return "the gateway itself";
     if (this.allow.some((cidr) => cidrContains(cidr, address))) return null;
@@ -110,8 +117,9 @@ export class EgressGuard {
     const literal = parseIpLiteral(host);
     if (literal) {
       const why = this.classify(literal, port);
-      if (why) throw new Refusal("destination_forbidden", `Destination ${literal.text} is ${why}`);
-      return { address: literal.text, port, domain: literal.text };
+      const text = literal.toString();
+      if (why) throw new Refusal("destination_forbidden", `Destination ${text} is ${why}`);
+      return { address: text, port, domain: text };
     }
     const domain = host.trim().toLowerCase().replace(/\.+$/, "");
     if (
@@ -135,6 +143,6 @@ export class EgressGuard {
       if (why)
         throw new Refusal("destination_forbidden", `Destination ${domain} resolves to a ${why} address`);
     }
-    return { address: (addresses[0] as IpAddress).text, port, domain };
+    return { address: (addresses[0] as IpAddress).toString(), port, domain };
   }
 }

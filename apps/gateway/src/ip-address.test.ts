@@ -26,7 +26,7 @@ describe("IP literals are read the way resolvers read them", () => {
     ["[FE80::1%25eth0]", "fe80::1"],
     ["[2001:DB8:0:0:0:0:0:1]", "2001:db8::1"],
   ])("%s → %s", (input, canonical) => {
-    expect(parseIpLiteral(input)?.text).toBe(canonical);
+    expect(parseIpLiteral(input)?.toString()).toBe(canonical);
   });
 
   it.each([
