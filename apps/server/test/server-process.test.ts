@@ -101,6 +101,14 @@ function reachable(host: string, port: number): Promise<boolean> {
   });
 }
 
+async function until(condition: () => Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error("condition not met in time");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 describe("where development mode listens", () => {
   it.skipIf(!outsideAddress)(
     "binds the API and the embedded gateway to loopback unless HOST is set",
@@ -113,7 +121,8 @@ describe("where development mode listens", () => {
       });
       try {
         for (const port of [server.port, httpPort, httpsPort]) {
-          expect(await reachable("127.0.0.1", port)).toBe(true);
+          // The gateway starts listening just after the API answers.
+          await until(() => reachable("127.0.0.1", port));
           expect(await reachable(outsideAddress ?? "", port)).toBe(false);
         }
         expect(server.output()).not.toContain("WARNING");
