@@ -98,3 +98,27 @@ export async function startServerProcess(
     },
   };
 }
+
+/** `npm run admin -- <args>` with `env` (besides PATH), to its exit code and everything it printed. */
+export function runAdmin(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; output: string }> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", path.join(root, "apps/server/src/cli/admin.ts"), ...args],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  let output = "";
+  child.stdout.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  child.stderr.on("data", (chunk: Buffer) => {
+    output += chunk.toString();
+  });
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, output })));
+}

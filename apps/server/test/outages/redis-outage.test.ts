@@ -1,9 +1,10 @@
 import type { AddressInfo } from "node:net";
 import { type FaultProxy, startFaultProxy } from "@bytetoll/db/fault-proxy";
+import { createTestDatabase } from "@bytetoll/db/testing";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Order } from "../../src/modules/orders/schemas.ts";
-import { freePort, startServerProcess } from "../helpers/server-process.ts";
+import { freePort, runAdmin, startServerProcess } from "../helpers/server-process.ts";
 import { createTestApp } from "../helpers/test-app.ts";
 import { createOrder, customerWithoutEmail, sandboxPay } from "../modules/orders/helpers.ts";
 
@@ -171,6 +172,33 @@ describe("realtime fan-out across two instances", () => {
     } finally {
       await second.close();
       await first.close();
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("the admin CLI while Redis is away", () => {
+  it("marks an order paid, exits 0 and only warns that the live update is lost", async () => {
+    const proxy = await redisProxy();
+    const t = await createTestApp({}, { database: await createTestDatabase() });
+    try {
+      const alice = await customerWithoutEmail(t.database, t.config.JWT_SECRET, "cli-outage@example.com");
+      const order = await createOrder(t.app, alice, { amount: 3, network_type: "base" });
+      proxy.cut();
+      const result = await runAdmin(["orders:pay", order.order_id], {
+        DATABASE_URL: t.database.url ?? "",
+        REDIS_URL: proxy.urlFor(REDIS_URL),
+        JWT_SECRET: t.config.JWT_SECRET,
+        PORT: "1", // nothing listens there
+      });
+      expect(result.code, result.output).toBe(0);
+      const [row] = await t.database.query<{ payment_status: string }>(
+        "SELECT payment_status FROM orders WHERE id = $1",
+        [order.order_id],
+      );
+      expect(row?.payment_status).toBe("paid");
+    } finally {
+      await t.close();
+      await t.database.close();
     }
   }, 60_000);
 });
