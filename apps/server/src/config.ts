@@ -3,6 +3,7 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomSecret } from "@bytetoll/db";
+import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
 /** The built-in integration guide (GET), the default target of the SDK and MCP links. Under
@@ -63,14 +64,13 @@ const upstreamList = z
     "each entry must be direct or an http://, https:// or socks5:// URL",
   );
 
+/** An address or address/prefix that ipaddr.js (what proxy-addr reads the list with) accepts
+ * and node:net agrees is IP: node:net refuses the octal and short IPv4 forms, and the embedded
+ * quads with leading zeros that ipaddr.js would read as decimal. */
 function isCidr(value: string): boolean {
-  const [address, prefix, ...rest] = value.split("/");
-  if (!address || rest.length > 0) return false;
-  const family = isIP(address);
-  if (family === 0) return false;
-  if (prefix === undefined) return true;
-  if (!/^\d{1,3}$/.test(prefix)) return false;
-  return Number(prefix) <= (family === 4 ? 32 : 128);
+  const [address = "", prefix = ""] = value.split("/");
+  if (isIP(address) === 0 || !/^(\d{1,3})?$/.test(prefix)) return false;
+  return ipaddr.isValid(value) || ipaddr.isValidCIDR(value);
 }
 
 const cidrList = z
