@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync } from "node:fs";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -79,11 +79,14 @@ async function startProduct(dataDir: string, databaseUrl: string | undefined, de
     ? [join(root, "node_modules/.bin/tsx"), join(root, "apps/server/src/server.ts")]
     : [process.execPath, join(root, "scripts/start.mjs")];
   const started = process.hrtime.bigint();
+  // The server's log, to read when a run fails: the last one is kept in the temp directory.
+  const log = openSync(join(tmpdir(), "bench-footprint-server.log"), "w");
   const child = spawn(command[0] as string, command.slice(1), {
     cwd: root,
     env,
-    stdio: ["ignore", "ignore", "inherit"],
+    stdio: ["ignore", log, "inherit"],
   });
+  closeSync(log);
   const treePeak = serverTreePeakSampler(child.pid as number);
   const startMs = await firstAnswer(`http://127.0.0.1:${port}/healthz`, started, child);
   const pid = childOf(child.pid as number);
