@@ -12,7 +12,7 @@ import {
 import { Refusal } from "./refusal.ts";
 
 /** Ranges no customer may reach through the gateway (smokescreen's default deny list). */
-const DENIED: Array<[string, string]> = [
+export const DENIED: Array<[string, string]> = [
   ["0.0.0.0/8", "unspecified"],
   ["10.0.0.0/8", "private"],
   ["100.64.0.0/10", "carrier-grade NAT"],
