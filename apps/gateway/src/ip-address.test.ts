@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { ConfigError, loadGatewayConfig } from "./config.ts";
 import { cidrContains, parseCidr, parseIpLiteral } from "./ip-address.ts";
 
 describe("IP literals are read the way resolvers read them", () => {
@@ -51,5 +52,14 @@ describe("IP literals are read the way resolvers read them", () => {
     expect(ula && cidrContains(ula, parseIpLiteral("fd12:3456::1")!)).toBe(true);
     expect(ula && cidrContains(ula, parseIpLiteral("127.0.0.1")!)).toBe(false);
     expect(parseCidr("10.0.0.0/33")).toBeNull();
+  });
+
+  it("takes a prefix of digits only, so a stray slash cannot open every address", () => {
+    for (const bad of ["10.0.0.0/", "10.0.0.0/8/0", "10.0.0.0/ 8", "10.0.0.0/0x8", "::1/1e2"]) {
+      expect(parseCidr(bad), bad).toBeNull();
+      expect(() => loadGatewayConfig({ EGRESS_ALLOW: bad }), bad).toThrow(ConfigError);
+    }
+    expect(parseCidr("[::1]/128")?.join("/")).toBe("::1/128");
+    expect(parseCidr("127.1")?.join("/")).toBe("127.0.0.1/32");
   });
 });
