@@ -10,6 +10,8 @@ import { CryptoCheckoutForm } from "../../features/checkout/components/crypto-ch
 import { DealUnavailable } from "../../features/checkout/components/deal-unavailable.tsx";
 import { OrderStatusView } from "../../features/checkout/components/order-status-view.tsx";
 import { parseUsdParam } from "../../features/checkout/purchase-amount.ts";
+import { useDeal } from "../../features/deals/api/get-deal.ts";
+import { DealOrderNotice } from "../../features/deals/components/deal-order-notice.tsx";
 
 /** /checkout: signed in, outside the dashboard layout (SPEC §2 route table). */
 export function Component() {
@@ -42,12 +44,29 @@ function CheckoutContent() {
   const [search] = useSearchParams();
   const orderId = search.get("order_id");
   if (session.status !== "signed-in") return null;
-  if (orderId) return <OrderStatusView key={orderId} orderId={orderId} userId={session.user.id} />;
-
-  const di = search.get("di");
-  const dealId = decodeDealId(di);
-  // A di that is not one of our encodings cannot name a live deal.
-  if (di && dealId === null) return <DealUnavailable />;
+  if (orderId) {
+    return (
+      <OrderStatusView
+        key={orderId}
+        orderId={orderId}
+        userId={session.user.id}
+        dealNotice={(dealId) => <DealOrderNotice dealId={dealId} />}
+      />
+    );
+  }
   const usd = parseUsdParam(search.get("usd"));
-  return <CryptoCheckoutForm fixedUsd={usd > 0 ? usd : null} dealId={dealId} />;
+  const di = search.get("di");
+  if (di === null) return <CryptoCheckoutForm fixedUsd={usd > 0 ? usd : null} dealId={null} />;
+  return <DealCheckout di={di} usd={usd} />;
+}
+
+/** Checkout for a deal (di): only while the deal is live. */
+function DealCheckout({ di, usd }: { di: string; usd: number }) {
+  // A di that is not one of our encodings cannot name a live deal.
+  const decodable = decodeDealId(di) !== null;
+  const deal = useDeal(decodable ? di : null);
+  if (!decodable) return <DealUnavailable />;
+  if (deal.isPending) return null;
+  if (deal.data?.status !== "live") return <DealUnavailable />;
+  return <CryptoCheckoutForm fixedUsd={usd > 0 ? usd : null} dealId={deal.data.id} />;
 }

@@ -1,7 +1,18 @@
+import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { DataBalanceCard } from "../../features/balance/components/data-balance-card.tsx";
 import { ZeroBalanceWarning } from "../../features/balance/components/zero-balance-warning.tsx";
 import { BuyMoreDialog } from "../../features/checkout/components/buy-more-dialog.tsx";
-import { PromotionsSection } from "../../features/checkout/components/promotions-section.tsx";
+import { useConfig } from "../../features/config/api/get-config.ts";
+import { PromotionsSection } from "../../features/deals/components/promotions-section.tsx";
+import {
+  DEAL_UPDATED_EVENT,
+  DEALS_CHANNEL,
+  useApplyDealUpdate,
+} from "../../features/deals/hooks/use-apply-deal-update.ts";
+import {
+  useRealtimeConnection,
+  useRealtimeEvent,
+} from "../../features/realtime/hooks/use-realtime-connection.ts";
 import { TransactionHistory } from "../../features/transactions/components/transaction-history.tsx";
 
 /** / (SPEC §2 Dashboard): balance with Buy More, promotions, purchase history. */
@@ -13,8 +24,24 @@ export function Component() {
       </h1>
       <ZeroBalanceWarning />
       <DataBalanceCard action={<BuyMoreDialog />} />
-      <PromotionsSection />
+      <LivePromotions />
       <TransactionHistory />
     </section>
+  );
+}
+
+/** Promotions kept live by `deal.updated` on the public deals room, polled while that is down. */
+function LivePromotions() {
+  const session = useSession();
+  const config = useConfig();
+  const realtime = useRealtimeConnection();
+  useRealtimeEvent(DEALS_CHANNEL, DEAL_UPDATED_EVENT, useApplyDealUpdate());
+  return (
+    <PromotionsSection
+      poll={realtime !== "connected"}
+      signedIn={session.status === "signed-in"}
+      refundAddress={session.user?.refund_address ?? null}
+      marketingUrl={config.data?.marketing_url ?? window.location.origin}
+    />
   );
 }

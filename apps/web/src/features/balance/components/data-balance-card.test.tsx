@@ -1,7 +1,7 @@
-import { screen, waitFor } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../lib/api-client.ts";
-import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 import { pageOf } from "../../transactions/testing/order-fixture.ts";
 import { retryBalance } from "../api/get-account-status.ts";
@@ -38,33 +38,5 @@ describe("Data Balance card", () => {
     expect(retryBalance(0, new ApiError("Internal server error", 500, true))).toBe(true);
     expect(retryBalance(2, new ApiError("Network error", 0))).toBe(true);
     expect(retryBalance(3, new ApiError("Network error", 0))).toBe(false);
-  });
-});
-
-describe("Promotions", () => {
-  it("is hidden while the server has no deals endpoint", async () => {
-    const api = dashboard({ "GET /account/status": ok({ balance_gb: 1, balance_bytes: 1e9 }) });
-    renderRoute("/");
-    await screen.findByTestId("balance-gb");
-    await waitFor(() => expect(api.callsTo("GET", "/deals/latestv2")).toHaveLength(1));
-    expect(screen.queryByRole("region", { name: "Promotions" })).not.toBeInTheDocument();
-  });
-
-  it("invites to check back when there are no deals", async () => {
-    dashboard({
-      "GET /account/status": ok({ balance_gb: 1, balance_bytes: 1e9 }),
-      "GET /deals/latestv2": ok([]),
-    });
-    renderRoute("/");
-    expect(await screen.findByText("Check back soon for exclusive deals and discounts!")).toBeInTheDocument();
-  });
-
-  it("says deals could not be loaded on a server failure", async () => {
-    dashboard({
-      "GET /account/status": ok({ balance_gb: 1, balance_bytes: 1e9 }),
-      "GET /deals/latestv2": fail(500, "Internal server error"),
-    });
-    renderRoute("/");
-    expect(await screen.findByText("Unable to load deals. Please try again later.")).toBeInTheDocument();
   });
 });

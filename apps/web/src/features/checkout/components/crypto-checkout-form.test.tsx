@@ -4,6 +4,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
+import { dealFixture } from "../../deals/testing/deal-fixture.ts";
 import { orderFixture } from "../../transactions/testing/order-fixture.ts";
 import { parseUsdParam } from "../purchase-amount.ts";
 
@@ -45,8 +46,12 @@ describe("checkout form", () => {
   });
 
   it("lets the amount be edited without usd and creates the order with the deal", async () => {
-    const api = checkoutApi({ "POST /transactions": ok(orderFixture({ order_id: "ord_form" })) });
-    const { router } = await openForm(`/checkout?di=${encodeDealId(42)}`);
+    const di = encodeDealId(42);
+    const api = checkoutApi({
+      "POST /transactions": ok(orderFixture({ order_id: "ord_form" })),
+      [`GET /deals/${di}`]: ok(dealFixture({ id: di })),
+    });
+    const { router } = await openForm(`/checkout?di=${di}`);
     const amount = screen.getByLabelText("Amount (USD)");
     await userEvent.clear(amount);
     await userEvent.type(amount, "0");
@@ -61,7 +66,7 @@ describe("checkout form", () => {
       amount: 12.5,
       method: "crypto",
       network_type: "polygon",
-      deal_id: "42",
+      deal_id: encodeDealId(42),
     });
   });
 

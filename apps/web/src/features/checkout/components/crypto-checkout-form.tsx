@@ -21,7 +21,8 @@ export function CryptoCheckoutForm({
   orderId,
 }: {
   fixedUsd: number | null;
-  dealId: number | null;
+  /** The encoded id of a live deal the order is for. */
+  dealId: string | null;
   orderId?: string;
 }) {
   const config = useConfig();

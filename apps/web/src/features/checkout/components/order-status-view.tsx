@@ -1,5 +1,5 @@
 import { CreditCard, ExternalLink, Loader2, RefreshCw } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
@@ -15,8 +15,17 @@ import { CryptoCheckoutForm } from "./crypto-checkout-form.tsx";
 import { NETWORK_NAMES } from "./crypto-network-fields.tsx";
 import { LiveStatusIndicator } from "./live-status-indicator.tsx";
 
-/** /checkout?order_id=… (SPEC §2): the order's payment state, live and refreshable by hand. */
-export function OrderStatusView({ orderId, userId }: { orderId: string; userId: string }) {
+/** /checkout?order_id=… (SPEC §2): the order's payment state, live and refreshable by hand.
+ * `dealNotice` shows, on an unpaid order made for a deal, whether that deal is still on. */
+export function OrderStatusView({
+  orderId,
+  userId,
+  dealNotice,
+}: {
+  orderId: string;
+  userId: string;
+  dealNotice?: (dealId: string) => ReactNode;
+}) {
   const order = useTransaction(orderId);
   const connection = useRealtimeConnection();
   useLiveOrderUpdates(userId);
@@ -39,9 +48,15 @@ export function OrderStatusView({ orderId, userId }: { orderId: string; userId: 
   }
 
   const data = order.data;
+  const notice = data.deal_id && data.payment_status === "waiting" ? dealNotice?.(data.deal_id) : null;
   if (isUnpriced(data)) {
     // Made at sign-in from a usd link: the customer picks the network (or card) here first.
-    return <CryptoCheckoutForm fixedUsd={data.amount_usd} dealId={null} orderId={data.order_id} />;
+    return (
+      <div className="space-y-4">
+        {notice}
+        <CryptoCheckoutForm fixedUsd={data.amount_usd} dealId={null} orderId={data.order_id} />
+      </div>
+    );
   }
   return (
     <div className="space-y-6" data-testid="order-status-view">
@@ -59,6 +74,7 @@ export function OrderStatusView({ orderId, userId }: { orderId: string; userId: 
           {refresher.checking ? "Checking..." : "Refresh"}
         </Button>
       </div>
+      {notice}
       {refresher.error ? (
         <p role="alert" className="text-sm text-red-600">
           {refresher.error}

@@ -11,7 +11,8 @@ export type PaymentChoice = { method: "crypto"; network: Network } | { method: "
 export interface PurchaseRequest {
   amountUsd: number;
   choice: PaymentChoice;
-  dealId?: number;
+  /** The encoded id of the deal bought (the di link parameter). */
+  dealId?: string;
   /** An order that exists without a payment method (made at sign-in): pay it instead of
    * creating another. */
   orderId?: string;
@@ -62,7 +63,7 @@ export function useStartPurchase() {
         amount: amountUsd,
         method: choice.method,
         ...(choice.method === "crypto" ? { network_type: choice.network } : {}),
-        ...(dealId !== undefined ? { deal_id: String(dealId) } : {}),
+        ...(dealId !== undefined ? { deal_id: dealId } : {}),
       });
       if (choice.method === "card") {
         await goToCardPage(order.order_id);

@@ -1,0 +1,24 @@
+import type { DepositsResponse } from "@bytetoll/contracts";
+import { queryOptions, useQuery } from "@tanstack/react-query";
+import { apiRequest } from "../../../lib/api-client.ts";
+import { DEALS_QUERY_KEY } from "./get-latest-deals.ts";
+
+export const dealDepositsQueryKey = (id: string) => [...DEALS_QUERY_KEY, "deposits", id] as const;
+
+/** GET /deals/{id}/deposits: the signed-in user's deposit in a group buy, in USD. */
+export async function getDealDeposits(id: string, signal?: AbortSignal): Promise<number> {
+  const body = await apiRequest<DepositsResponse>(`/deals/${encodeURIComponent(id)}/deposits`, { signal });
+  return body.data.total_deposit;
+}
+
+export const dealDepositsQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: dealDepositsQueryKey(id),
+    queryFn: ({ signal }) => getDealDeposits(id, signal),
+    staleTime: 30_000,
+  });
+
+/** Read only while someone is signed in. */
+export function useDealDeposits(id: string, signedIn: boolean) {
+  return useQuery({ ...dealDepositsQueryOptions(id), enabled: signedIn });
+}

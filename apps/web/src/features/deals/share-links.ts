@@ -1,0 +1,33 @@
+/** What the share menu says about the product. */
+export const SHARE_MESSAGE = "Mobile proxies from $3/GB — catch this deal before it ends:";
+
+export interface ShareTarget {
+  name: string;
+  href: string;
+}
+
+/** Where the share menu's links go: each network's own share URL with the marketing page. */
+export function shareTargets(url: string, message = SHARE_MESSAGE): ShareTarget[] {
+  const u = encodeURIComponent(url);
+  const text = encodeURIComponent(message);
+  const both = encodeURIComponent(`${message} ${url}`);
+  return [
+    { name: "X", href: `https://x.com/intent/post?text=${text}&url=${u}` },
+    { name: "WhatsApp", href: `https://wa.me/?text=${both}` },
+    { name: "Facebook", href: `https://www.facebook.com/sharer/sharer.php?u=${u}` },
+    { name: "Reddit", href: `https://www.reddit.com/submit?url=${u}&title=${text}` },
+    { name: "LinkedIn", href: `https://www.linkedin.com/sharing/share-offsite/?url=${u}` },
+    { name: "Telegram", href: `https://t.me/share/url?url=${u}&text=${text}` },
+    {
+      name: "E-mail",
+      href: `mailto:?subject=${encodeURIComponent("Mobile proxies from $3/GB")}&body=${both}`,
+    },
+  ];
+}
+
+/** The marketing page a deal is shared as: the marketing site with the deal's id. */
+export function dealShareUrl(marketingUrl: string, dealId: string): string {
+  const url = new URL(marketingUrl);
+  url.searchParams.set("di", dealId);
+  return url.toString();
+}
