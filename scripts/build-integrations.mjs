@@ -85,6 +85,15 @@ function rewriteDeclarationImports(dir) {
 
 async function buildSdk(work) {
   const stage = path.join(work, "sdk");
+  // The declarations must describe today's contracts.
+  execFileSync(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), "packages/sdk/scripts/generate-types.ts"],
+    {
+      cwd: root,
+      stdio: "ignore",
+    },
+  );
   await build({
     entryPoints: [path.join(root, "packages/sdk/src/index.ts")],
     outfile: path.join(stage, "dist/index.js"),

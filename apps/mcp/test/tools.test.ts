@@ -7,7 +7,7 @@ import {
   ORIGIN_BODY,
   type RunningInstall,
   startRunningInstall,
-} from "../../../packages/sdk/test/running-install.ts";
+} from "../../server/test/helpers/running-install.ts";
 import { type ByteTollMcpOptions, createByteTollMcpServer } from "../src/server.ts";
 
 let install: RunningInstall;

@@ -11,6 +11,7 @@ export type PublicConfig = {
   support_url: string;
   terms_url: string;
   privacy_url: string;
+  marketing_url: string;
   node_sdk_url: string;
   php_sdk_url: string;
   mcp_server_url: string;

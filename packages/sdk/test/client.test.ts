@@ -1,8 +1,13 @@
 import { startFaultProxy } from "@bytetoll/db/fault-proxy";
 import { ProxyAgent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import {
+  ADMIN_TOKEN,
+  ORIGIN_BODY,
+  type RunningInstall,
+  startRunningInstall,
+} from "../../../apps/server/test/helpers/running-install.ts";
 import { ByteTollError, createClient } from "../src/index.ts";
-import { ADMIN_TOKEN, ORIGIN_BODY, type RunningInstall, startRunningInstall } from "./running-install.ts";
 
 let install: RunningInstall;
 let apiToken: string;

@@ -2,7 +2,7 @@
  * For the PHP tests: starts a running install (API, gateway, origin, fresh database), prints one
  * JSON line describing it, and stops it when its standard input closes.
  */
-import { ADMIN_TOKEN, startRunningInstall } from "../../../packages/sdk/test/running-install.ts";
+import { ADMIN_TOKEN, startRunningInstall } from "../../../apps/server/test/helpers/running-install.ts";
 
 const install = await startRunningInstall();
 const apiToken = await install.apiToken("php-user@example.com");

@@ -2,8 +2,8 @@ import http from "node:http";
 import { createServer } from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import type { Gateway } from "@bytetoll/gateway";
-import { createTestApp, type TestApp } from "../../../apps/server/test/helpers/test-app.ts";
-import { startTestGateway } from "../../../apps/server/test/helpers/test-gateway.ts";
+import { createTestApp, type TestApp } from "./test-app.ts";
+import { startTestGateway } from "./test-gateway.ts";
 
 export const ORIGIN_BODY = "hello from the origin";
 export const ADMIN_TOKEN = "admin-token-for-integration-tests-0123456789";
@@ -36,7 +36,10 @@ let addressSeq = 0;
 
 /** The magic_credential of the newest dev-outbox link sent to `email`. */
 async function latestLinkToken(t: TestApp, email: string): Promise<string> {
-  const response = await t.app.inject({ method: "GET", url: `/dev/outbox/messages?to=${encodeURIComponent(email)}` });
+  const response = await t.app.inject({
+    method: "GET",
+    url: `/dev/outbox/messages?to=${encodeURIComponent(email)}`,
+  });
   const link = response.json().data[0]?.link as string | undefined;
   if (!link) throw new Error(`no login link was sent to ${email}`);
   return new URL(link).searchParams.get("magic_credential") ?? "";
@@ -52,6 +55,8 @@ export async function startRunningInstall(): Promise<RunningInstall> {
   const t = await createTestApp(
     {
       PORT: String(port),
+      // Links, the integration guide and its commands name the address customers reach.
+      APP_URL: url,
       ADMIN_TOKEN,
       GATEWAY_HOST: "127.0.0.1",
       GATEWAY_HTTP_PORT: String(gateway.httpPort),

@@ -1,7 +1,14 @@
 import { INTEGRATION_GUIDE_PATH } from "../../config.ts";
 import { escapeHtml } from "../../lib/html-escape.ts";
 import type { App } from "../../types.ts";
-import { nodeExample, phpExample, urlHost } from "./integration-examples.ts";
+import {
+  mcpClientConfig,
+  nodeExample,
+  nodeInstallCommand,
+  phpExample,
+  phpInstallCommand,
+  urlHost,
+} from "./integration-examples.ts";
 import { htmlPage } from "./page-shell.ts";
 
 /** Where the API reference (Swagger UI) and its OpenAPI document live (plugins/api-docs.ts). */
@@ -59,37 +66,53 @@ export function integrationGuideHtml(input: { appUrl: string; gatewayHost: strin
   return htmlPage(
     "Integrations",
     `<h1>Using ByteToll from your code</h1>
-<p>There is no SDK package to install. Everything the dashboard does goes through a JSON HTTP API at
-<code>${app}</code>, and the proxy is a standard HTTP proxy at <code>${escapeHtml(proxyUrl)}</code>. The
-examples need no ByteToll package: Node.js uses <code>fetch</code> and undici, PHP its curl extension.</p>
-<p>Authenticate with your API token: copy it from <a href="${app}/connect">Connect</a> → API &amp; SDK Access
-and send it as <code>Authorization: Bearer &lt;token&gt;</code>. Answers are
+<p>Everything the dashboard does goes through a JSON HTTP API at <code>${app}</code>, and the proxy is a
+standard HTTP proxy at <code>${escapeHtml(proxyUrl)}</code>. This install serves a Node.js SDK, a PHP SDK and an
+MCP server for AI assistants; the commands below download them from it, so they work as written.</p>
+<p>Authenticate with your API token: copy it from <a href="${app}/connect">Connect</a> → API &amp; SDK Access.
+The SDKs send it as <code>Authorization: Bearer &lt;token&gt;</code>; answers are
 <code>{"success": true, "data": …}</code>, or <code>{"success": false, "message": …}</code> with a 4xx or 5xx
-status.</p>
+status, which the SDKs raise as an error carrying the status and that message.</p>
 <p><a href="#nodejs">Node.js</a> · <a href="#php">PHP</a> · <a href="#mcp">MCP</a></p>
 
 <section id="nodejs">
 <h2>Node.js</h2>
-<p>Node.js 20.18.1 or later (what undici 7 needs). <code>fetch</code> calls the API; undici's
-<code>ProxyAgent</code> sends requests through the proxy. The program prints your balance, your usage of the last 7 days and your exit IP address.</p>
-${code(nodeExample({ apiUrl, proxyUrl }))}
+<p>Node.js 20.18 or later. Install the SDK (typed, no dependencies) from this server, and undici for its
+proxy agent:</p>
+${code(nodeInstallCommand(apiUrl))}
+<p>The program prints your balance, your usage of the last 7 days and your exit IP address through the
+proxy. The SDK also reads credentials, tests the connection, creates crypto top-up orders, and manages
+deals, hostnames and routing rules; its README is in the package.</p>
+${code(nodeExample(apiUrl))}
 ${referenceLink}
 </section>
 
 <section id="php">
 <h2>PHP</h2>
-<p>PHP 8 with the curl extension. The same two API calls and the same request through the proxy.</p>
-${code(phpExample({ apiUrl, proxyUrl }))}
+<p>PHP 8.1 or later with the curl extension, nothing else. Download and unpack the SDK from this server
+(with Composer, add <code>bytetoll-php</code> as a <code>path</code> repository instead of requiring
+<code>autoload.php</code>):</p>
+${code(phpInstallCommand(apiUrl))}
+${code(phpExample(apiUrl))}
 ${referenceLink}
 </section>
 
 <section id="mcp">
 <h2>MCP</h2>
-<p>This server does not ship an MCP server. An MCP client or agent framework that can load an OpenAPI
-description as tools can use the API directly: give it <a href="${app}${OPENAPI_PATH}"><code>${app}${OPENAPI_PATH}</code></a>
-(OpenAPI 3) and have it send your API token as a bearer token.</p>
+<p>An MCP server (stdio) for AI assistants, run with <code>npx</code> straight from this server (Node.js
+20.18 or later). Add it to your MCP client's configuration — Claude Desktop's
+<code>claude_desktop_config.json</code> looks like this; other clients take the same command, arguments and
+environment — with your API token:</p>
+${code(mcpClientConfig(apiUrl))}
+<p>Its tools read your balance, usage, transactions, deals, hostnames and routing rules, give proxy
+credentials and a proxy URL, test the connection (a few KB of data), create USDC top-up orders (pay address,
+amount and checkout link — a person pays them), withdraw group-buy deposits and change hostnames and
+routing rules. Each tool's description says what it costs or changes.</p>
 <p>The token acts as you: whoever holds it can read your proxy credentials and create orders. Regenerate it
 on the Connect page to revoke it.</p>
+<p>Agent frameworks that load an OpenAPI description as tools can use the API directly instead: give them
+<a href="${app}${OPENAPI_PATH}"><code>${app}${OPENAPI_PATH}</code></a> (OpenAPI 3) and the token as a bearer
+token.</p>
 <p>The endpoints an agent needs most:</p>
 <table>
 <thead><tr><th>call</th><th>auth</th><th>what it does</th></tr></thead>
