@@ -5,6 +5,7 @@ import {
   depositsResponse,
   errorResponse,
   messageResponse,
+  payoutListResponse,
   withdrawFieldError,
   withdrawRequest,
 } from "@bytetoll/contracts";
@@ -19,8 +20,26 @@ const errors = {
   429: errorResponse,
 };
 
-/** GET /deals/latestv2, GET /deals/{id}, GET /deals/{id}/deposits, POST /deals/{id}/withdraw. */
+/** GET /deals/latestv2, GET /deals/{id}, GET /deals/{id}/deposits, POST /deals/{id}/withdraw,
+ * GET /payouts. */
 export async function dealRoutes(app: App) {
+  app.get(
+    "/payouts",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["deals"],
+        summary: "The caller's payouts: withdrawn and refunded group-buy deposits, newest first",
+        security: [{ bearer: [] }],
+        response: { 200: payoutListResponse, ...errors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await app.deals.payouts({ userId: requireUser(request).id }),
+    }),
+  );
+
   app.get(
     "/deals/latestv2",
     {

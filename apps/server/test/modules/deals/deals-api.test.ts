@@ -253,6 +253,10 @@ describe("group buy", () => {
     expect(await totalDeposit(t.app, without, deal.id)).toBe(100);
     const claimed = await withdraw(t.app, without, deal.id, { wallet_address: EVM_WALLET });
     expect(claimed.statusCode, claimed.body).toBe(200);
+    const own = await t.app.inject({ method: "GET", url: "/payouts", headers: without.headers });
+    expect(own.json().data).toEqual([
+      expect.objectContaining({ kind: "refund", amount_usd: 100, status: "pending" }),
+    ]);
     expect((await payouts(t.app)).find((p) => p.user_id === without.id)?.kind).toBe("refund");
     expect(await totalDeposit(t.app, without, deal.id)).toBe(0);
   });

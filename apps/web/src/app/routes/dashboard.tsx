@@ -13,6 +13,7 @@ import {
   useRealtimeConnection,
   useRealtimeEvent,
 } from "../../features/realtime/hooks/use-realtime-connection.ts";
+import { PayoutHistory } from "../../features/transactions/components/payout-history.tsx";
 import { TransactionHistory } from "../../features/transactions/components/transaction-history.tsx";
 
 /** / (SPEC §2 Dashboard): balance with Buy More, promotions, purchase history. */
@@ -26,6 +27,7 @@ export function Component() {
       <DataBalanceCard action={<BuyMoreDialog />} />
       <LivePromotions />
       <TransactionHistory />
+      <PayoutHistory />
     </section>
   );
 }

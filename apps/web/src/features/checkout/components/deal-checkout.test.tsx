@@ -40,4 +40,18 @@ describe("checkout for a deal", () => {
     renderRoute("/checkout?order_id=ord_deal");
     expect(await screen.findByText(DEAL_ORDER_UNAVAILABLE)).toBeInTheDocument();
   });
+
+  it("says a paid deposit is held until the group buy reaches its target", async () => {
+    checkoutApi({
+      "GET /transactions/ord_dep": ok(
+        orderFixture({ order_id: "ord_dep", deal_id: di, quantity: null, payment_status: "paid", gb: 100 }),
+      ),
+    });
+    renderRoute("/checkout?order_id=ord_dep");
+    expect(
+      await screen.findByText(
+        "Deposit received. It is held until the group buy reaches its target, then buys 100 GB.",
+      ),
+    ).toBeInTheDocument();
+  });
 });

@@ -7,6 +7,7 @@ import { formatDateTime, formatGb, formatMoney, formatUsdc } from "../../../lib/
 import { useRealtimeConnection } from "../../realtime/hooks/use-realtime-connection.ts";
 import { useTransaction } from "../../transactions/api/get-transaction.ts";
 import type { Order } from "../../transactions/api/order.ts";
+import { orderKind } from "../../transactions/components/order-kind.ts";
 import { OrderStatusBadge } from "../../transactions/components/order-status-badge.tsx";
 import { useLiveOrderUpdates } from "../../transactions/hooks/use-live-order-updates.ts";
 import { useRefreshOrder } from "../hooks/use-refresh-order.ts";
@@ -85,7 +86,9 @@ export function OrderStatusView({
       {data.payment_status === "partially_paid" ? <PartiallyPaid order={data} /> : null}
       {data.payment_status === "paid" ? (
         <p className="rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
-          Payment received. {formatGb(data.gb)} added to your balance.
+          {orderKind(data) === "Deposit"
+            ? `Deposit received. It is held until the group buy reaches its target, then buys ${formatGb(data.gb)}.`
+            : `Payment received. ${formatGb(data.gb)} added to your balance.`}
         </p>
       ) : null}
 

@@ -57,12 +57,20 @@ describe("Transaction History", () => {
         .map((cell) => cell.textContent);
     expect(cells(rows[0] as HTMLElement)).toEqual([
       "Nov 21 2026 14:30",
+      "Purchase",
       "5 GB",
       "$15",
       "USDC (Solana)",
       "Paid",
     ]);
-    expect(cells(rows[1] as HTMLElement)).toEqual(["Nov 21 2026 14:30", "100 GB", "$300", "Card", "Unpaid"]);
+    expect(cells(rows[1] as HTMLElement)).toEqual([
+      "Nov 21 2026 14:30",
+      "Purchase",
+      "100 GB",
+      "$300",
+      "Card",
+      "Unpaid",
+    ]);
     expect(within(rows[0] as HTMLElement).getByRole("link")).toHaveAttribute("href", "/checkout?order_id=a");
     expect(historyQueries()[0]?.get("per_page")).toBe("10");
     expect(historyQueries()[0]?.get("page")).toBe("1");

@@ -6,6 +6,7 @@ import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { formatDateTime, formatGb, formatMoney } from "../../../lib/format.ts";
 import { useTransactions } from "../api/get-transactions.ts";
 import type { Order } from "../api/order.ts";
+import { orderKind } from "./order-kind.ts";
 import { OrderStatusBadge } from "./order-status-badge.tsx";
 
 export const HISTORY_ERROR_MESSAGE = "Failed to load purchases";
@@ -54,6 +55,9 @@ export function TransactionHistory() {
                     Date
                   </th>
                   <th scope="col" className="px-4 py-3">
+                    Kind
+                  </th>
+                  <th scope="col" className="px-4 py-3">
                     Data
                   </th>
                   <th scope="col" className="px-4 py-3">
@@ -78,6 +82,7 @@ export function TransactionHistory() {
                         {formatDateTime(order.created_at)}
                       </Link>
                     </td>
+                    <td className="px-4 py-3 whitespace-nowrap text-slate-700">{orderKind(order)}</td>
                     <td className="px-4 py-3 whitespace-nowrap text-slate-900">{formatGb(order.gb)}</td>
                     <td className="px-4 py-3 whitespace-nowrap text-slate-700">
                       {formatMoney(order.amount_usd)}

@@ -1,0 +1,57 @@
+import { encodeDealId, type Payout } from "@bytetoll/contracts";
+import { screen, within } from "@testing-library/react";
+import { describe, expect, it } from "vitest";
+import { ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { renderRoute } from "../../../test/render-route.tsx";
+import { orderFixture, pageOf } from "../testing/order-fixture.ts";
+
+const deal = encodeDealId(3);
+
+function payout(overrides: Partial<Payout>): Payout {
+  return {
+    id: "p1",
+    user_id: TEST_USER.id,
+    deal_id: deal,
+    kind: "withdrawal",
+    amount_usd: 100,
+    wallet_address: "0x52908400098527886E0F7030069857D2E4169EE7",
+    status: "pending",
+    tx_hash: null,
+    created_at: "2026-11-21T14:30:00Z",
+    updated_at: "2026-11-21T14:30:00Z",
+    ...overrides,
+  };
+}
+
+describe("history of deal money", () => {
+  it("shows deposits, flash-sale purchases, payouts and refunds as their own kinds", async () => {
+    signInWithToken();
+    stubApi({
+      "GET /auth/session": ok(TEST_USER),
+      "GET /account/status": ok({ balance_gb: 1, balance_bytes: 1e9 }),
+      "GET /transactions": Response.json(
+        pageOf([
+          orderFixture({ order_id: "d", deal_id: deal, quantity: null }),
+          orderFixture({ order_id: "f", deal_id: encodeDealId(4), quantity: 2 }),
+        ]),
+      ),
+      "GET /payouts": ok([
+        payout({ id: "w" }),
+        payout({ id: "r", kind: "refund", status: "sent", amount_usd: 50 }),
+      ]),
+    });
+    renderRoute("/");
+    const history = await screen.findByRole("region", { name: "Transaction History" });
+    const rows = await within(history).findAllByTestId("history-row");
+    expect(rows.map((row) => within(row).getAllByRole("cell")[1]?.textContent)).toEqual([
+      "Deposit",
+      "Flash sale",
+    ]);
+    const payouts = await screen.findByRole("region", { name: "Payouts and Refunds" });
+    const lines = within(payouts)
+      .getAllByTestId("payout-row")
+      .map((row) => row.textContent);
+    expect(lines[0]).toMatch(/^Payout.*\$100.*0x5290…9EE7Pending$/);
+    expect(lines[1]).toMatch(/^Refund.*\$50.*Sent$/);
+  });
+});
