@@ -71,7 +71,7 @@ function amountText(amount: number): string {
 }
 
 /** The order's note for a partial payment: what arrived of what was asked, in the order's unit. */
-export function receivedNote(row: Pick<OrderRow, "method">, paid: Share | undefined): string {
+function receivedNote(row: Pick<OrderRow, "method">, paid: Share | undefined): string {
   const unit = row.method === "card" ? "USD" : "USDC";
   if (!paid) return `Part of the ${unit} payment arrived.`;
   return `Received ${amountText(paid.amount)} of ${amountText(paid.of)} ${unit}.`;
