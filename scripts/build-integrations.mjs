@@ -20,7 +20,7 @@ import {
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { zipDirectory } from "./zip.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 export const downloadsDir = path.join(root, "apps/server/dist/downloads");
@@ -83,6 +83,9 @@ function rewriteDeclarationImports(dir) {
   }
 }
 
+/** esbuild, loaded when building: `npm start` reads this file's lists without the compiler. */
+const esbuild = () => import("esbuild");
+
 async function buildSdk(work) {
   const stage = path.join(work, "sdk");
   // The declarations must describe today's contracts.
@@ -94,7 +97,7 @@ async function buildSdk(work) {
       stdio: "ignore",
     },
   );
-  await build({
+  await (await esbuild()).build({
     entryPoints: [path.join(root, "packages/sdk/src/index.ts")],
     outfile: path.join(stage, "dist/index.js"),
     bundle: true,
@@ -130,7 +133,7 @@ async function buildSdk(work) {
 
 async function buildMcp(work) {
   const stage = path.join(work, "mcp");
-  await build({
+  await (await esbuild()).build({
     entryPoints: [path.join(root, "apps/mcp/src/main.ts")],
     outfile: path.join(stage, "dist/main.js"),
     bundle: true,
@@ -159,7 +162,7 @@ function buildPhp(work) {
   for (const entry of ["composer.json", "autoload.php", "README.md", "src"]) {
     cpSync(path.join(root, "sdks/php", entry), path.join(stage, entry), { recursive: true });
   }
-  execFileSync("zip", ["-qr", "bytetoll-php.zip", "bytetoll-php"], { cwd: work });
+  writeFileSync(path.join(work, "bytetoll-php.zip"), zipDirectory(work, "bytetoll-php"));
   publish(path.join(work, "bytetoll-php.zip"), "bytetoll-php.zip");
 }
 

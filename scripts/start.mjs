@@ -5,6 +5,7 @@ import { spawn, spawnSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DOWNLOAD_NAMES, downloadsDir, integrationSourceDirs } from "./build-integrations.mjs";
 import { sourceDirs, targets } from "./build-server.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -56,6 +57,18 @@ if (
     console.error("Compiling the server failed; run `npm run build` to see why.");
     process.exit(build.status ?? 1);
   }
+}
+
+// The SDK, MCP and PHP packages the integration guide installs from /downloads.
+const downloads = DOWNLOAD_NAMES.map((name) => path.join(downloadsDir, name));
+const integrationSources = integrationSourceDirs.map((dir) => path.join(root, dir));
+if (Math.min(...downloads.map(newestMtime)) < Math.max(...integrationSources.map(newestMtime))) {
+  console.error("Packing the SDK, MCP and PHP downloads (missing or older than their sources)…");
+  const build = spawnSync(process.execPath, [path.join(root, "scripts/build-integrations.mjs")], {
+    stdio: "inherit",
+  });
+  if (build.status !== 0)
+    console.error("Packing the downloads failed; /downloads answers 404 until `npm run build`.");
 }
 
 // A young generation of 4 MB (V8 defaults to 16) keeps an idle server's heap small; see
