@@ -21,6 +21,14 @@ function dosTime(date) {
   return { time, day };
 }
 
+/** Writes little-endian 16-bit (`width` 2) or 32-bit (4) `values` one after another from `at`. */
+function writeFields(buffer, at, width, values) {
+  for (const [index, value] of values.entries()) {
+    if (width === 2) buffer.writeUInt16LE(value, at + index * 2);
+    else buffer.writeUInt32LE(value >>> 0, at + index * 4);
+  }
+}
+
 /** The bytes of a ZIP holding `dir` (a folder of `base`) and everything below it. */
 export function zipDirectory(base, dir) {
   const locals = [];
@@ -38,16 +46,16 @@ export function zipDirectory(base, dir) {
 
     const local = Buffer.alloc(30);
     local.writeUInt32LE(0x04034b50, 0);
-    fields.forEach((value, index) => local.writeUInt16LE(value, 4 + index * 2));
-    sizes.forEach((value, index) => local.writeUInt32LE(value >>> 0, 14 + index * 4));
+    writeFields(local, 4, 2, fields);
+    writeFields(local, 14, 4, sizes);
     local.writeUInt16LE(nameBytes.length, 26);
     locals.push(local, nameBytes, packed);
 
     const central = Buffer.alloc(46);
     central.writeUInt32LE(0x02014b50, 0);
     central.writeUInt16LE(0x0314, 4); // made by: Unix, version 20
-    fields.forEach((value, index) => central.writeUInt16LE(value, 6 + index * 2));
-    sizes.forEach((value, index) => central.writeUInt32LE(value >>> 0, 16 + index * 4));
+    writeFields(central, 6, 2, fields);
+    writeFields(central, 16, 4, sizes);
     central.writeUInt16LE(nameBytes.length, 28);
     central.writeUInt32LE((0o100644 << 16) >>> 0, 38); // a regular file, rw-r--r--
     central.writeUInt32LE(offset, 42);
