@@ -25,6 +25,12 @@ describe("HTTP/1.1 messages", () => {
     }
   });
 
+  it("strips only spaces and tabs around a header value, keeping a trailing 0xA0 byte", () => {
+    const buffer = Buffer.from("GET / HTTP/1.1\r\nX-A: \t a\xa0\t \r\n\r\n", "latin1");
+    const parsed = parseRequestHead(buffer, buffer.length);
+    expect(parsed.headers.find((h) => h.key === "x-a")?.value).toBe("a\xa0");
+  });
+
   it("rejects malformed chunk sizes", () => {
     expect(() => new ChunkedScanner().scan(Buffer.from("zz\r\n"))).toThrow(MalformedMessage);
     for (const line of ["5;a\nb", "5;a\u0000", '5;a="\u0001"', " 5", "5;", "5;=x", "5;a=b c"])

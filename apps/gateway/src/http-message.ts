@@ -38,6 +38,7 @@ export type Framing =
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
+const OPTIONAL_WHITESPACE = /^[ \t]+|[ \t]+$/g;
 
 /** Index just past the blank line ending the head, or -1 while it is incomplete. */
 export function headEnd(buffer: Buffer): number {
@@ -57,7 +58,8 @@ function parseHeaders(lines: string[]): Header[] {
     if (colon <= 0) throw new MalformedMessage("malformed header line");
     const name = line.slice(0, colon);
     if (!TOKEN.test(name)) throw new MalformedMessage("invalid header name");
-    const value = line.slice(colon + 1).trim();
+    // Only spaces and tabs surround a field value (JS trim() would also eat 0xA0 and change it).
+    const value = line.slice(colon + 1).replace(OPTIONAL_WHITESPACE, "");
     if (!FIELD_VALUE.test(value)) throw new MalformedMessage("invalid header value");
     headers.push({ name, key: name.toLowerCase(), value });
   }
