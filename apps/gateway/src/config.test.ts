@@ -73,3 +73,51 @@ describe("UPSTREAM_CA_FILE", () => {
     }
   });
 });
+
+describe("the gateway's variables", () => {
+  it("takes port 0 (any free port) and GATEWAY_METRICS_PORT=off", () => {
+    const config = loadGatewayConfig({
+      GATEWAY_HTTP_PORT: "0",
+      GATEWAY_HTTPS_PORT: "0",
+      GATEWAY_METRICS_PORT: "off",
+    });
+    expect([config.httpPort, config.httpsPort, config.metricsPort]).toEqual([0, 0, null]);
+    expect(loadGatewayConfig({ GATEWAY_METRICS_PORT: "9500" }).metricsPort).toBe(9500);
+    expect(loadGatewayConfig({}).metricsPort).toBe(9464);
+  });
+
+  it.each([
+    ["GATEWAY_HTTP_PORT", "70000"],
+    ["GATEWAY_HTTPS_PORT", "http"],
+    ["GATEWAY_METRICS_PORT", "on"],
+    ["GATEWAY_MAX_CONNECTIONS", "0"],
+    ["GATEWAY_MAX_CONNECTIONS_PER_IP", "many"],
+    ["GATEWAY_HEAD_TIMEOUT_MS", "-1"],
+    ["PRICE_PER_GB_USD", "free"],
+    ["MOBILE_UPSTREAMS", "ftp://exit.example"],
+    ["DATACENTER_UPSTREAMS", ","],
+    ["DATABASE_URL", "mysql://db.example"],
+    ["GATEWAY_TLS_CERT", "-----BEGIN CERTIFICATE-----"],
+  ])("stops on %s=%j with one problem naming it", (name, value) => {
+    let problems: string[] = [];
+    try {
+      loadGatewayConfig({ [name]: value });
+    } catch (error) {
+      if (error instanceof ConfigError) problems = error.problems;
+    }
+    expect(problems).toHaveLength(1);
+    expect(problems[0]).toMatch(new RegExp(`^(${name}|GATEWAY_TLS_KEY): `));
+  });
+
+  it("reads GATEWAY_TLS_CERT/_KEY as PEM text or as the path of a PEM file", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bytetoll-tls-"));
+    try {
+      const { cert, key } = await selfSignedCertificate(undefined);
+      writeFileSync(join(dir, "cert.pem"), cert);
+      const config = loadGatewayConfig({ GATEWAY_TLS_CERT: join(dir, "cert.pem"), GATEWAY_TLS_KEY: key });
+      expect(config.tls).toEqual({ cert, key });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { X509Certificate } from "node:crypto";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { z } from "zod";
 import { parseCidr } from "./ip-address.ts";
 import { parseUpstream, type UpstreamSpec } from "./upstreams.ts";
 
@@ -76,34 +77,73 @@ export const defaultGatewayConfig: GatewayConfig = {
   headTimeoutMs: 15_000,
 };
 
-export class ConfigError extends Error {}
-
 type Env = Record<string, string | undefined>;
 
-function port(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0 || value > 65535) {
-    throw new ConfigError(`${name} must be a port number (0-65535), got "${raw}"`);
+/** A configuration value that stops the program; the message names every bad variable. */
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+    this.name = "ConfigError";
   }
-  return value;
 }
 
-function positiveNumber(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number`);
-  return value;
+/** A port number from `min` (0 only where "any free port" makes sense) to 65535. */
+export const portNumber = (min: 0 | 1) =>
+  z.coerce
+    .number({ error: "must be a port number" })
+    .int("must be a whole number")
+    .min(min, `must be between ${min} and 65535`)
+    .max(65535, `must be between ${min} and 65535`);
+
+export const positiveNumber = (fallback: number) =>
+  z.coerce.number({ error: "must be a number" }).positive("must be greater than 0").default(fallback);
+
+export const urlWithProtocols = (protocols: string[]) =>
+  z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
+  );
+
+/** A comma list whose entries `read` turns into values, throwing with the reason for a bad one.
+ * Blanks between commas are dropped. */
+const listOf = <T>(read: (entry: string) => T) =>
+  z.string().transform((value, ctx): T[] =>
+    value
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .map((entry) => {
+        try {
+          return read(entry);
+        } catch (error) {
+          ctx.addIssue({ code: "custom", message: (error as Error).message });
+          return z.NEVER;
+        }
+      }),
+  );
+
+function refuse(message: string): never {
+  throw new Error(message);
 }
 
-function list(raw: string | undefined): string[] {
-  return (raw ?? "")
-    .split(",")
-    .map((item) => item.trim())
-    .filter((item) => item !== "");
-}
+/** "direct" or a comma list of http/https/socks5 proxy URLs; kept as text, checked here. */
+const upstreamList = listOf((entry) => {
+  parseUpstream(entry);
+  return entry;
+})
+  .refine((entries) => entries.length > 0, "must be direct or a comma list of proxy URLs")
+  .default(["direct"]);
+
+/** `127.1`, `10.0.0.0/8`, `[::1]/128`: the forms the egress guard matches addresses with. */
+const cidrList = listOf((entry) =>
+  parseCidr(entry) ? entry : refuse(`"${entry}" is not a CIDR range like 127.0.0.0/8`),
+).default([]);
 
 /** `127.0.0.1/32:3000` or `[::1]/128:3000`: IPv6 in brackets, so the port is never ambiguous. */
 export function parseEgressAllowTarget(text: string): EgressAllowTarget | null {
@@ -115,88 +155,141 @@ export function parseEgressAllowTarget(text: string): EgressAllowTarget | null {
   return { cidr, port };
 }
 
+const egressAllowTargets = listOf(
+  (entry) =>
+    parseEgressAllowTarget(entry) ??
+    refuse(`"${entry}" is not CIDR:port (like 127.0.0.1/32:3000 or [::1]/128:3000)`),
+).default([]);
+
+/** GATEWAY_TLS_CERT/_KEY may hold the PEM itself or a path to a PEM file. */
+export function pem(value: string): string {
+  return value.includes("-----BEGIN") || !existsSync(value) ? value : readFileSync(value, "utf8");
+}
+
 /** UPSTREAM_CA_FILE: a PEM file of one or more certificates an https upstream may chain to,
  * for exits on a private CA. Read and checked here so a wrong path stops the start, not the
  * first request. */
-function upstreamCa(env: Env): string | undefined {
-  const path = env.UPSTREAM_CA_FILE;
-  if (path === undefined || path === "") return undefined;
+const upstreamCaFile = z.string().transform((path, ctx) => {
+  const refuse = (message: string) => {
+    ctx.addIssue({ code: "custom", message });
+    return z.NEVER;
+  };
   let text: string;
   try {
     text = readFileSync(path, "utf8");
   } catch (error) {
-    throw new ConfigError(
-      `UPSTREAM_CA_FILE: cannot read "${path}" (${(error as NodeJS.ErrnoException).code})`,
-    );
+    return refuse(`cannot read "${path}" (${(error as NodeJS.ErrnoException).code})`);
   }
   const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length === 0) throw new ConfigError(`UPSTREAM_CA_FILE: "${path}" holds no PEM certificate`);
+  if (blocks.length === 0) return refuse(`"${path}" holds no PEM certificate`);
   for (const block of blocks) {
     try {
       new X509Certificate(block);
     } catch {
-      throw new ConfigError(`UPSTREAM_CA_FILE: "${path}" holds a certificate that does not parse`);
+      return refuse(`"${path}" holds a certificate that does not parse`);
     }
   }
   return blocks.join("\n");
-}
+});
 
-function upstreams(env: Env, name: string, ca: string | undefined): UpstreamSpec[] {
-  const items = list(env[name]);
-  try {
-    return items.length === 0 ? [parseUpstream("direct")] : items.map((item) => parseUpstream(item, { ca }));
-  } catch (error) {
-    throw new ConfigError(`${name}: ${(error as Error).message}`);
+/** GATEWAY_METRICS_PORT: a port, or `off` when the host process serves the metrics itself. */
+const metricsPort = z.union([z.literal("off").transform(() => null), portNumber(0)], {
+  error: "must be a port number (0-65535) or off",
+});
+
+/**
+ * Every variable the gateway reads. Ports may be 0 (any free port: tests); the server, which
+ * tells customers its gateway's ports, narrows them to 1-65535. Unset variables keep no default
+ * here when whoever runs the gateway must know they were unset (GATEWAY_BIND, DATA_DIR,
+ * GATEWAY_METRICS_PORT); gatewayConfigFrom fills those in.
+ */
+export const gatewayEnvSchema = z.object({
+  GATEWAY_BIND: z.string().optional(),
+  GATEWAY_HTTP_PORT: portNumber(0).default(defaultGatewayConfig.httpPort),
+  GATEWAY_HTTPS_PORT: portNumber(0).default(defaultGatewayConfig.httpsPort),
+  GATEWAY_TLS_CERT: z.string().transform(pem).optional(),
+  GATEWAY_TLS_KEY: z.string().transform(pem).optional(),
+  GATEWAY_METRICS_PORT: metricsPort.optional(),
+  DATA_DIR: z.string().optional(),
+  DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"]).optional(),
+  UPSTREAM_CA_FILE: upstreamCaFile.optional(),
+  MOBILE_UPSTREAMS: upstreamList,
+  DATACENTER_UPSTREAMS: upstreamList,
+  EGRESS_ALLOW: cidrList,
+  EGRESS_ALLOW_TARGETS: egressAllowTargets,
+  PRICE_PER_GB_USD: positiveNumber(defaultGatewayConfig.pricePerGbUsd),
+  DC_PRICE_PER_GB_USD: positiveNumber(defaultGatewayConfig.dcPricePerGbUsd),
+  GATEWAY_MAX_CONNECTIONS_PER_IP: positiveNumber(defaultGatewayConfig.maxConnectionsPerIp),
+  GATEWAY_MAX_CONNECTIONS: positiveNumber(defaultGatewayConfig.maxConnections),
+  GATEWAY_HEAD_TIMEOUT_MS: positiveNumber(defaultGatewayConfig.headTimeoutMs),
+});
+
+export type GatewayEnv = z.output<typeof gatewayEnvSchema>;
+
+/** The checks across the gateway's variables; the server runs them on its own schema too. */
+export function checkGatewayEnv(env: GatewayEnv, ctx: z.RefinementCtx): void {
+  if (Boolean(env.GATEWAY_TLS_CERT) !== Boolean(env.GATEWAY_TLS_KEY)) {
+    const missing = env.GATEWAY_TLS_CERT ? "GATEWAY_TLS_KEY" : "GATEWAY_TLS_CERT";
+    ctx.addIssue({ code: "custom", path: [missing], message: "must be set together with its pair" });
   }
 }
 
-function pemPair(env: Env): { cert: string; key: string } | null {
+const NAMES_NOT_ECHOED = /SECRET|KEY|TOKEN|PASSWORD|URL/;
+
+/** Parses `env` with `schema`, empty strings counting as unset; throws one ConfigError naming
+ * each wrong variable (and its value, unless it may be a secret). */
+export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Env): z.output<Schema> {
+  const present = Object.fromEntries(
+    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = schema.safeParse(present);
+  if (parsed.success) return parsed.data;
+  throw new ConfigError(
+    parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? "environment");
+      const raw = typeof issue.path[0] === "string" ? present[issue.path[0]] : undefined;
+      const echoed = raw === undefined || NAMES_NOT_ECHOED.test(name) || issue.message.includes(`"${raw}"`);
+      return `${name}: ${issue.message}${echoed ? "" : ` (got "${raw}")`}`;
+    }),
+  );
+}
+
+/** The gateway's settings from its parsed variables. */
+export function gatewayConfigFrom(env: GatewayEnv): GatewayConfig {
+  const trust = { ca: env.UPSTREAM_CA_FILE };
   const cert = env.GATEWAY_TLS_CERT;
   const key = env.GATEWAY_TLS_KEY;
-  if (!cert && !key) return null;
-  if (!cert || !key) throw new ConfigError("GATEWAY_TLS_CERT and GATEWAY_TLS_KEY must be set together");
-  return { cert, key };
+  return {
+    ...defaultGatewayConfig,
+    host: env.GATEWAY_BIND ?? defaultGatewayConfig.host,
+    httpPort: env.GATEWAY_HTTP_PORT,
+    httpsPort: env.GATEWAY_HTTPS_PORT,
+    tls: cert && key ? { cert, key } : null,
+    dataDir: env.DATABASE_URL ? undefined : (env.DATA_DIR ?? "./data"),
+    stateDir: env.DATA_DIR,
+    mobileUpstreams: env.MOBILE_UPSTREAMS.map((entry) => parseUpstream(entry, trust)),
+    datacenterUpstreams: env.DATACENTER_UPSTREAMS.map((entry) => parseUpstream(entry, trust)),
+    egressAllow: env.EGRESS_ALLOW,
+    egressAllowTargets: env.EGRESS_ALLOW_TARGETS,
+    pricePerGbUsd: env.PRICE_PER_GB_USD,
+    dcPricePerGbUsd: env.DC_PRICE_PER_GB_USD,
+    metricsPort:
+      env.GATEWAY_METRICS_PORT === undefined ? defaultGatewayConfig.metricsPort : env.GATEWAY_METRICS_PORT,
+    maxConnectionsPerIp: env.GATEWAY_MAX_CONNECTIONS_PER_IP,
+    maxConnections: env.GATEWAY_MAX_CONNECTIONS,
+    headTimeoutMs: env.GATEWAY_HEAD_TIMEOUT_MS,
+  };
+}
+
+const gatewayOnlySchema = gatewayEnvSchema.superRefine(checkGatewayEnv);
+
+/** The gateway's variables when it runs alone; a wrong value throws a ConfigError naming it. */
+export function parseGatewayEnv(env: Env): GatewayEnv {
+  return parseEnv(gatewayOnlySchema, env);
 }
 
 /** Reads the gateway's environment once; a wrong value throws a ConfigError naming the variable.
- * GATEWAY_TLS_CERT/_KEY hold PEM text or a path to a PEM file (resolved by main.ts). */
-export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
-  const egressAllow = list(env.EGRESS_ALLOW);
-  for (const cidr of egressAllow) {
-    if (!parseCidr(cidr)) throw new ConfigError(`EGRESS_ALLOW: "${cidr}" is not a CIDR range`);
-  }
-  const egressAllowTargets = list(env.EGRESS_ALLOW_TARGETS).map((item) => {
-    const target = parseEgressAllowTarget(item);
-    if (!target) {
-      throw new ConfigError(
-        `EGRESS_ALLOW_TARGETS: "${item}" is not CIDR:port (like 127.0.0.1/32:3000 or [::1]/128:3000)`,
-      );
-    }
-    return target;
-  });
-  const metricsRaw = env.GATEWAY_METRICS_PORT;
-  const ca = upstreamCa(env);
-  return {
-    ...defaultGatewayConfig,
-    host: env.GATEWAY_BIND || defaultGatewayConfig.host,
-    httpPort: port(env, "GATEWAY_HTTP_PORT", 8080),
-    httpsPort: port(env, "GATEWAY_HTTPS_PORT", 8443),
-    tls: pemPair(env),
-    dataDir: env.DATABASE_URL ? undefined : env.DATA_DIR || "./data",
-    stateDir: env.DATA_DIR || undefined,
-    mobileUpstreams: upstreams(env, "MOBILE_UPSTREAMS", ca),
-    datacenterUpstreams: upstreams(env, "DATACENTER_UPSTREAMS", ca),
-    egressAllow,
-    egressAllowTargets,
-    pricePerGbUsd: positiveNumber(env, "PRICE_PER_GB_USD", 3),
-    dcPricePerGbUsd: positiveNumber(env, "DC_PRICE_PER_GB_USD", 0.3),
-    metricsPort: metricsRaw === "off" ? null : port(env, "GATEWAY_METRICS_PORT", 9464),
-    maxConnectionsPerIp: positiveNumber(
-      env,
-      "GATEWAY_MAX_CONNECTIONS_PER_IP",
-      defaultGatewayConfig.maxConnectionsPerIp,
-    ),
-    maxConnections: positiveNumber(env, "GATEWAY_MAX_CONNECTIONS", defaultGatewayConfig.maxConnections),
-    headTimeoutMs: positiveNumber(env, "GATEWAY_HEAD_TIMEOUT_MS", defaultGatewayConfig.headTimeoutMs),
-  };
+ * GATEWAY_TLS_CERT/_KEY hold PEM text or a path to a PEM file. */
+export function loadGatewayConfig(env: Env): GatewayConfig {
+  return gatewayConfigFrom(parseGatewayEnv(env));
 }

@@ -1,3 +1,13 @@
-export { type GatewayConfig, loadGatewayConfig } from "./config.ts";
+export {
+  ConfigError,
+  checkGatewayEnv,
+  type GatewayConfig,
+  gatewayConfigFrom,
+  gatewayEnvSchema,
+  loadGatewayConfig,
+  parseEnv,
+  portNumber,
+  urlWithProtocols,
+} from "./config.ts";
 export { createGateway, type Gateway, type GatewayOptions } from "./gateway.ts";
 export { type ProbeResponse, Prober, type ProbeScheme } from "./probe.ts";

@@ -1,13 +1,7 @@
-import { existsSync, readFileSync } from "node:fs";
 import { openDatabase } from "@bytetoll/db";
 import { pino } from "pino";
-import { ConfigError, loadGatewayConfig } from "./config.ts";
+import { ConfigError, gatewayConfigFrom, parseGatewayEnv } from "./config.ts";
 import { createGateway } from "./gateway.ts";
-
-/** GATEWAY_TLS_CERT/_KEY may hold the PEM itself or a path to it. */
-function pem(value: string): string {
-  return value.includes("-----BEGIN") || !existsSync(value) ? value : readFileSync(value, "utf8");
-}
 
 const logger = pino({ name: "gateway" });
 
@@ -25,12 +19,9 @@ process.on("uncaughtException", (error) => {
 });
 
 async function main(): Promise<void> {
-  const config = loadGatewayConfig(process.env);
-  if (config.tls) config.tls = { cert: pem(config.tls.cert), key: pem(config.tls.key) };
-  const database = await openDatabase({
-    databaseUrl: process.env.DATABASE_URL,
-    dataDir: process.env.DATABASE_URL ? undefined : (process.env.DATA_DIR ?? "./data"),
-  });
+  const env = parseGatewayEnv(process.env);
+  const config = gatewayConfigFrom(env);
+  const database = await openDatabase({ databaseUrl: env.DATABASE_URL, dataDir: config.dataDir });
   const gateway = createGateway({ database, config, logger });
   await gateway.listen();
   let closing: Promise<void> | undefined;

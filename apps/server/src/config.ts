@@ -3,6 +3,15 @@ import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { randomSecret } from "@bytetoll/db";
+import {
+  ConfigError,
+  checkGatewayEnv,
+  gatewayConfigFrom,
+  gatewayEnvSchema,
+  parseEnv,
+  portNumber,
+  urlWithProtocols,
+} from "@bytetoll/gateway";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
@@ -13,56 +22,9 @@ export const INTEGRATION_GUIDE_PATH = "/docs/integrations";
 /** Where `npm start` finds the built SPA unless WEB_DIST_DIR says otherwise. */
 const defaultWebDist = fileURLToPath(new URL("../../web/dist", import.meta.url));
 
-const port = (fallback: number) =>
-  z.coerce
-    .number({ error: "must be a port number" })
-    .int("must be a whole number")
-    .min(1, "must be between 1 and 65535")
-    .max(65535, "must be between 1 and 65535")
-    .default(fallback);
-
-const positiveNumber = (fallback: number) =>
-  z.coerce.number({ error: "must be a number" }).positive("must be greater than 0").default(fallback);
-
 const booleanFlag = z
   .enum(["true", "false", "1", "0", "yes", "no"], { error: "must be true or false" })
   .transform((value) => value === "true" || value === "1" || value === "yes");
-
-const urlWithProtocols = (protocols: string[]) =>
-  z.string().refine(
-    (value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    },
-    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
-  );
-
-/** "direct" or a comma list of http/https/socks5 proxy URLs. */
-const upstreamList = z
-  .string()
-  .default("direct")
-  .transform((value) =>
-    value
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-  )
-  .refine((entries) => entries.length > 0, "must be direct or a comma list of proxy URLs")
-  .refine(
-    (entries) =>
-      entries.every((entry) => {
-        if (entry === "direct") return true;
-        try {
-          return ["http:", "https:", "socks5:"].includes(new URL(entry).protocol);
-        } catch {
-          return false;
-        }
-      }),
-    "each entry must be direct or an http://, https:// or socks5:// URL",
-  );
 
 /** An address or address/prefix that ipaddr.js (what proxy-addr reads the list with) accepts
  * and node:net agrees is IP: node:net refuses the octal and short IPv4 forms, and the embedded
@@ -72,17 +34,6 @@ function isCidr(value: string): boolean {
   if (isIP(address) === 0 || !/^(\d{1,3})?$/.test(prefix)) return false;
   return ipaddr.isValid(value) || ipaddr.isValidCIDR(value);
 }
-
-const cidrList = z
-  .string()
-  .default("")
-  .transform((value) =>
-    value
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean),
-  )
-  .refine((entries) => entries.every(isCidr), "must be a comma list of IP ranges like 127.0.0.0/8");
 
 /** Named ranges Fastify's trustProxy (proxy-addr) understands besides addresses and CIDRs. */
 const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
@@ -119,9 +70,13 @@ const milliseconds = (fallback: number) =>
     .min(1, "must be at least 1")
     .default(fallback);
 
-/** DESIGN §5: every variable, parsed once. Empty strings count as unset. */
-const envSchema = z
-  .object({
+/** The ports the server listens on and tells customers about: never 0 ("any free port"). */
+const port = (fallback: number) => portNumber(1).default(fallback);
+
+/** Every variable of `npm start`: the embedded gateway's, and the server's own. Empty strings
+ * count as unset. */
+const envSchema = gatewayEnvSchema
+  .extend({
     NODE_ENV: z
       .enum(["development", "production", "test"], { error: "must be development, production or test" })
       .default("development"),
@@ -132,8 +87,6 @@ const envSchema = z
       .default("info"),
     PORT: port(3000),
     APP_URL: urlWithProtocols(["http:", "https:"]).optional(),
-    DATA_DIR: z.string().default("./data"),
-    DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"]).optional(),
     REDIS_URL: urlWithProtocols(["redis:", "rediss:"]).optional(),
     JWT_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
     SMTP_URL: urlWithProtocols(["smtp:", "smtps:"]).optional(),
@@ -147,19 +100,13 @@ const envSchema = z
     NOWPAYMENTS_API_URL: urlWithProtocols(["http:", "https:"]).default("https://api.nowpayments.io/v1"),
     STRIPE_SECRET_KEY: z.string().optional(),
     STRIPE_WEBHOOK_SECRET: z.string().optional(),
+    // The gateway's public host name, shown to customers; GATEWAY_BIND is where it listens.
     GATEWAY_HOST: z.string().optional(),
     GATEWAY_HTTP_PORT: port(8080),
     GATEWAY_HTTPS_PORT: port(8443),
-    GATEWAY_TLS_CERT: z.string().optional(),
-    GATEWAY_TLS_KEY: z.string().optional(),
-    MOBILE_UPSTREAMS: upstreamList,
-    DATACENTER_UPSTREAMS: upstreamList,
-    EGRESS_ALLOW: cidrList,
     IPINFO_URL: urlWithProtocols(["http:", "https:"]).optional(),
-    PRICE_PER_GB_USD: positiveNumber(3),
-    DC_PRICE_PER_GB_USD: positiveNumber(0.3),
     FREE_GB: z.coerce.number({ error: "must be a number" }).min(0, "must be 0 or more").default(1),
-    // Beyond DESIGN §5: where the SPA lives, the links the page shows, and proxy trust.
+    // Where the SPA lives, the links the page shows, and proxy trust.
     WEB_DIST_DIR: z.string().default(defaultWebDist),
     DOCS_URL: urlWithProtocols(["http:", "https:"]).optional(),
     SUPPORT_URL: z.string().optional(),
@@ -190,6 +137,7 @@ const envSchema = z
     GATEWAY_DISABLED: booleanFlag.default(false),
   })
   .superRefine((env, ctx) => {
+    checkGatewayEnv(env, ctx);
     if (env.CRYPTO_PROVIDER === "nowpayments") {
       for (const key of ["NOWPAYMENTS_API_KEY", "NOWPAYMENTS_IPN_SECRET"] as const) {
         if (!env[key])
@@ -199,10 +147,6 @@ const envSchema = z
             message: "is required when CRYPTO_PROVIDER=nowpayments",
           });
       }
-    }
-    if (Boolean(env.GATEWAY_TLS_CERT) !== Boolean(env.GATEWAY_TLS_KEY)) {
-      const missing = env.GATEWAY_TLS_CERT ? "GATEWAY_TLS_KEY" : "GATEWAY_TLS_CERT";
-      ctx.addIssue({ code: "custom", path: [missing], message: "must be set together with its pair" });
     }
     if (env.HEADERS_TIMEOUT_MS > env.REQUEST_TIMEOUT_MS) {
       ctx.addIssue({
@@ -222,13 +166,7 @@ const envSchema = z
 
 export type Config = ReturnType<typeof finish>;
 
-/** A configuration value that stops the program; the message names every bad variable. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
-    this.name = "ConfigError";
-  }
-}
+export { ConfigError };
 
 function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
   const appUrl = (env.APP_URL ?? `http://localhost:${env.PORT}`).replace(/\/+$/, "");
@@ -236,7 +174,7 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
   return {
     ...env,
     APP_URL: appUrl,
-    DATA_DIR: path.resolve(env.DATA_DIR),
+    DATA_DIR: path.resolve(env.DATA_DIR ?? "./data"),
     WEB_DIST_DIR: path.resolve(env.WEB_DIST_DIR),
     JWT_SECRET: jwtSecret,
     MAIL_FROM:
@@ -255,6 +193,8 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     MCP_SERVER_URL: env.MCP_SERVER_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#mcp`,
     HOST: env.HOST ?? (env.NODE_ENV === "production" ? "0.0.0.0" : "127.0.0.1"),
     isProduction: env.NODE_ENV === "production",
+    /** The embedded gateway's settings, from the same variables as for the gateway alone. */
+    gateway: gatewayConfigFrom(env),
   };
 }
 
@@ -284,21 +224,7 @@ function ensureJwtSecretFile(dataDir: string): string {
  * JWT_SECRET is not given. Throws ConfigError naming each wrong variable.
  */
 export function loadConfig(env: NodeJS.ProcessEnv | Record<string, string | undefined>): Config {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
-  );
-  const parsed = envSchema.safeParse(present);
-  if (!parsed.success) {
-    throw new ConfigError(
-      parsed.error.issues.map((issue) => {
-        const name = issue.path.join(".") || "environment";
-        const raw = typeof issue.path[0] === "string" ? present[issue.path[0]] : undefined;
-        const shown =
-          raw === undefined || /SECRET|KEY|TOKEN|PASSWORD|URL/.test(name) ? "" : ` (got "${raw}")`;
-        return `${name}: ${issue.message}${shown}`;
-      }),
-    );
-  }
-  const jwtSecret = parsed.data.JWT_SECRET ?? ensureJwtSecretFile(path.resolve(parsed.data.DATA_DIR));
-  return finish(parsed.data, jwtSecret);
+  const parsed = parseEnv(envSchema, env);
+  const jwtSecret = parsed.JWT_SECRET ?? ensureJwtSecretFile(path.resolve(parsed.DATA_DIR ?? "./data"));
+  return finish(parsed, jwtSecret);
 }

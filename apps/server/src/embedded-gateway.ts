@@ -1,14 +1,8 @@
-import { existsSync, readFileSync } from "node:fs";
 import type { Database } from "@bytetoll/db";
-import { createGateway, type Gateway, type GatewayConfig, loadGatewayConfig } from "@bytetoll/gateway";
+import { createGateway, type Gateway, type GatewayConfig } from "@bytetoll/gateway";
 import { pino } from "pino";
 import type { Config } from "./config.ts";
 import type { App } from "./types.ts";
-
-/** GATEWAY_TLS_CERT/_KEY may hold the PEM itself or a path to it (as for the gateway alone). */
-function pem(value: string): string {
-  return value.includes("-----BEGIN") || !existsSync(value) ? value : readFileSync(value, "utf8");
-}
 
 const WILDCARD_BINDS = new Set(["0.0.0.0", "::", ""]);
 
@@ -24,21 +18,23 @@ export interface EmbeddedGatewayPlan {
  * the API's port is opened there, so databases and caches on loopback stay out of customers' reach.
  * Metrics go to the API's /metrics unless GATEWAY_METRICS_PORT asks for a listener of their own.
  */
-export function planEmbeddedGateway(config: Config, env: NodeJS.ProcessEnv): EmbeddedGatewayPlan | null {
+export function planEmbeddedGateway(config: Config): EmbeddedGatewayPlan | null {
   if (config.GATEWAY_DISABLED) return null;
-  const gatewayConfig = loadGatewayConfig(env);
-  if (gatewayConfig.tls)
-    gatewayConfig.tls = { cert: pem(gatewayConfig.tls.cert), key: pem(gatewayConfig.tls.key) };
-  if (config.ipInfoIsBuiltIn) {
-    gatewayConfig.egressAllowTargets = [
-      ...gatewayConfig.egressAllowTargets,
-      { cidr: "127.0.0.1/32", port: config.PORT },
-      { cidr: "::1/128", port: config.PORT },
-    ];
-  }
-  if (!env.GATEWAY_BIND && !config.isProduction) gatewayConfig.host = config.HOST;
-  if (!env.GATEWAY_METRICS_PORT) gatewayConfig.metricsPort = null;
-  if (!config.DATABASE_URL) gatewayConfig.dataDir = config.DATA_DIR;
+  // In development the gateway listens where the API does (loopback) unless GATEWAY_BIND says.
+  const bindsWithTheApi = config.GATEWAY_BIND === undefined && !config.isProduction;
+  const gatewayConfig: GatewayConfig = {
+    ...config.gateway,
+    egressAllowTargets: config.ipInfoIsBuiltIn
+      ? [
+          ...config.gateway.egressAllowTargets,
+          { cidr: "127.0.0.1/32", port: config.PORT },
+          { cidr: "::1/128", port: config.PORT },
+        ]
+      : config.gateway.egressAllowTargets,
+    host: bindsWithTheApi ? config.HOST : config.gateway.host,
+    metricsPort: config.GATEWAY_METRICS_PORT === undefined ? null : config.gateway.metricsPort,
+    dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
+  };
   const bind = gatewayConfig.host;
   return { config: gatewayConfig, dialHost: WILDCARD_BINDS.has(bind) ? "127.0.0.1" : bind };
 }

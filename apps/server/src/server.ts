@@ -50,7 +50,7 @@ async function main() {
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, "pglite"),
   });
-  const gatewayPlan = planEmbeddedGateway(config, process.env);
+  const gatewayPlan = planEmbeddedGateway(config);
   const app = await buildApp({ config, database, logger: log, inProcessGatewayHost: gatewayPlan?.dialHost });
   const gateway = gatewayPlan ? createEmbeddedGateway(gatewayPlan, app, database) : null;
 

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,6 +98,11 @@ describe("loadConfig", () => {
     ["NODE_SDK_URL", "npmjs.com/package/bytetoll"],
     ["PHP_SDK_URL", "ftp://example.com/sdk"],
     ["MCP_SERVER_URL", "javascript:alert(1)"],
+    ["GATEWAY_MAX_CONNECTIONS", "0"],
+    ["GATEWAY_HEAD_TIMEOUT_MS", "soon"],
+    ["GATEWAY_METRICS_PORT", "on"],
+    ["EGRESS_ALLOW_TARGETS", "127.0.0.1/32"],
+    ["UPSTREAM_CA_FILE", "/nonexistent/ca.pem"],
   ])("names %s when it is %j", (name, value) => {
     const problems = problemsOf({ [name]: value });
     expect(problems).toHaveLength(1);
@@ -148,19 +153,30 @@ describe("loadConfig", () => {
 });
 
 describe("starting the server with a wrong value", () => {
+  const root = fileURLToPath(new URL("../../..", import.meta.url));
+  const startServer = (env: Record<string, string>) =>
+    spawnSync(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/server.ts")], {
+      env: { PATH: process.env.PATH, ...env },
+      encoding: "utf8",
+      timeout: 30_000,
+    });
+
   it("exits non-zero with a message naming the variable", () => {
-    const root = fileURLToPath(new URL("../../..", import.meta.url));
-    const result = spawnSync(
-      path.join(root, "node_modules/.bin/tsx"),
-      [path.join(root, "apps/server/src/server.ts")],
-      {
-        env: { PATH: process.env.PATH, PORT: "not-a-port", DATA_DIR: path.join(scratch, "spawn") },
-        encoding: "utf8",
-        timeout: 30_000,
-      },
-    );
+    const result = startServer({ PORT: "not-a-port", DATA_DIR: path.join(scratch, "spawn") });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain("PORT: ");
     expect(result.stderr).toContain("not-a-port");
+  });
+
+  it("stops on a wrong gateway variable before opening the database", () => {
+    const dataDir = path.join(scratch, "spawn-gateway");
+    const result = startServer({
+      GATEWAY_MAX_CONNECTIONS: "0",
+      DATA_DIR: dataDir,
+      JWT_SECRET: base.JWT_SECRET,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain("GATEWAY_MAX_CONNECTIONS: must be greater than 0");
+    expect(existsSync(path.join(dataDir, "pglite"))).toBe(false);
   });
 });

@@ -16,12 +16,12 @@ import { testConfig } from "./helpers/test-app.ts";
 describe("the gateway npm start runs in the same process", () => {
   it("is not started when GATEWAY_DISABLED=true", () => {
     const env = { GATEWAY_DISABLED: "true" };
-    expect(planEmbeddedGateway(testConfig(env), env)).toBeNull();
+    expect(planEmbeddedGateway(testConfig(env))).toBeNull();
   });
 
   it("opens only the API's own port on loopback for the built-in /ipinfo, and only then", () => {
     const env = { PORT: "3123" };
-    const builtIn = planEmbeddedGateway(testConfig(env), env);
+    const builtIn = planEmbeddedGateway(testConfig(env));
     expect(builtIn?.config.egressAllow).toEqual([]);
     expect(builtIn?.config.egressAllowTargets).toEqual([
       { cidr: "127.0.0.1/32", port: 3123 },
@@ -36,15 +36,32 @@ describe("the gateway npm start runs in the same process", () => {
       EGRESS_ALLOW_TARGETS: "10.0.0.5/32:8000",
       GATEWAY_BIND: "10.1.2.3",
     };
-    const plan = planEmbeddedGateway(testConfig(external), external);
+    const plan = planEmbeddedGateway(testConfig(external));
     expect(plan?.config.egressAllow).toEqual(["192.0.2.0/24"]);
     expect(plan?.config.egressAllowTargets).toEqual([{ cidr: "10.0.0.5/32", port: 8000 }]);
     expect(plan?.dialHost).toBe("10.1.2.3");
   });
 
+  it("takes the gateway's settings from the parsed configuration, not from process.env", () => {
+    const env = {
+      GATEWAY_BIND: "127.0.0.2",
+      GATEWAY_METRICS_PORT: "9555",
+      GATEWAY_MAX_CONNECTIONS: "7",
+      GATEWAY_HEAD_TIMEOUT_MS: "900",
+      DC_PRICE_PER_GB_USD: "0.5",
+    };
+    expect(planEmbeddedGateway(testConfig(env))?.config).toMatchObject({
+      host: "127.0.0.2",
+      metricsPort: 9555,
+      maxConnections: 7,
+      headTimeoutMs: 900,
+      dcPricePerGbUsd: 0.5,
+    });
+  });
+
   it("uses the configured ports", () => {
     const env = { GATEWAY_HTTP_PORT: "18080", GATEWAY_HTTPS_PORT: "18443" };
-    const plan = planEmbeddedGateway(testConfig(env), env);
+    const plan = planEmbeddedGateway(testConfig(env));
     expect([plan?.config.httpPort, plan?.config.httpsPort]).toEqual([18080, 18443]);
   });
 });
@@ -110,7 +127,7 @@ describe("the embedded gateway's loopback allowance, end to end", () => {
       GATEWAY_HTTPS_PORT: String(await freePort()),
     };
     const config = testConfig(env);
-    const plan = planEmbeddedGateway(config, env);
+    const plan = planEmbeddedGateway(config);
     if (!plan) throw new Error("the embedded gateway was not planned");
     app = await buildApp({
       config,

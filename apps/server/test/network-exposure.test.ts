@@ -12,8 +12,7 @@ async function app(env: Record<string, string>, withMetrics = false): Promise<Te
   const created = await createTestApp(env, {
     beforeReady: (built) => {
       if (!withMetrics) return;
-      const gatewayEnv = { GATEWAY_HTTP_PORT: "0", GATEWAY_HTTPS_PORT: "0" };
-      const plan = planEmbeddedGateway(built.config, gatewayEnv);
+      const plan = planEmbeddedGateway(built.config);
       if (plan) createEmbeddedGateway(plan, built, built.database);
     },
   });

@@ -1,4 +1,4 @@
-import { loadGatewayConfig, Prober } from "@bytetoll/gateway";
+import { Prober } from "@bytetoll/gateway";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { Learner } from "./learner.ts";
@@ -19,7 +19,7 @@ async function intelligencePlugin(app: FastifyInstance) {
   const learner = new Learner({
     database: app.database,
     logger: app.log.child({ module: "intelligence" }),
-    prober: app.config.NODE_ENV === "test" ? null : new Prober(loadGatewayConfig(process.env)),
+    prober: app.config.NODE_ENV === "test" ? null : new Prober(app.config.gateway),
   });
   app.decorate("intelligence", { learner });
   await app.register(intelligenceRoutes);

@@ -34,7 +34,7 @@ beforeAll(async () => {
   database = await createTestDatabase();
   const apiPort = await freePort();
   // The egress allowance `npm start` plans for the built-in IPINFO_URL: the API's port on loopback.
-  const planned = planEmbeddedGateway(testConfig({ PORT: String(apiPort) }), {});
+  const planned = planEmbeddedGateway(testConfig({ PORT: String(apiPort) }));
   gateway = createGateway({
     database,
     config: {
