@@ -75,11 +75,22 @@ function writePackageJson(stage, fields) {
   writeFileSync(path.join(stage, "package.json"), `${JSON.stringify({ ...common, ...fields }, null, 2)}\n`);
 }
 
-/** The declarations import their siblings as `.ts`; a consumer resolves the emitted `.js`. */
-function rewriteDeclarationImports(dir) {
-  for (const file of readdirSync(dir).filter((name) => name.endsWith(".d.ts"))) {
-    const text = readFileSync(path.join(dir, file), "utf8");
-    writeFileSync(path.join(dir, file), text.replace(/(from\s+"\.\/[\w./-]+)\.ts"/g, '$1.js"'));
+/**
+ * The declarations import their siblings as `.ts`; a consumer resolves the emitted `.js`. Those
+ * index.d.ts does not reach (internals, some naming zod) are left out.
+ */
+function finishDeclarations(dir) {
+  const reached = new Set();
+  const visit = (file) => {
+    if (reached.has(file)) return;
+    reached.add(file);
+    const text = readFileSync(path.join(dir, file), "utf8").replace(/(from\s+"\.\/[\w./-]+)\.ts"/g, '$1.js"');
+    writeFileSync(path.join(dir, file), text);
+    for (const [, name] of text.matchAll(/from\s+"\.\/([\w./-]+)\.js"/g)) visit(`${name}.d.ts`);
+  };
+  visit("index.d.ts");
+  for (const file of readdirSync(dir).filter((name) => name.endsWith(".d.ts") && !reached.has(name))) {
+    rmSync(path.join(dir, file));
   }
 }
 
@@ -118,7 +129,7 @@ async function buildSdk(work) {
     ],
     { cwd: root, stdio: "inherit" },
   );
-  rewriteDeclarationImports(path.join(stage, "dist"));
+  finishDeclarations(path.join(stage, "dist"));
   cpSync(path.join(root, "packages/sdk/README.md"), path.join(stage, "README.md"));
   writePackageJson(stage, {
     name: "@bytetoll/sdk",

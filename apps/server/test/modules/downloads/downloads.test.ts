@@ -2,12 +2,14 @@ import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { ensureIntegrationsBuilt } from "./built-packages.ts";
 
 const run = promisify(execFile);
+const repoRoot = fileURLToPath(new URL("../../../../..", import.meta.url));
 let t: TestApp;
 
 beforeAll(async () => {
@@ -44,6 +46,41 @@ describe("GET /downloads/{file}", () => {
     const { stdout: mcpFiles } = await run("tar", ["-tzf", "bytetoll-mcp.tgz"], { cwd: dir });
     expect(mcpFiles.split("\n")).toContain("package/dist/main.js");
   });
+
+  it("gives TypeScript users the SDK's types without zod or the contracts", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "bytetoll-sdk-types-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    const tarball = (await t.app.inject({ method: "GET", url: "/downloads/bytetoll-sdk.tgz" })).rawPayload;
+    writeFileSync(join(dir, "bytetoll-sdk.tgz"), tarball);
+    writeFileSync(join(dir, "package.json"), '{ "private": true, "type": "module" }');
+    await run("npm", ["install", "--no-audit", "--no-fund", "./bytetoll-sdk.tgz"], {
+      cwd: dir,
+      env: { PATH: process.env.PATH, HOME: dir, npm_config_registry: "http://127.0.0.1:9/" },
+    });
+    writeFileSync(
+      join(dir, "use.ts"),
+      [
+        'import { ByteTollError, createClient, type Order } from "@bytetoll/sdk";',
+        'const sdk = createClient({ baseUrl: "https://bytetoll.example.com", apiToken: "bt_x" });',
+        'const [day] = await sdk.usage({ group_by: "day", days: 7 });',
+        "const date: string | undefined = day?.date;",
+        'const order: Order = await sdk.transactions.createCryptoOrder({ amount: 5, network_type: "base" });',
+        "// @ts-expect-error: 3 days is not a period the API offers",
+        'await sdk.usage({ group_by: "day", days: 3 });',
+        "console.log(date, order.pay_address, ByteTollError);",
+      ].join("\n"),
+    );
+    const compilerOptions = {
+      strict: true,
+      module: "nodenext",
+      target: "es2022",
+      noEmit: true,
+      types: [],
+      lib: ["es2022", "dom"],
+    };
+    writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["use.ts"] }));
+    await run(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", dir]);
+  }, 60_000);
 
   it("serves the PHP SDK as a zip with composer.json, autoload.php and the sources", async () => {
     const response = await t.app.inject({ method: "GET", url: "/downloads/bytetoll-php.zip" });
