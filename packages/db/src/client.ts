@@ -11,6 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema.ts";
+import { sharedListeners } from "./shared-listeners.ts";
 
 /** One type for both drivers: PGlite's drizzle database speaks the same query builder and its
  * raw results also carry `rows`, so code above this package never branches on the driver. */
@@ -64,6 +65,9 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
     });
     const db = drizzlePg(pool, { schema });
     const listeners = new Set<() => Promise<void>>();
+    const listenShared = sharedListeners((channel, handlers) =>
+      listenPostgres(options.databaseUrl as string, channel, handlers),
+    );
     if (shouldMigrate) {
       const lockClient = await pool.connect();
       try {
@@ -82,7 +86,7 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
         return result.rows as T[];
       },
       async listen(channel, handlers) {
-        const stop = await listenPostgres(options.databaseUrl as string, channel, handlers);
+        const stop = await listenShared(channel, handlers);
         listeners.add(stop);
         return async () => {
           listeners.delete(stop);
