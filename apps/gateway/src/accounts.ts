@@ -1,19 +1,9 @@
 import type { Database } from "@bytetoll/db";
 import { hashesEqual, hashSecret } from "@bytetoll/db";
-import { type BalanceLeases, type LeaseState, newLease } from "./lease.ts";
-import type { Flow } from "./meter.ts";
+import { AccountBalance } from "./account-balance.ts";
+import type { BalanceLeases } from "./lease.ts";
 import { Refusal } from "./refusal.ts";
-
-/** What the gateway knows about one paying user between database reads. */
-export interface Account {
-  userId: string;
-  /** Debit of bytes metered here but not yet committed (unflushed or in flight). */
-  uncommitted: number;
-  /** The part of the user's balance this instance reserved (decision 007). */
-  lease: LeaseState;
-  flows: Set<Flow>;
-  datacenterRules: { domains: string[]; readAt: number } | null;
-}
+import type { Tariff } from "./tariff.ts";
 
 interface CredentialRow {
   user_id: string | null;
@@ -33,16 +23,19 @@ interface CachedCredential {
 export class AccountDirectory {
   private readonly credentials = new Map<string, CachedCredential | null>();
   private readonly credentialReads = new Map<string, Promise<CachedCredential | null>>();
-  private readonly accounts = new Map<string, Account>();
+  private readonly accounts = new Map<string, AccountBalance>();
+  /** Domains each user sends over datacenter, by user id, with when they were read. */
+  private readonly datacenterRules = new Map<string, { domains: string[]; readAt: number }>();
 
   constructor(
     private readonly database: Database,
     private readonly ttlMs: number,
     private readonly leases: BalanceLeases,
+    private readonly tariff: Tariff,
   ) {}
 
   /** Every account this instance has seen, by user id. */
-  get known(): ReadonlyMap<string, Account> {
+  get known(): ReadonlyMap<string, AccountBalance> {
     return this.accounts;
   }
 
@@ -57,13 +50,18 @@ export class AccountDirectory {
     this.forgets += 1;
   }
 
-  accountFor(userId: string): Account {
+  accountFor(userId: string): AccountBalance {
     let account = this.accounts.get(userId);
     if (!account) {
-      account = { userId, uncommitted: 0, lease: newLease(), flows: new Set(), datacenterRules: null };
+      account = new AccountBalance(userId, this.tariff);
       this.accounts.set(userId, account);
     }
     return account;
+  }
+
+  /** The user's routing rules changed: the next request reads them again. */
+  forgetRoutingRules(userId: string): void {
+    this.datacenterRules.delete(userId);
   }
 
   /** The username is known to exist (or not) for ttlMs; unknown names are cached as null too,
@@ -111,7 +109,7 @@ export class AccountDirectory {
 
   /** Checks the password and that the account holds (or can lease) balance to relay with;
    * returns the account to bill or throws a Refusal. */
-  async authenticate(username: string, password: string): Promise<Account | null> {
+  async authenticate(username: string, password: string): Promise<AccountBalance | null> {
     const credential = await this.credential(username);
     if (!credential || !hashesEqual(hashSecret(password), credential.passwordHash)) return null;
     if (credential.userId === null) {
@@ -128,8 +126,8 @@ export class AccountDirectory {
   }
 
   /** Domains (and their subdomains) the user sends over datacenter with -routing-smart. */
-  async datacenterDomains(account: Account): Promise<string[]> {
-    const cached = account.datacenterRules;
+  async datacenterDomains(account: AccountBalance): Promise<string[]> {
+    const cached = this.datacenterRules.get(account.userId);
     if (cached && cached.readAt + this.ttlMs > Date.now()) return cached.domains;
     const readAt = Date.now();
     let rows: { rule: string }[];
@@ -149,7 +147,7 @@ export class AccountDirectory {
         .replace(/^\*?\.+/, "")
         .replace(/\.+$/, ""),
     );
-    account.datacenterRules = { domains, readAt };
+    this.datacenterRules.set(account.userId, { domains, readAt });
     return domains;
   }
 }

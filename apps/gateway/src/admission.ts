@@ -1,14 +1,15 @@
 import type { Duplex } from "node:stream";
-import { type Account, type AccountDirectory, matchesDomain } from "./accounts.ts";
+import type { AccountBalance } from "./account-balance.ts";
+import { type AccountDirectory, matchesDomain } from "./accounts.ts";
 import type { LiveCredentials } from "./credentials-channel.ts";
 import type { EgressGuard, VettedTarget } from "./egress-guard.ts";
-import type { ProxyType } from "./meter.ts";
 import { isPlausibleUsername, parseProxyAuthorization, parseUsernameOptions } from "./proxy-auth.ts";
 import { Refusal } from "./refusal.ts";
+import type { ProxyType } from "./tariff.ts";
 import type { UpstreamPool, UpstreamSpec } from "./upstreams.ts";
 
 export interface Admitted {
-  account: Account;
+  account: AccountBalance;
   target: VettedTarget;
   proxyType: ProxyType;
   upstream: UpstreamSpec;

@@ -75,7 +75,8 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
   async function connect(head: RequestHead): Promise<void> {
     const { host, port } = parseAuthority(head.target);
     const admitted = await deps.admission.admit(client, header(head, "proxy-authorization"), host, port);
-    const target = await deps.outcomes.dialTunnel(admitted);
+    const dialed = await deps.outcomes.dialTunnel(admitted);
+    const target = dialed.socket;
     if (client.destroyed) {
       target.destroy();
       return;
@@ -85,11 +86,11 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
       client.destroy();
       target.destroy();
     });
-    flow.attach(target);
+    flow.attach(dialed);
     deps.metrics.requests.labels("connect").inc();
     deps.metrics.openTunnels.inc();
     client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-    splice(client, reader.detach(), target, new SocketReader(target), flow, () =>
+    splice(client, reader.detach(), target, new SocketReader(target, dialed.reads), flow, () =>
       deps.metrics.openTunnels.dec(),
     );
   }

@@ -2,17 +2,51 @@ import net from "node:net";
 import tls from "node:tls";
 import { SocksClient } from "socks";
 import { Refusal } from "./refusal.ts";
-import { SharedReads, sharedReadsOf } from "./shared-reads.ts";
+import { SharedReads } from "./shared-reads.ts";
 import type { UpstreamSpec } from "./upstreams.ts";
 
-/** Byte counters of a socket at the point where target traffic begins: everything before it
- * (an upstream proxy's CONNECT or SOCKS handshake) is the proxy's own business, never billed. */
-export interface ByteCursor {
-  read: number;
-  written: number;
-}
+/**
+ * A socket whose application stream is the target's, with its billing cursor: the socket's byte
+ * counters where unbilled target traffic begins. Everything before the first cursor (an
+ * upstream proxy's CONNECT or SOCKS handshake) is the proxy's own business, never billed.
+ */
+export class TargetSocket {
+  private read: number;
+  private written: number;
 
-export const cursorOf = new WeakMap<net.Socket, ByteCursor>();
+  /** `reads`: the shared reads the socket was dialed with (null: it emits `data` as usual).
+   * `early`: bytes of the target already read with the upstream's reply. */
+  constructor(
+    readonly socket: net.Socket,
+    readonly reads: SharedReads | null,
+    early = 0,
+  ) {
+    this.read = socket.bytesRead - early;
+    this.written = socket.bytesWritten;
+  }
+
+  /** Billing starts over here (a pooled connection taking its next request). */
+  restartBilling(): void {
+    this.read = this.socket.bytesRead;
+    this.written = this.socket.bytesWritten;
+  }
+
+  /** Bytes received from and sent to the target since the cursor, without moving it. */
+  unbilled(): { received: number; sent: number } {
+    return { received: this.socket.bytesRead - this.read, sent: this.socket.bytesWritten - this.written };
+  }
+
+  /** Bytes the target sent and received since the cursor; moves the cursor past them. */
+  takeUnbilled(): number {
+    const read = this.socket.bytesRead;
+    const written = this.socket.bytesWritten ?? this.written;
+    const delta = read - this.read + (written - this.written);
+    if (delta <= 0) return 0;
+    this.read = read;
+    this.written = written;
+    return delta;
+  }
+}
 
 export interface DialTarget {
   address: string;
@@ -43,7 +77,7 @@ function connectTcp(
   host: string,
   port: number,
   secure: { ca: string | undefined } | null,
-): Promise<net.Socket> {
+): Promise<{ socket: net.Socket; reads: SharedReads }> {
   return new Promise((resolve, reject) => {
     const reads = new SharedReads();
     let socket: net.Socket;
@@ -58,7 +92,6 @@ function connectTcp(
       };
       socket = tls.connect(options);
     } else socket = net.connect({ host, port, onread: reads.onread });
-    sharedReadsOf.set(socket, reads);
     socket.setNoDelay(true);
     const fail = (error: Error) => {
       socket.destroy();
@@ -72,14 +105,18 @@ function connectTcp(
       socket.setTimeout(0);
       socket.removeListener("timeout", onTimeout);
       socket.removeListener("error", fail);
-      resolve(socket);
+      resolve({ socket, reads });
     });
   });
 }
 
 /** Opens a CONNECT tunnel through an HTTP(S) upstream proxy. Bytes that arrive in the same
  * packet as the upstream's reply belong to the target and are put back on the stream. */
-function connectThroughHttpProxy(socket: net.Socket, upstream: UpstreamSpec, target: DialTarget) {
+function connectThroughHttpProxy(
+  { socket, reads }: { socket: net.Socket; reads: SharedReads },
+  upstream: UpstreamSpec,
+  target: DialTarget,
+) {
   return new Promise<number>((resolve, reject) => {
     const authority = target.address.includes(":")
       ? `[${target.address}]:${target.port}`
@@ -90,10 +127,8 @@ function connectThroughHttpProxy(socket: net.Socket, upstream: UpstreamSpec, tar
       head += `Proxy-Authorization: Basic ${basic}\r\n`;
     }
     let received = Buffer.alloc(0);
-    const reads = sharedReadsOf.get(socket);
     const cleanup = () => {
-      if (reads) reads.sink = null;
-      else socket.removeListener("data", onData);
+      reads.sink = null;
       socket.removeListener("error", onError);
       socket.removeListener("end", onEnd);
       socket.removeListener("timeout", onTimeout);
@@ -120,20 +155,13 @@ function connectThroughHttpProxy(socket: net.Socket, upstream: UpstreamSpec, tar
       }
       const leftover = received.subarray(end + 4);
       // Held until the relay attaches its reader, so these bytes cannot be emitted to nobody.
-      if (reads) {
-        if (leftover.length > 0) reads.early.push(leftover);
-      } else if (leftover.length > 0) {
-        socket.pause();
-        socket.unshift(leftover);
-      }
+      if (leftover.length > 0) reads.early.push(leftover);
       resolve(leftover.length);
     };
-    if (reads)
-      reads.sink = (data) => {
-        onData(data);
-        return true;
-      };
-    else socket.on("data", onData);
+    reads.sink = (data) => {
+      onData(data);
+      return true;
+    };
     socket.on("error", onError);
     socket.on("end", onEnd);
     const onTimeout = () => onError(new Error("upstream CONNECT timed out"));
@@ -143,11 +171,10 @@ function connectThroughHttpProxy(socket: net.Socket, upstream: UpstreamSpec, tar
   });
 }
 
-async function dialUnchecked(upstream: UpstreamSpec, target: DialTarget): Promise<net.Socket> {
+async function dialUnchecked(upstream: UpstreamSpec, target: DialTarget): Promise<TargetSocket> {
   if (upstream.kind === "direct") {
-    const socket = await connectTcp(target.address, target.port, null);
-    cursorOf.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
-    return socket;
+    const { socket, reads } = await connectTcp(target.address, target.port, null);
+    return new TargetSocket(socket, reads);
   }
   if (upstream.kind === "socks5") {
     const { socket } = await SocksClient.createConnection({
@@ -163,33 +190,31 @@ async function dialUnchecked(upstream: UpstreamSpec, target: DialTarget): Promis
       timeout: CONNECT_TIMEOUT_MS,
     });
     socket.setNoDelay(true);
-    cursorOf.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
-    return socket;
+    return new TargetSocket(socket, null);
   }
-  const socket = await connectTcp(
+  const connection = await connectTcp(
     upstream.host,
     upstream.port,
     upstream.kind === "https" ? { ca: upstream.ca } : null,
   );
   try {
-    const leftover = await connectThroughHttpProxy(socket, upstream, target);
-    cursorOf.set(socket, { read: socket.bytesRead - leftover, written: socket.bytesWritten });
+    const early = await connectThroughHttpProxy(connection, upstream, target);
+    return new TargetSocket(connection.socket, connection.reads, early);
   } catch (error) {
-    socket.destroy();
+    connection.socket.destroy();
     throw error;
   }
-  return socket;
 }
 
 /** A socket whose application stream is the target's: direct, or tunnelled through the chosen
  * upstream. Any failure becomes a 502 upstream_failed refusal. The caller attaches its readers
  * in the same tick. */
-export async function dial(upstream: UpstreamSpec, target: DialTarget): Promise<net.Socket> {
+export async function dial(upstream: UpstreamSpec, target: DialTarget): Promise<TargetSocket> {
   try {
-    const socket = await dialUnchecked(upstream, target);
+    const dialed = await dialUnchecked(upstream, target);
     // Whoever uses the socket handles its errors; this keeps a late one from being unhandled.
-    socket.on("error", () => {});
-    return socket;
+    dialed.socket.on("error", () => {});
+    return dialed;
   } catch (error) {
     throw new Refusal(
       "upstream_failed",

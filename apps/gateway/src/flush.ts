@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { applyLedgerEntry, type Database } from "@bytetoll/db";
 import { sql } from "drizzle-orm";
 import { releaseLease } from "./lease.ts";
-import type { ProxyType, UsageRow } from "./meter.ts";
+import type { UsageRow } from "./meter.ts";
+import type { Tariff } from "./tariff.ts";
 
 export interface UsageBatch {
   id: string;
@@ -13,41 +14,13 @@ export interface UsageBatch {
   debits: Map<string, number>;
 }
 
-export interface Prices {
-  pricePerGbUsd: number;
-  dcPricePerGbUsd: number;
-}
-
-function micros(usd: number): bigint {
-  return BigInt(Math.round(usd * 1_000_000));
-}
-
-/** Mobile bytes debit 1:1; datacenter bytes at DC price / price, rounded up to a whole byte once
- * per batch and user (integer arithmetic: no float drift on large counts). */
-export function debitsOf(rows: UsageRow[], prices: Prices): Map<string, number> {
-  const totals = new Map<string, Record<ProxyType, bigint>>();
-  for (const row of rows) {
-    const total = totals.get(row.userId) ?? { mobile: 0n, dc: 0n };
-    total[row.proxyType] += BigInt(row.bytes);
-    totals.set(row.userId, total);
-  }
-  const price = micros(prices.pricePerGbUsd);
-  const dcPrice = micros(prices.dcPricePerGbUsd);
-  const debits = new Map<string, number>();
-  for (const [userId, total] of totals) {
-    const dc = (total.dc * dcPrice + price - 1n) / price;
-    debits.set(userId, Number(total.mobile + dc));
-  }
-  return debits;
-}
-
-export function makeBatch(rows: UsageRow[], prices: Prices, id: string = randomUUID()): UsageBatch {
-  return { id, rows, debits: debitsOf(rows, prices), attempted: false };
+export function makeBatch(rows: UsageRow[], tariff: Tariff, id: string = randomUUID()): UsageBatch {
+  return { id, rows, debits: tariff.debits(rows), attempted: false };
 }
 
 /** Adds rows to a batch that was never sent (while the database is down, usage piles up in one
  * batch instead of one per tick). */
-export function mergeInto(batch: UsageBatch, rows: UsageRow[], prices: Prices): void {
+export function mergeInto(batch: UsageBatch, rows: UsageRow[], tariff: Tariff): void {
   const byKey = new Map(
     batch.rows.map((row) => [`${row.userId}|${row.day}|${row.domain}|${row.proxyType}`, row]),
   );
@@ -61,7 +34,7 @@ export function mergeInto(batch: UsageBatch, rows: UsageRow[], prices: Prices): 
       byKey.set(`${row.userId}|${row.day}|${row.domain}|${row.proxyType}`, row);
     }
   }
-  batch.debits = debitsOf(batch.rows, prices);
+  batch.debits = tariff.debits(batch.rows);
 }
 
 /**

@@ -14,12 +14,13 @@ import { ConnectionLimits } from "./connection-limits.ts";
 import { LiveCredentials, watchCredentialChanges } from "./credentials-channel.ts";
 import { EgressGuard } from "./egress-guard.ts";
 import { BalanceLeases } from "./lease.ts";
-import { Meter, type ProxyType } from "./meter.ts";
+import { Meter } from "./meter.ts";
 import { createGatewayMetrics } from "./metrics.ts";
 import { ConnectionOutcomes } from "./outcomes.ts";
 import { Refusal, refuseConnection } from "./refusal.ts";
 import { watchRoutingRules } from "./routing-rules.ts";
 import { TargetPool } from "./target-pool.ts";
+import { Tariff } from "./tariff.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
 import { UpstreamPool } from "./upstreams.ts";
 import { UsageFlusher } from "./usage-flusher.ts";
@@ -64,7 +65,7 @@ function closeServer(server: net.Server | null): Promise<void> {
 }
 
 export function createGateway({ database, config, logger }: GatewayOptions): Gateway {
-  const ratio: Record<ProxyType, number> = { mobile: 1, dc: config.dcPricePerGbUsd / config.pricePerGbUsd };
+  const tariff = new Tariff(config);
   const stateDir = config.stateDir === undefined ? undefined : join(config.stateDir, "gateway-usage");
   const journal = stateDir === undefined ? null : new UsageJournal(stateDir);
   const leases = new BalanceLeases({
@@ -74,8 +75,8 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     upkeepMs: config.cacheTtlMs,
     logger,
   });
-  const accounts = new AccountDirectory(database, config.cacheTtlMs, leases);
-  const meter = new Meter({ ratio, onLowLease: (account) => leases.spent(account) });
+  const accounts = new AccountDirectory(database, config.cacheTtlMs, leases, tariff);
+  const meter = new Meter({ onLowLease: (account) => leases.spent(account) });
   let flusher: UsageFlusher | null = null;
   const metrics = createGatewayMetrics({
     lagSeconds: () => flusher?.lagSeconds() ?? 0,
@@ -87,8 +88,7 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     accounts,
     leases,
     journal,
-    prices: config,
-    ratio,
+    tariff,
     metrics,
     logger,
   });

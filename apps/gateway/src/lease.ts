@@ -1,54 +1,19 @@
 import type { Database, SqlExecutor } from "@bytetoll/db";
 import { sql } from "drizzle-orm";
 import type { Logger } from "pino";
-import type { Account } from "./accounts.ts";
+import type { AccountBalance, LeaseBounds } from "./account-balance.ts";
 
 /** The first lease of an account (or its whole balance when that is less). */
 export const LEASE_MIN_BYTES = 4 * 1024 * 1024;
 /** The largest lease: at ~1.5 GB/s one instance renews ~6 times a second, and what an account
  * can overdraw stays below instances × this. */
 export const LEASE_MAX_BYTES = 256 * 1024 * 1024;
-/** A renewal asks for what lasts this long at the rate the account spends (below the cap, about
- * two renewals a second per account and instance). */
-const LEASE_TARGET_MS = 500;
 /** A lease its instance stopped renewing (crash, kill -9, long outage) is reclaimed after this. */
 export const LEASE_TTL_SECONDS = 120;
 /** How often an instance looks for expired leases of other instances. */
 const SWEEP_INTERVAL_MS = 10_000;
 /** An account without connections for this long gives its lease back to the shared balance. */
 const IDLE_RELEASE_MS = 5_000;
-/** After a failed renewal (database unreachable), the next try waits this long. */
-const RETRY_AFTER_FAILURE_MS = 1_000;
-
-/** One account's lease on this instance. */
-export interface LeaseState {
-  /** Bytes this instance holds in balance_leases for the account (debits not yet released). */
-  granted: number;
-  /** What the last renewal asked for; the next one is renewed when less than half is left. */
-  size: number;
-  renewing: Promise<void> | null;
-  /** Bytes the last renewal granted: how far a renewal in flight lets the account run ahead. */
-  lastGrant: number;
-  grantedAt: number;
-  retryAt: number;
-  /** Last admission of a connection, for giving an idle lease back. */
-  activeAt: number;
-}
-
-export function newLease(): LeaseState {
-  return { granted: 0, size: 0, renewing: null, lastGrant: 0, grantedAt: 0, retryAt: 0, activeAt: 0 };
-}
-
-/** Bytes the account may still relay here before it needs more lease. */
-export function remainingOf(account: Account): number {
-  return account.lease.granted - account.uncommitted;
-}
-
-/** Closes every live connection of an account. */
-export function closeFlows(account: Account): void {
-  for (const flow of [...account.flows]) flow.abort();
-}
-
 /** Below this, what is left of a balance is granted whole; above, at most half of it, so another
  * instance asking next still gets a share of a small balance. */
 const LEASE_TAIL_BYTES = 64 * 1024;
@@ -126,7 +91,7 @@ export class BalanceLeases {
   private chain: Promise<unknown> = Promise.resolve();
   private keptUpAt = 0;
   private sweptAt = 0;
-  private readonly minBytes: number;
+  private readonly bounds: LeaseBounds;
 
   constructor(
     private readonly deps: {
@@ -138,7 +103,7 @@ export class BalanceLeases {
       logger: Logger;
     },
   ) {
-    this.minBytes = Math.min(LEASE_MIN_BYTES, deps.maxBytes);
+    this.bounds = { minBytes: Math.min(LEASE_MIN_BYTES, deps.maxBytes), maxBytes: deps.maxBytes };
   }
 
   get instanceId(): string {
@@ -155,73 +120,28 @@ export class BalanceLeases {
 
   /** Admission: true when the account holds (or now got) lease to relay with. Throws when the
    * database cannot be asked and nothing is held. */
-  async admit(account: Account): Promise<boolean> {
-    account.lease.activeAt = Date.now();
-    if (remainingOf(account) > 0) {
+  async admit(account: AccountBalance): Promise<boolean> {
+    account.touch();
+    if (account.remaining > 0) {
       this.spent(account);
       return true;
     }
     await this.renew(account);
-    return remainingOf(account) > 0;
+    return account.remaining > 0;
   }
 
   /** Called by the meter once less than half of the last lease is left: renews in the
    * background and closes the account's connections once nothing is left to relay with. */
-  spent(account: Account): void {
-    const lease = account.lease;
-    if (!lease.renewing && remainingOf(account) < lease.size / 2 && Date.now() >= lease.retryAt) {
-      this.renew(account).catch(() => {});
-    }
-    this.enforce(account);
+  spent(account: AccountBalance): void {
+    if (account.dueForRenewal()) this.renew(account).catch(() => {});
+    account.enforce();
   }
 
-  /** While a renewal is on its way the account may run ahead of it by what the last one granted. */
-  enforce(account: Account): void {
-    const remaining = remainingOf(account);
-    if (remaining > 0) return;
-    if (account.lease.renewing && remaining > -account.lease.lastGrant) return;
-    closeFlows(account);
-  }
-
-  private renew(account: Account): Promise<void> {
-    const lease = account.lease;
-    if (lease.renewing) return lease.renewing;
-    if (Date.now() < lease.retryAt) {
-      return Promise.reject(new Error("the database is unreachable: no lease can be granted right now"));
-    }
-    const want = this.nextSize(lease);
-    const renewing = this.serial(async () => {
-      const granted = await grantLease(this.deps.database.db, this.instanceId, account.userId, want);
-      lease.granted += granted;
-      lease.lastGrant = granted;
-      lease.grantedAt = Date.now();
-    })
-      .catch((error: unknown) => {
-        lease.retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
-        throw error;
-      })
-      .finally(() => {
-        lease.renewing = null;
-        this.enforce(account);
-      });
-    lease.renewing = renewing;
-    return renewing;
-  }
-
-  /** What lasts about LEASE_TARGET_MS at the rate the last grant was spent, within bounds; it
-   * shrinks by half at most per renewal, so a pause does not start the next burst small. */
-  private nextSize(lease: LeaseState): number {
-    const sinceLast = Math.max(1, Date.now() - lease.grantedAt);
-    const perTarget = lease.size === 0 ? 0 : (lease.lastGrant / sinceLast) * LEASE_TARGET_MS;
-    const wanted = Math.max(this.minBytes, perTarget, lease.size / 2);
-    lease.size = Math.round(Math.min(this.deps.maxBytes, wanted));
-    return lease.size;
-  }
-
-  /** A committed debit released this much of the account's lease (see releaseLease). */
-  settled(account: Account, debit: number, meteredDebit: number): void {
-    account.lease.granted = Math.max(0, account.lease.granted - debit);
-    account.uncommitted = Math.max(0, account.uncommitted - meteredDebit);
+  private renew(account: AccountBalance): Promise<void> {
+    return account.renew(
+      (want) => this.serial(() => grantLease(this.deps.database.db, this.instanceId, account.userId, want)),
+      this.bounds,
+    );
   }
 
   /**
@@ -230,7 +150,7 @@ export class BalanceLeases {
    * accounts, accounts whose balance is 0 or less, leftovers of this instance's previous run),
    * and reclaims expired leases of crashed instances. Accounts left without lease are closed.
    */
-  async maintain(accounts: ReadonlyMap<string, Account>): Promise<void> {
+  async maintain(accounts: ReadonlyMap<string, AccountBalance>): Promise<void> {
     if (Date.now() - this.keptUpAt < this.deps.upkeepMs) return;
     await this.serial(async () => {
       const held = await this.deps.database.query<{
@@ -247,16 +167,13 @@ export class BalanceLeases {
       const giveBack = held
         .filter((row) => {
           const account = accounts.get(row.user_id);
-          if (account) {
-            const idle = account.flows.size === 0 && account.lease.activeAt + IDLE_RELEASE_MS <= now;
-            if (!idle && Number(row.balance_bytes) > 0) return false;
-          }
+          if (account && !account.idle(IDLE_RELEASE_MS, now) && Number(row.balance_bytes) > 0) return false;
           return true;
         })
         .map((row) => row.user_id);
       const keep = new Map(held.map((row) => [row.user_id, Number(row.bytes)]));
       for (const userId of giveBack) keep.delete(userId);
-      for (const account of accounts.values()) account.lease.granted = keep.get(account.userId) ?? 0;
+      for (const account of accounts.values()) account.adopt(keep.get(account.userId) ?? 0);
       if (giveBack.length > 0) {
         await dropLeases(
           this.deps.database.db,
@@ -269,7 +186,7 @@ export class BalanceLeases {
       }
       this.keptUpAt = now;
     });
-    for (const account of accounts.values()) this.enforce(account);
+    for (const account of accounts.values()) account.enforce();
   }
 
   /** Graceful stop: everything this instance still holds goes back to the balances. */

@@ -1,9 +1,7 @@
 import type net from "node:net";
-import type { Account } from "./accounts.ts";
-import { cursorOf } from "./dial.ts";
-import { remainingOf } from "./lease.ts";
-
-export type ProxyType = "mobile" | "dc";
+import type { AccountBalance } from "./account-balance.ts";
+import type { TargetSocket } from "./dial.ts";
+import type { ProxyType } from "./tariff.ts";
 
 export interface UsageRow {
   userId: string;
@@ -19,10 +17,8 @@ function utcDay(now = new Date()): string {
 }
 
 export interface MeterOptions {
-  /** Debit per metered byte by proxy type (mobile 1, datacenter DC price / price). */
-  ratio: Record<ProxyType, number>;
   /** Told when an account has spent more than half of its lease (renewal, enforcement). */
-  onLowLease: (account: Account) => void;
+  onLowLease: (account: AccountBalance) => void;
 }
 
 /**
@@ -61,7 +57,7 @@ export class Meter {
     return row;
   }
 
-  open(account: Account, domain: string, proxyType: ProxyType, abort: () => void): Flow {
+  open(account: AccountBalance, domain: string, proxyType: ProxyType, abort: () => void): Flow {
     const flow = new Flow(this, account, domain, proxyType, abort);
     this.flows.add(flow);
     account.flows.add(flow);
@@ -92,21 +88,18 @@ export class Meter {
 }
 
 export class Flow {
-  private socket: net.Socket | null = null;
+  private target: TargetSocket | null = null;
   private currentRow: UsageRow | null = null;
   private rowEpoch = -1;
-  private readonly ratio: number;
   private finished = false;
 
   constructor(
     private readonly meter: Meter,
-    readonly account: Account,
+    readonly account: AccountBalance,
     readonly domain: string,
     readonly proxyType: ProxyType,
     readonly abort: () => void,
-  ) {
-    this.ratio = meter.options.ratio[proxyType];
-  }
+  ) {}
 
   row(): UsageRow {
     if (this.rowEpoch !== this.meter.epoch || !this.currentRow) {
@@ -117,39 +110,31 @@ export class Flow {
   }
 
   get currentSocket(): net.Socket | null {
-    return this.socket;
+    return this.target?.socket ?? null;
   }
 
   /** The target socket this flow's bytes go through (set once it is known). */
-  attach(socket: net.Socket): void {
+  attach(target: TargetSocket): void {
     if (this.finished) return;
-    this.socket = socket;
+    this.target = target;
   }
 
   /** Moves the bytes since the last poll into the usage rows; called on every chunk from the
    * target, so an account whose lease is spent is cut within one chunk, and by the flusher. */
   poll(): void {
-    const socket = this.socket;
-    if (!socket) return;
-    const cursor = cursorOf.get(socket);
-    if (!cursor) return;
-    const read = socket.bytesRead;
-    const written = socket.bytesWritten ?? cursor.written;
-    const delta = read - cursor.read + (written - cursor.written);
+    const delta = this.target?.takeUnbilled() ?? 0;
     if (delta <= 0) return;
-    cursor.read = read;
-    cursor.written = written;
     this.row().bytes += delta;
-    this.account.uncommitted += delta * this.ratio;
+    this.account.charge(delta, this.proxyType);
     this.meter.unscraped[this.proxyType] += delta;
-    if (remainingOf(this.account) < this.account.lease.size / 2) this.meter.options.onLowLease(this.account);
+    if (this.account.low) this.meter.options.onLowLease(this.account);
   }
 
   finish(): void {
     if (this.finished) return;
     this.poll();
     this.finished = true;
-    this.socket = null;
+    this.target = null;
     this.meter.flows.delete(this);
     this.account.flows.delete(this);
   }

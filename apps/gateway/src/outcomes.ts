@@ -1,8 +1,7 @@
-import type net from "node:net";
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { Admitted } from "./admission.ts";
-import { cursorOf, dial } from "./dial.ts";
+import { dial, type TargetSocket } from "./dial.ts";
 import { Refusal } from "./refusal.ts";
 
 /** How one connection or request to a target ended, as the Intelligence learner counts it. */
@@ -81,26 +80,24 @@ export class ConnectionOutcomes {
   }
 
   /** dial() for a tunnel, reporting a failed dial now and the tunnel's end at close. */
-  async dialTunnel(admitted: Admitted): Promise<net.Socket> {
-    let socket: net.Socket;
+  async dialTunnel(admitted: Admitted): Promise<TargetSocket> {
+    let target: TargetSocket;
     try {
-      socket = await dial(admitted.upstream, admitted.target);
+      target = await dial(admitted.upstream, admitted.target);
     } catch (error) {
       this.record(admitted, "dial_failure");
       throw error;
     }
     let reset = false;
-    socket.on("error", (error: NodeJS.ErrnoException) => {
+    target.socket.on("error", (error: NodeJS.ErrnoException) => {
       reset ||= error.code === "ECONNRESET" || error.code === "EPIPE";
     });
-    socket.once("close", () => {
-      const cursor = cursorOf.get(socket) ?? { read: 0, written: 0 };
-      const received = socket.bytesRead - cursor.read;
-      const sent = socket.bytesWritten - cursor.written;
+    target.socket.once("close", () => {
+      const { received, sent } = target.unbilled();
       const cutShort = admitted.target.port === 443 && sent > 0 && received < TLS_FIRST_FLIGHT_BYTES;
       this.record(admitted, reset ? "reset" : cutShort ? "tls_cut" : "ok");
     });
-    return socket;
+    return target;
   }
 
   start(): void {

@@ -119,7 +119,7 @@ export async function relayPlainRequest(
     target ??= pool.wrap(await dial(admitted.upstream, admitted.target));
     const connection: TargetConnection = target;
     const flow = openFlow();
-    flow.attach(connection.socket);
+    flow.attach(connection.target);
     connection.socket.setTimeout(TARGET_INACTIVITY_MS);
     if (!(await writeAll(connection.socket, headText))) {
       connection.socket.destroy();

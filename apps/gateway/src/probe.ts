@@ -1,11 +1,9 @@
-import type net from "node:net";
 import { Duplex } from "node:stream";
 import tls from "node:tls";
 import type { GatewayConfig } from "./config.ts";
-import { dial } from "./dial.ts";
+import { dial, type TargetSocket } from "./dial.ts";
 import { EgressGuard } from "./egress-guard.ts";
-import type { ProxyType } from "./meter.ts";
-import { sharedReadsOf } from "./shared-reads.ts";
+import type { ProxyType } from "./tariff.ts";
 import { UpstreamPool } from "./upstreams.ts";
 
 export type ProbeScheme = "http" | "https";
@@ -34,8 +32,7 @@ const USER_AGENT =
 
 /** A dialed target socket as a plain stream: sockets dialed with shared reads hand their bytes
  * to a sink instead of emitting them, so they are copied into this stream's buffer. */
-function streamOf(socket: net.Socket): Duplex {
-  const reads = sharedReadsOf.get(socket);
+function streamOf({ socket, reads }: TargetSocket): Duplex {
   if (!reads) return socket;
   const stream = new Duplex({
     read: () => socket.resume(),

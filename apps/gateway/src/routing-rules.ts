@@ -14,8 +14,7 @@ export function watchRoutingRules(
   return database.listen(CHANGES_CHANNEL, {
     notification(payload) {
       if (!payload.startsWith(ROUTING_RULES_PREFIX)) return;
-      const account = accounts.known.get(payload.slice(ROUTING_RULES_PREFIX.length));
-      if (account) account.datacenterRules = null;
+      accounts.forgetRoutingRules(payload.slice(ROUTING_RULES_PREFIX.length));
     },
     live() {},
   });

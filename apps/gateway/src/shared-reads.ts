@@ -35,6 +35,3 @@ export class SharedReads {
     },
   };
 }
-
-/** The shared reads of sockets dialed with them (others emit `data` as usual). */
-export const sharedReadsOf = new WeakMap<object, SharedReads>();

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import net from "node:net";
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { SharedReads, sharedReadsOf } from "./shared-reads.ts";
+import { SharedReads } from "./shared-reads.ts";
 import { SocketReader } from "./socket-reader.ts";
 
 const sha256 = (data: Buffer) => createHash("sha256").update(data).digest("hex");
@@ -26,8 +26,7 @@ describe("SocketReader.pump over shared reads", () => {
         host: "127.0.0.1",
         onread: reads.onread,
       });
-      sharedReadsOf.set(socket, reads);
-      const reader = new SocketReader(socket);
+      const reader = new SocketReader(socket, reads);
       // A destination that keeps every chunk it is given, by reference, and accepts them late
       // while reporting room to spare: exactly where a reused read buffer would be overwritten.
       const kept: Buffer[] = [];

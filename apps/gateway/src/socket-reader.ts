@@ -1,5 +1,5 @@
 import type { Duplex, Writable } from "node:stream";
-import { releaseSharedBytes, type SharedReads, sharedReadsOf } from "./shared-reads.ts";
+import { releaseSharedBytes, type SharedReads } from "./shared-reads.ts";
 
 /** Finds where a message body ends: how many bytes of each chunk still belong to it, and whether
  * it is complete (a Content-Length count, or a chunked body's scanner). May throw on bad framing. */
@@ -18,7 +18,6 @@ export class SocketReader {
   private readonly chunks: Buffer[] = [];
   private finished = false;
   private wake: (() => void) | null = null;
-  private readonly shared: SharedReads | undefined;
   private parked: (() => boolean) | null = null;
   private readonly onData = (chunk: Buffer) => {
     this.chunks.push(chunk);
@@ -35,8 +34,11 @@ export class SocketReader {
     this.notify();
   };
 
-  constructor(readonly socket: Duplex) {
-    this.shared = sharedReadsOf.get(socket);
+  /** `shared`: the shared reads the socket was dialed with (null: it emits `data` as usual). */
+  constructor(
+    readonly socket: Duplex,
+    private readonly shared: SharedReads | null = null,
+  ) {
     if (this.shared) {
       this.chunks.push(...this.shared.early.splice(0));
       this.shared.sink = this.onSharedData;

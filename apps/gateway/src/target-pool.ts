@@ -1,10 +1,12 @@
 import type net from "node:net";
-import { cursorOf, type DialTarget } from "./dial.ts";
+import type { DialTarget, TargetSocket } from "./dial.ts";
 import { SocketReader } from "./socket-reader.ts";
 import type { UpstreamSpec } from "./upstreams.ts";
 
 /** An open connection to a target (direct or through an upstream) with its reader. */
 export interface TargetConnection {
+  /** The dialed socket with its billing cursor. */
+  target: TargetSocket;
   socket: net.Socket;
   reader: SocketReader;
   /** It has carried a request before: it may have been closed by the target meanwhile. */
@@ -42,7 +44,7 @@ export class TargetPool {
       if (!socket.destroyed && !reader.exhausted && reader.buffered === 0) {
         connection.reused = true;
         // Billing of the next request starts here, whatever the counters did before.
-        cursorOf.set(socket, { read: socket.bytesRead, written: socket.bytesWritten });
+        connection.target.restartBilling();
         return connection;
       }
       socket.destroy();
@@ -52,9 +54,10 @@ export class TargetPool {
 
   /** Any inactivity timeout set on a target socket (idle in the pool, or silent mid-request)
    * ends it. */
-  wrap(socket: net.Socket): TargetConnection {
+  wrap(target: TargetSocket): TargetConnection {
+    const { socket } = target;
     socket.on("timeout", () => socket.destroy());
-    return { socket, reader: new SocketReader(socket), reused: false };
+    return { target, socket, reader: new SocketReader(socket, target.reads), reused: false };
   }
 
   /** Keeps a connection whose response ended exactly at a message boundary: a byte already read

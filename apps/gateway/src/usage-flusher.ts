@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { AccountDirectory } from "./accounts.ts";
-import { commitBatch, makeBatch, mergeInto, type Prices, type UsageBatch } from "./flush.ts";
+import { commitBatch, makeBatch, mergeInto, type UsageBatch } from "./flush.ts";
 import type { BalanceLeases } from "./lease.ts";
-import type { Meter, ProxyType } from "./meter.ts";
+import type { Meter } from "./meter.ts";
 import type { GatewayMetrics } from "./metrics.ts";
+import type { Tariff } from "./tariff.ts";
 import type { UsageJournal } from "./usage-journal.ts";
 
 /**
@@ -30,15 +31,14 @@ export class UsageFlusher {
       accounts: AccountDirectory;
       leases: BalanceLeases;
       journal: UsageJournal | null;
-      prices: Prices;
-      ratio: Record<ProxyType, number>;
+      tariff: Tariff;
       metrics: GatewayMetrics;
       logger: Logger;
     },
   ) {
     if (deps.journal) {
       for (const batch of deps.journal.recovered()) {
-        const recovered = makeBatch(batch.rows, deps.prices, batch.id);
+        const recovered = makeBatch(batch.rows, deps.tariff, batch.id);
         recovered.attempted = true;
         this.queue.push(recovered);
       }
@@ -92,16 +92,16 @@ export class UsageFlusher {
   }
 
   private takeIntoQueue(): void {
-    const { meter, prices } = this.deps;
+    const { meter, tariff } = this.deps;
     const takenAt = meter.oldestAt;
     this.journal();
     const rows = meter.take();
     if (rows.length === 0) return;
     const last = this.queue.at(-1);
     if (last && !last.attempted) {
-      mergeInto(last, rows, prices);
+      mergeInto(last, rows, tariff);
     } else {
-      this.queue.push(makeBatch(rows, prices, this.nextId));
+      this.queue.push(makeBatch(rows, tariff, this.nextId));
       this.nextId = randomUUID();
     }
     this.oldestQueuedAt ??= takenAt ?? Date.now();
@@ -152,13 +152,8 @@ export class UsageFlusher {
 
   /** Committed: the batch's debit was released from this instance's leases. */
   private settle(batch: UsageBatch): void {
-    const metered = new Map<string, number>();
-    for (const row of batch.rows) {
-      metered.set(row.userId, (metered.get(row.userId) ?? 0) + row.bytes * this.deps.ratio[row.proxyType]);
-    }
-    for (const [userId, meteredDebit] of metered) {
-      const account = this.deps.accounts.accountFor(userId);
-      this.deps.leases.settled(account, batch.debits.get(userId) ?? 0, meteredDebit);
+    for (const [userId, estimate] of this.deps.tariff.estimates(batch.rows)) {
+      this.deps.accounts.accountFor(userId).commit(batch.debits.get(userId) ?? 0, estimate);
     }
   }
 }

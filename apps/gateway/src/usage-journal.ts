@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { ProxyType, UsageRow } from "./meter.ts";
+import type { UsageRow } from "./meter.ts";
+import type { ProxyType } from "./tariff.ts";
 
 /** How often metered bytes are appended to the journal: what a kill -9 can leave unbilled. */
 export const JOURNAL_INTERVAL_MS = 50;

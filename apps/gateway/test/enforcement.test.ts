@@ -4,6 +4,7 @@ import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { commitBatch, makeBatch } from "../src/flush.ts";
 import type { Gateway } from "../src/gateway.ts";
+import { Tariff } from "../src/tariff.ts";
 import {
   balanceOf,
   basic,
@@ -124,7 +125,7 @@ describe("flushing", () => {
           requests: 2,
         },
       ],
-      { pricePerGbUsd: 3, dcPricePerGbUsd: 0.3 },
+      new Tariff({ pricePerGbUsd: 3, dcPricePerGbUsd: 0.3 }),
     );
     expect((await commitBatch(database, batch))?.get(user.userId)).toBe(1_000_000 - 1234);
     expect(await commitBatch(database, batch)).toBeNull();

@@ -1,0 +1,140 @@
+import type { ProxyType, Tariff } from "./tariff.ts";
+
+/** A live connection billed to an account: closed once the account has nothing left to relay with. */
+export interface LiveFlow {
+  abort(): void;
+}
+
+/** How large a lease renewal may ask for. */
+export interface LeaseBounds {
+  minBytes: number;
+  maxBytes: number;
+}
+
+/** Reserves up to `want` bytes of the shared balance for this instance; resolves the bytes granted. */
+export type GrantLease = (want: number) => Promise<number>;
+
+/** A renewal asks for what lasts this long at the rate the account spends (below the cap, about
+ * two renewals a second per account and instance). */
+const LEASE_TARGET_MS = 500;
+/** After a failed renewal (database unreachable), the next try waits this long. */
+const RETRY_AFTER_FAILURE_MS = 1_000;
+
+/**
+ * One paying user's balance as this gateway instance sees it: the lease it holds of the shared
+ * balance (decision 007), the debit of bytes metered here but not committed yet, and the live
+ * connections to close when nothing is left. The meter charges it, the flusher commits to it,
+ * the lease manager renews and adopts leases through it; nobody else changes its state.
+ */
+export class AccountBalance {
+  readonly flows = new Set<LiveFlow>();
+  /** Bytes this instance holds in balance_leases for the account (debits not yet released). */
+  private granted = 0;
+  /** Debit of bytes metered here but not yet committed (unflushed or in flight). */
+  private uncommitted = 0;
+  /** What the last renewal asked for; the next one is due when less than half is left. */
+  private size = 0;
+  private renewing: Promise<void> | null = null;
+  /** Bytes the last renewal granted: how far a renewal in flight lets the account run ahead. */
+  private lastGrant = 0;
+  private grantedAt = 0;
+  private retryAt = 0;
+  /** Last admission of a connection, for giving an idle lease back. */
+  private activeAt = 0;
+
+  constructor(
+    readonly userId: string,
+    private readonly tariff: Tariff,
+  ) {}
+
+  /** Bytes the account may still relay here before it needs more lease. */
+  get remaining(): number {
+    return this.granted - this.uncommitted;
+  }
+
+  /** Less than half of the last lease is left: time to renew. */
+  get low(): boolean {
+    return this.remaining < this.size / 2;
+  }
+
+  /** Relayed bytes, at the live estimate of the tariff. */
+  charge(bytes: number, proxyType: ProxyType): void {
+    this.uncommitted += this.tariff.estimate(bytes, proxyType);
+  }
+
+  /** A batch was committed: its ledger debit released that much of the lease, and what the meter
+   * had estimated for the same bytes is no longer uncommitted. */
+  commit(debit: number, estimate: number): void {
+    this.granted = Math.max(0, this.granted - debit);
+    this.uncommitted = Math.max(0, this.uncommitted - estimate);
+  }
+
+  /** Nothing left to relay with; while a renewal is on its way the account may run ahead of it by
+   * what the last one granted. */
+  exhausted(): boolean {
+    const remaining = this.remaining;
+    if (remaining > 0) return false;
+    return !(this.renewing && remaining > -this.lastGrant);
+  }
+
+  /** Closes every live connection once the account is exhausted. */
+  enforce(): void {
+    if (!this.exhausted()) return;
+    for (const flow of [...this.flows]) flow.abort();
+  }
+
+  /** A connection was admitted. */
+  touch(): void {
+    this.activeAt = Date.now();
+  }
+
+  /** No connection for `idleMs`: the lease may go back to the shared balance. */
+  idle(idleMs: number, now = Date.now()): boolean {
+    return this.flows.size === 0 && this.activeAt + idleMs <= now;
+  }
+
+  /** What the database says this instance holds for the account (0: nothing). */
+  adopt(heldBytes: number): void {
+    this.granted = heldBytes;
+  }
+
+  /** Low, no renewal on its way, and not waiting out a failed one. */
+  dueForRenewal(): boolean {
+    return !this.renewing && this.low && Date.now() >= this.retryAt;
+  }
+
+  /** Asks for more lease (joining a renewal already on its way); the account's connections are
+   * closed afterwards if it is still exhausted. Rejects while a failed renewal is waited out. */
+  renew(grant: GrantLease, bounds: LeaseBounds): Promise<void> {
+    if (this.renewing) return this.renewing;
+    if (Date.now() < this.retryAt) {
+      return Promise.reject(new Error("the database is unreachable: no lease can be granted right now"));
+    }
+    const renewing = grant(this.nextSize(bounds))
+      .then((granted) => {
+        this.granted += granted;
+        this.lastGrant = granted;
+        this.grantedAt = Date.now();
+      })
+      .catch((error: unknown) => {
+        this.retryAt = Date.now() + RETRY_AFTER_FAILURE_MS;
+        throw error;
+      })
+      .finally(() => {
+        this.renewing = null;
+        this.enforce();
+      });
+    this.renewing = renewing;
+    return renewing;
+  }
+
+  /** What lasts about LEASE_TARGET_MS at the rate the last grant was spent, within bounds; it
+   * shrinks by half at most per renewal, so a pause does not start the next burst small. */
+  private nextSize(bounds: LeaseBounds): number {
+    const sinceLast = Math.max(1, Date.now() - this.grantedAt);
+    const perTarget = this.size === 0 ? 0 : (this.lastGrant / sinceLast) * LEASE_TARGET_MS;
+    const wanted = Math.max(bounds.minBytes, perTarget, this.size / 2);
+    this.size = Math.round(Math.min(bounds.maxBytes, wanted));
+    return this.size;
+  }
+}

@@ -1,0 +1,65 @@
+export type ProxyType = "mobile" | "dc";
+
+export interface Prices {
+  pricePerGbUsd: number;
+  dcPricePerGbUsd: number;
+}
+
+/** Bytes of one proxy type that one user owes for, summed over a batch. */
+export interface MeteredBytes {
+  userId: string;
+  proxyType: ProxyType;
+  bytes: number;
+}
+
+function micros(usd: number): bigint {
+  return BigInt(Math.round(usd * 1_000_000));
+}
+
+/**
+ * What relayed bytes cost in premium balance: mobile bytes 1:1, datacenter bytes at
+ * DC price / price. The live estimate (a float per chunk, to cut an account off in time) and the
+ * ledger debit (exact integers per batch) come from the same two prices.
+ */
+export class Tariff {
+  private readonly price: bigint;
+  private readonly dcPrice: bigint;
+  private readonly dcRatio: number;
+
+  constructor(prices: Prices) {
+    this.price = micros(prices.pricePerGbUsd);
+    this.dcPrice = micros(prices.dcPricePerGbUsd);
+    this.dcRatio = prices.dcPricePerGbUsd / prices.pricePerGbUsd;
+  }
+
+  /** Balance bytes these relayed bytes use up, as the meter counts them live. */
+  estimate(bytes: number, proxyType: ProxyType): number {
+    return proxyType === "mobile" ? bytes : bytes * this.dcRatio;
+  }
+
+  /** Whole balance bytes each user owes for a batch: datacenter bytes are rounded up to a whole
+   * byte once per batch and user, in integer arithmetic (no float drift on large counts). */
+  debits(rows: Iterable<MeteredBytes>): Map<string, number> {
+    const totals = new Map<string, Record<ProxyType, bigint>>();
+    for (const row of rows) {
+      const total = totals.get(row.userId) ?? { mobile: 0n, dc: 0n };
+      total[row.proxyType] += BigInt(row.bytes);
+      totals.set(row.userId, total);
+    }
+    const debits = new Map<string, number>();
+    for (const [userId, total] of totals) {
+      const dc = (total.dc * this.dcPrice + this.price - 1n) / this.price;
+      debits.set(userId, Number(total.mobile + dc));
+    }
+    return debits;
+  }
+
+  /** The live estimate of the same rows per user: what the meter added up for them. */
+  estimates(rows: Iterable<MeteredBytes>): Map<string, number> {
+    const estimates = new Map<string, number>();
+    for (const row of rows) {
+      estimates.set(row.userId, (estimates.get(row.userId) ?? 0) + this.estimate(row.bytes, row.proxyType));
+    }
+    return estimates;
+  }
+}
