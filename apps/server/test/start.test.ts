@@ -101,7 +101,12 @@ describe("npm start", () => {
       await started.stop();
     }
     const lines = started.output().split("\n").filter(Boolean);
-    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    // A build npm start runs first may print its own lines; what the server says is JSON.
+    const plain = lines.filter((line) => !line.startsWith("{"));
+    expect(plain.filter((line) => /ByteToll|gateway|login link|listening/i.test(line))).toEqual([]);
+    const entries = lines
+      .filter((line) => line.startsWith("{"))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(
       entries.find((entry) => entry.msg === `ByteToll is running at http://localhost:${started.port}`),
     ).toMatchObject({
