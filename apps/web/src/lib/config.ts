@@ -1,6 +1,6 @@
 import type { PublicConfig, PublicConfigResponse } from "@bytetoll/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { apiRequest, SKIP_AUTH } from "../../../lib/api-client.ts";
+import { apiRequest, SKIP_AUTH } from "./api-client.ts";
 
 /** SPEC §2/§9: the dashboard price, used until /config answers. */
 export const FALLBACK_PRICE_PER_GB_USD = 3;

@@ -1,15 +1,17 @@
 import { Navigate, Outlet, useLocation } from "react-router";
 import { AppShell } from "../../components/layout/app-shell.tsx";
+import { HelpLinks } from "../../components/layout/help-links.tsx";
 import { LayoutSkeleton } from "../../components/layout/layout-skeleton.tsx";
 import { ProfileMenu } from "../../features/auth/components/profile-menu.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
-import { HelpLinks } from "../../features/config/components/help-links.tsx";
+import { useConfig } from "../../lib/config.ts";
 
 /** DESIGN §2: anonymous visitors may see these layout pages; every other one needs a sign-in. */
 const OPEN_TO_ANONYMOUS = new Set(["/connect"]);
 
 export function Component() {
   const session = useSession();
+  const { data: config } = useConfig();
   const { pathname } = useLocation();
 
   if (session.status === "loading") return <LayoutSkeleton />;
@@ -20,7 +22,7 @@ export function Component() {
     <AppShell
       actions={
         <>
-          <HelpLinks />
+          <HelpLinks config={config} />
           <ProfileMenu />
         </>
       }

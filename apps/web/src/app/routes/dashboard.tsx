@@ -2,19 +2,16 @@ import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { DataBalanceCard } from "../../features/balance/components/data-balance-card.tsx";
 import { ZeroBalanceWarning } from "../../features/balance/components/zero-balance-warning.tsx";
 import { BuyMoreDialog } from "../../features/checkout/components/buy-more-dialog.tsx";
-import { useConfig } from "../../features/config/api/get-config.ts";
 import { PromotionsSection } from "../../features/deals/components/promotions-section.tsx";
 import {
   DEAL_UPDATED_EVENT,
   DEALS_CHANNEL,
   useApplyDealUpdate,
 } from "../../features/deals/hooks/use-apply-deal-update.ts";
-import {
-  useRealtimeConnection,
-  useRealtimeEvent,
-} from "../../features/realtime/hooks/use-realtime-connection.ts";
 import { PayoutHistory } from "../../features/transactions/components/payout-history.tsx";
 import { TransactionHistory } from "../../features/transactions/components/transaction-history.tsx";
+import { useConfig } from "../../lib/config.ts";
+import { useRealtimeConnection, useRealtimeEvent } from "../../lib/realtime/use-realtime-connection.ts";
 
 /** / (SPEC §2 Dashboard): balance with Buy More, promotions, purchase history. */
 export function Component() {

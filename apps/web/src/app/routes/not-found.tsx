@@ -4,7 +4,7 @@ import { LegalFooter } from "../../components/layout/legal-footer.tsx";
 import { buttonClassName } from "../../components/ui/button.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
-import { useConfig } from "../../features/config/api/get-config.ts";
+import { useConfig } from "../../lib/config.ts";
 
 /** Any unknown path (SPEC §2 Not-found screen). */
 export function Component() {

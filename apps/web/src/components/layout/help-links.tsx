@@ -1,11 +1,14 @@
+import type { PublicConfig } from "@bytetoll/contracts";
 import { BookOpen, LifeBuoy } from "lucide-react";
 import { useRef } from "react";
-import { Button, buttonClassName } from "../../../components/ui/button.tsx";
-import { useConfig } from "../api/get-config.ts";
+import { Button, buttonClassName } from "../ui/button.tsx";
 
-/** Top-bar Docs link and Support button (SPEC §2), pointing where the operator configured. */
-export function HelpLinks() {
-  const { data: config } = useConfig();
+/** Top-bar Docs link and Support button, pointing where the operator configured. */
+export function HelpLinks({
+  config,
+}: {
+  config: Pick<PublicConfig, "docs_url" | "support_url"> | undefined;
+}) {
   const supportLink = useRef<HTMLAnchorElement>(null);
   if (!config) return null;
 
@@ -25,7 +28,7 @@ export function HelpLinks() {
       ) : null}
       {config.support_url ? (
         <>
-          {/* SPEC §2: the Support button triggers this hidden link, so mailto: and https: both work. */}
+          {/* The Support button triggers this hidden link, so mailto: and https: both work. */}
           <a
             ref={supportLink}
             href={config.support_url}

@@ -1,5 +1,5 @@
 import { io, type Socket } from "socket.io-client";
-import { API_BASE_URL } from "../../../lib/env.ts";
+import { API_BASE_URL } from "../env.ts";
 
 /** SPEC §4 realtime connection states. */
 export type RealtimeState = "disconnected" | "connecting" | "connected" | "error";

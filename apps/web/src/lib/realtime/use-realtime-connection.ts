@@ -1,10 +1,6 @@
 import { useEffect, useRef, useSyncExternalStore } from "react";
-import { isTokenUsable, useStoredToken } from "../../../lib/token-storage.ts";
-import {
-  type RealtimeConnection,
-  type RealtimeState,
-  realtimeConnectionFor,
-} from "../api/realtime-connection.ts";
+import { isTokenUsable, useStoredToken } from "../token-storage.ts";
+import { type RealtimeConnection, type RealtimeState, realtimeConnectionFor } from "./realtime-connection.ts";
 
 function useConnection(): RealtimeConnection {
   const stored = useStoredToken();

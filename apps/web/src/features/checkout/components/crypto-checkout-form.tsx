@@ -1,8 +1,8 @@
 import { CreditCard, Loader2 } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
+import { FALLBACK_PRICE_PER_GB_USD, useConfig } from "../../../lib/config.ts";
 import { formatGb, formatMoney } from "../../../lib/format.ts";
-import { FALLBACK_PRICE_PER_GB_USD, useConfig } from "../../config/api/get-config.ts";
 import type { Network } from "../../transactions/api/order.ts";
 import { type PaymentChoice, useStartPurchase } from "../hooks/use-start-purchase.ts";
 import { DEFAULT_PURCHASE_GB, totalUsd, usdAmountProblem } from "../purchase-amount.ts";

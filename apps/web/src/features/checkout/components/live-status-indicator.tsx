@@ -1,5 +1,5 @@
 import { classNames } from "../../../lib/class-names.ts";
-import type { RealtimeState } from "../../realtime/api/realtime-connection.ts";
+import type { RealtimeState } from "../../../lib/realtime/realtime-connection.ts";
 
 const TEXT: Record<RealtimeState, string> = {
   connected: "Live updates on",

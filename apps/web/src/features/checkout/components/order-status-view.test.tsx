@@ -2,8 +2,8 @@ import { act, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import type { FakeSocket } from "../../../test/fake-socket.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import type { FakeSocket } from "../../realtime/testing/fake-socket.ts";
 import type { Order } from "../../transactions/api/order.ts";
 import { orderFixture } from "../../transactions/testing/order-fixture.ts";
 
@@ -11,7 +11,7 @@ const sockets = vi.hoisted(() => ({
   created: [] as Array<{ url: unknown; options: unknown; socket: unknown }>,
 }));
 vi.mock("socket.io-client", async () => {
-  const { FakeSocket: Fake } = await import("../../realtime/testing/fake-socket.ts");
+  const { FakeSocket: Fake } = await import("../../../test/fake-socket.ts");
   return {
     io: (url: unknown, options: unknown) => {
       const socket = new Fake();

@@ -4,7 +4,7 @@ import { Button } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { formatDateTime, formatGb, formatMoney, formatUsdc } from "../../../lib/format.ts";
-import { useRealtimeConnection } from "../../realtime/hooks/use-realtime-connection.ts";
+import { useRealtimeConnection } from "../../../lib/realtime/use-realtime-connection.ts";
 import { useTransaction } from "../../transactions/api/get-transaction.ts";
 import type { Order } from "../../transactions/api/order.ts";
 import { orderKind } from "../../transactions/components/order-kind.ts";

@@ -9,7 +9,7 @@ import { leavePage } from "../leave-page.ts";
 
 vi.mock("../leave-page.ts", () => ({ leavePage: vi.fn() }));
 vi.mock("socket.io-client", async () => {
-  const { FakeSocket } = await import("../../realtime/testing/fake-socket.ts");
+  const { FakeSocket } = await import("../../../test/fake-socket.ts");
   return { io: () => new FakeSocket() };
 });
 

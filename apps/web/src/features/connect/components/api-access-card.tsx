@@ -5,7 +5,7 @@ import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
-import { useConfig } from "../../config/api/get-config.ts";
+import { useConfig } from "../../../lib/config.ts";
 import { apiTokenQueryOptions, useRegenerateApiToken } from "../api/api-token.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
 

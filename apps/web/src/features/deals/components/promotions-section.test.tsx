@@ -3,15 +3,15 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import type { FakeSocket } from "../../../test/fake-socket.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import type { FakeSocket } from "../../realtime/testing/fake-socket.ts";
 import { pageOf } from "../../transactions/testing/order-fixture.ts";
 import { latestDealsQueryOptions } from "../api/get-latest-deals.ts";
 import { dealFixture } from "../testing/deal-fixture.ts";
 
 const sockets = vi.hoisted(() => ({ created: [] as unknown[] }));
 vi.mock("socket.io-client", async () => {
-  const { FakeSocket: Fake } = await import("../../realtime/testing/fake-socket.ts");
+  const { FakeSocket: Fake } = await import("../../../test/fake-socket.ts");
   return {
     io: () => {
       const socket = new Fake();
