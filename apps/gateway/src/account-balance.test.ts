@@ -10,7 +10,7 @@ async function leased(bytes: number) {
   const account = new AccountBalance("user", tariff);
   await account.renew(async () => bytes, bounds);
   const closed = { count: 0 };
-  account.flows.add({ abort: () => (closed.count += 1) });
+  account.addFlow({ abort: () => (closed.count += 1) });
   return { account, closed };
 }
 

@@ -27,7 +27,7 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
  * the lease manager renews and adopts leases through it; nobody else changes its state.
  */
 export class AccountBalance {
-  readonly flows = new Set<LiveFlow>();
+  private readonly flows = new Set<LiveFlow>();
   /** Bytes this instance holds in balance_leases for the account (debits not yet released). */
   private granted = 0;
   /** Debit of bytes metered here but not yet committed (unflushed or in flight). */
@@ -81,6 +81,15 @@ export class AccountBalance {
   enforce(): void {
     if (!this.exhausted()) return;
     for (const flow of [...this.flows]) flow.abort();
+  }
+
+  /** A live connection now bills this account. */
+  addFlow(flow: LiveFlow): void {
+    this.flows.add(flow);
+  }
+
+  removeFlow(flow: LiveFlow): void {
+    this.flows.delete(flow);
   }
 
   /** A connection was admitted. */

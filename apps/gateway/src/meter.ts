@@ -60,7 +60,7 @@ export class Meter {
   open(account: AccountBalance, domain: string, proxyType: ProxyType, abort: () => void): Flow {
     const flow = new Flow(this, account, domain, proxyType, abort);
     this.flows.add(flow);
-    account.flows.add(flow);
+    account.addFlow(flow);
     flow.row().requests += 1;
     return flow;
   }
@@ -136,6 +136,6 @@ export class Flow {
     this.finished = true;
     this.target = null;
     this.meter.flows.delete(this);
-    this.account.flows.delete(this);
+    this.account.removeFlow(this);
   }
 }
