@@ -18,6 +18,10 @@ export class AppError extends Error {
 export const unauthorized = () => new AppError(401, "Unauthorized", "unauthorized");
 export const notFound = (message = "Not found") => new AppError(404, message, "not_found");
 
+/** A payment provider could not be reached or refused: the customer reads why and may retry. */
+export const paymentUnavailable = (message: string, statusCode = 502) =>
+  new AppError(statusCode, message, "payment_unavailable", { expose: true });
+
 /** What a client reads while the database is away: nothing it sent was wrong, and it may retry. */
 export const SERVICE_UNAVAILABLE = "The service is temporarily unavailable. Please try again shortly.";
 

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applyLedgerEntry } from "./ledger.ts";
+import {
+  adjustBalance,
+  applyLedgerEntry,
+  creditDeposit,
+  creditPurchase,
+  debitUsage,
+  grantBonus,
+  reverseDeposit,
+  reversePurchase,
+} from "./ledger.ts";
 import { users } from "./schema.ts";
 import { createTestDatabase, type TestDatabase } from "./testing.ts";
 
@@ -26,5 +35,56 @@ describe("ledger entries", () => {
     );
     expect(Number(row?.balance)).toBe(5e9);
     expect(Number(row?.total)).toBe(5e9);
+  });
+
+  it("names each way money moves with its own kind and reference, and a replay of any is a no-op", async () => {
+    const [user] = await database.db.insert(users).values({ email: "writers@example.com" }).returning();
+    if (!user) throw new Error("no user");
+    const userId = user.id;
+    const writes = [
+      () => creditPurchase(database.db, { userId, orderId: "o1", creditedAfter: 10, deltaBytes: 10 }),
+      () =>
+        reversePurchase(database.db, {
+          userId,
+          orderId: "o1",
+          kind: "refund",
+          reversedAfter: 4,
+          deltaBytes: 4,
+        }),
+      () =>
+        reversePurchase(database.db, {
+          userId,
+          orderId: "o1",
+          kind: "chargeback",
+          reversedAfter: 10,
+          deltaBytes: 6,
+        }),
+      () => grantBonus(database.db, { userId, bytes: 100, note: "Free" }),
+      () => adjustBalance(database.db, { userId, key: "k1", deltaBytes: 5 }),
+      () => debitUsage(database.db, { userId, batchId: "b1", bytes: 3 }),
+      () => creditDeposit(database.db, { userId, orderId: "o2", bytes: 20, note: "Group buy" }),
+      () => reverseDeposit(database.db, { userId, orderId: "o2", kind: "refund", bytes: 20 }),
+    ];
+    const first = [];
+    for (const writeOnce of writes) first.push(await writeOnce());
+    const replays = [];
+    for (const writeOnce of writes) replays.push(await writeOnce());
+    expect(first.map((result) => result.applied)).toEqual(writes.map(() => true));
+    expect(replays.map((result) => result.applied)).toEqual(writes.map(() => false));
+    expect(first.at(-1)?.balanceBytes).toBe(10 - 4 - 6 + 100 + 5 - 3 + 20 - 20);
+    const entries = await database.query<{ kind: string; reference: string; delta_bytes: string }>(
+      "SELECT kind, reference, delta_bytes FROM ledger_entries WHERE user_id = $1 ORDER BY id",
+      [userId],
+    );
+    expect(entries.map((entry) => [entry.kind, entry.reference, Number(entry.delta_bytes)])).toEqual([
+      ["purchase", "order:o1:10", 10],
+      ["refund", "order:o1:4", -4],
+      ["chargeback", "order:o1", -6],
+      ["bonus", `free-gb:${userId}`, 100],
+      ["adjustment", "admin:k1", 5],
+      ["usage", `b1:${userId}`, -3],
+      ["deposit", "deal-deposit:o2", 20],
+      ["refund", "deal-deposit:o2", -20],
+    ]);
   });
 });

@@ -41,3 +41,123 @@ export async function applyLedgerEntry(
     ? { applied: true, balanceBytes: Number(row.balance_bytes) }
     : { applied: false, balanceBytes: null };
 }
+
+/** What a named writer did: the new balance (or `applied: false` for a replay) and the reference
+ * it wrote under. */
+export type LedgerResult = Awaited<ReturnType<typeof applyLedgerEntry>> & { reference: string };
+
+async function write(executor: SqlExecutor, entry: LedgerEntryInput): Promise<LedgerResult> {
+  return { ...(await applyLedgerEntry(executor, entry)), reference: entry.reference };
+}
+
+// The named ways money and data move. Each builds its own (kind, reference), so a replay of the
+// same event is recognised wherever it comes from; callers never spell a reference themselves.
+
+/** An order paid: the bytes newly credited, up to `creditedAfter` bytes in all. */
+export function creditPurchase(
+  executor: SqlExecutor,
+  entry: { userId: string; orderId: string; creditedAfter: number; deltaBytes: number },
+): Promise<LedgerResult> {
+  return write(executor, {
+    userId: entry.userId,
+    kind: "purchase",
+    reference: `order:${entry.orderId}:${entry.creditedAfter}`,
+    deltaBytes: entry.deltaBytes,
+    note: `Order ${entry.orderId}`,
+  });
+}
+
+export type Reversal = "refund" | "chargeback";
+
+const reversalNote = (kind: Reversal) => (kind === "refund" ? "Refund" : "Chargeback");
+
+/**
+ * A refund or chargeback of an order's purchase credit, `deltaBytes` taken back. Refunds are keyed
+ * by how much is taken back in all (`reversedAfter`), so partial refunds add up and a replay is a
+ * no-op; a chargeback happens once per order.
+ */
+export function reversePurchase(
+  executor: SqlExecutor,
+  entry: { userId: string; orderId: string; kind: Reversal; reversedAfter: number; deltaBytes: number },
+): Promise<LedgerResult> {
+  const reference =
+    entry.kind === "chargeback" ? `order:${entry.orderId}` : `order:${entry.orderId}:${entry.reversedAfter}`;
+  return write(executor, {
+    userId: entry.userId,
+    kind: entry.kind,
+    reference,
+    deltaBytes: -entry.deltaBytes,
+    note: `${reversalNote(entry.kind)} of order ${entry.orderId}`,
+  });
+}
+
+/** The free data a new account gets, once per user. */
+export function grantBonus(
+  executor: SqlExecutor,
+  entry: { userId: string; bytes: number; note: string },
+): Promise<LedgerResult> {
+  return write(executor, {
+    userId: entry.userId,
+    kind: "bonus",
+    reference: `free-gb:${entry.userId}`,
+    deltaBytes: entry.bytes,
+    note: entry.note,
+  });
+}
+
+/** An operator's correction; `key` (an idempotency key or a fresh id) makes it happen once. */
+export function adjustBalance(
+  executor: SqlExecutor,
+  entry: { userId: string; key: string; deltaBytes: number; note?: string | null },
+): Promise<LedgerResult> {
+  return write(executor, {
+    userId: entry.userId,
+    kind: "adjustment",
+    reference: `admin:${entry.key}`,
+    deltaBytes: entry.deltaBytes,
+    note: entry.note,
+  });
+}
+
+/** The gateway's metered traffic of one flush batch, `bytes` taken from the balance. */
+export function debitUsage(
+  executor: SqlExecutor,
+  entry: { userId: string; batchId: string; bytes: number },
+): Promise<LedgerResult> {
+  return write(executor, {
+    userId: entry.userId,
+    kind: "usage",
+    reference: `${entry.batchId}:${entry.userId}`,
+    deltaBytes: -entry.bytes,
+  });
+}
+
+const depositReference = (orderId: string) => `deal-deposit:${orderId}`;
+
+/** A group-buy deposit turned into data when its deal activates. */
+export function creditDeposit(
+  executor: SqlExecutor,
+  entry: { userId: string; orderId: string; bytes: number; note: string },
+): Promise<LedgerResult> {
+  return write(executor, {
+    userId: entry.userId,
+    kind: "deposit",
+    reference: depositReference(entry.orderId),
+    deltaBytes: entry.bytes,
+    note: entry.note,
+  });
+}
+
+/** A credited group-buy deposit given back by its provider: its `bytes` are taken back, once. */
+export function reverseDeposit(
+  executor: SqlExecutor,
+  entry: { userId: string; orderId: string; kind: Reversal; bytes: number },
+): Promise<LedgerResult> {
+  return write(executor, {
+    userId: entry.userId,
+    kind: entry.kind,
+    reference: depositReference(entry.orderId),
+    deltaBytes: -entry.bytes,
+    note: `${reversalNote(entry.kind)} of group-buy deposit ${entry.orderId}`,
+  });
+}

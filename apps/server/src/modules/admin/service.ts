@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { bytesToGb } from "@bytetoll/contracts";
-import { applyLedgerEntry, type Database, schema } from "@bytetoll/db";
+import { BYTES_PER_GB, bytesToGb } from "@bytetoll/contracts";
+import { adjustBalance, type Database, schema } from "@bytetoll/db";
 import { and, count, desc, eq, like } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
 import { toOrderView } from "../orders/order-view.ts";
@@ -40,12 +40,10 @@ export function createAdminService(database: Database) {
     /** An `adjustment` ledger entry. `key` makes a retried request a no-op (same reference). */
     async credit(input: CreditRequest, key?: string) {
       const user = await accountByEmail(input.email);
-      const deltaBytes = Math.round(input.gb * 1e9);
-      const reference = `admin:${key ?? randomUUID()}`;
-      const result = await applyLedgerEntry(database.db, {
+      const deltaBytes = Math.round(input.gb * BYTES_PER_GB);
+      const result = await adjustBalance(database.db, {
         userId: user.id,
-        kind: "adjustment",
-        reference,
+        key: key ?? randomUUID(),
         deltaBytes,
         note: input.note,
       });
@@ -54,7 +52,7 @@ export function createAdminService(database: Database) {
         message: result.applied ? "Balance adjusted" : "Already applied",
         account,
         delta_bytes: result.applied ? deltaBytes : 0,
-        reference,
+        reference: result.reference,
       };
     },
 

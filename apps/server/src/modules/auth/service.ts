@@ -1,4 +1,5 @@
 import {
+  BYTES_PER_GB,
   LOGIN_LINK_INVALID,
   LOGIN_RATE_LIMITED,
   type LoginRequest,
@@ -7,8 +8,8 @@ import {
   type SendLoginLinkRequest,
 } from "@bytetoll/contracts";
 import {
-  applyLedgerEntry,
   type Database,
+  grantBonus,
   hashesEqual,
   hashSecret,
   randomSecret,
@@ -64,11 +65,9 @@ export function createAuthService({ database, config, mailer, log, orders, deals
   /** The free data, once per account: the reference makes it a no-op on every later sign-in. */
   async function creditFreeData(tx: SqlExecutor, userId: string): Promise<void> {
     if (config.FREE_GB <= 0) return;
-    await applyLedgerEntry(tx, {
+    await grantBonus(tx, {
       userId,
-      kind: "bonus",
-      reference: `free-gb:${userId}`,
-      deltaBytes: Math.round(config.FREE_GB * 1e9),
+      bytes: Math.round(config.FREE_GB * BYTES_PER_GB),
       note: `Free ${config.FREE_GB} GB`,
     });
   }

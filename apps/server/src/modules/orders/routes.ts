@@ -1,7 +1,6 @@
 import { errorResponse } from "@bytetoll/contracts";
 import { sendSerializedOnce } from "../../lib/serialized-once.ts";
 import { type App, requireUser } from "../../types.ts";
-import { replyUnavailable } from "../payments/unavailable-errors.ts";
 import {
   choosePaymentRequest,
   createOrderRequest,
@@ -14,8 +13,6 @@ import {
 
 /** POST /transactions, POST /transactions/{orderId}/payment, GET /transactions/{orderId}, GET /transactions (decision 003). */
 export async function orderRoutes(app: App) {
-  replyUnavailable(app);
-
   app.post(
     "/transactions",
     {

@@ -1,11 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { applyLedgerEntry, type Database } from "@bytetoll/db";
+import { creditPurchase, type Database, reversePurchase } from "@bytetoll/db";
 import type { Config } from "../../config.ts";
-import { AppError, notFound } from "../../errors.ts";
+import { AppError, notFound, paymentUnavailable } from "../../errors.ts";
 import type { ChangeCache } from "../../lib/change-cache.ts";
 import type { Payments } from "../../plugins/payments.ts";
 import type { DealsService, DealTerms } from "../deals/service.ts";
-import { type PaymentReading, PaymentUnavailableError, type Share } from "../payments/provider.ts";
+import type { PaymentReading, Share } from "../payments/provider.ts";
 import { type OrderRow, toOrderView } from "./order-view.ts";
 import { createOrdersRepository, type PaymentChoice, type Tx } from "./repository.ts";
 import {
@@ -150,7 +150,7 @@ export function createOrdersService({ database, config, payments, publish, pages
    * chooses to pay. */
   function cardPayment(): PaymentChoice {
     const provider = payments.card;
-    if (!provider) throw new PaymentUnavailableError(CARD_UNAVAILABLE, 503);
+    if (!provider) throw paymentUnavailable(CARD_UNAVAILABLE, 503);
     return {
       method: "card",
       networkType: null,
@@ -185,12 +185,11 @@ export function createOrdersService({ database, config, payments, publish, pages
     const target = Number(row.bytes);
     // Replays, retries and slower twins of a confirmation end here: nothing new was paid.
     if (target <= credited) return null;
-    const ledger = await applyLedgerEntry(tx, {
+    const ledger = await creditPurchase(tx, {
       userId: row.userId,
-      kind: "purchase",
-      reference: `order:${row.id}:${target}`,
+      orderId: row.id,
+      creditedAfter: target,
       deltaBytes: target - credited,
-      note: `Order ${row.id}`,
     });
     if (!ledger.applied) throw new Error(`ledger already holds order:${row.id}:${target}`);
     const updated = await repository.recordCredit(tx, row.id, {
@@ -227,14 +226,12 @@ export function createOrdersService({ database, config, payments, publish, pages
     const reversed = Number(row.reversedBytes);
     const target = reversedBytes(row, reading);
     if (target <= reversed) return null;
-    const kind = reading.status === "charged_back" ? "chargeback" : "refund";
-    const reference = kind === "chargeback" ? `order:${row.id}` : `order:${row.id}:${target}`;
-    const ledger = await applyLedgerEntry(tx, {
+    const ledger = await reversePurchase(tx, {
       userId: row.userId,
-      kind,
-      reference,
-      deltaBytes: -(target - reversed),
-      note: `${kind === "chargeback" ? "Chargeback" : "Refund"} of order ${row.id}`,
+      orderId: row.id,
+      kind: reading.status === "charged_back" ? "chargeback" : "refund",
+      reversedAfter: target,
+      deltaBytes: target - reversed,
     });
     // A chargeback after a partial refund: the dispute's entry is already there.
     if (!ledger.applied) return null;
@@ -421,15 +418,14 @@ export function createOrdersService({ database, config, payments, publish, pages
       if (row.paymentStatus !== "waiting") throw orderClosed();
       if (row.stripeRedirectUrl) return { redirect_url: row.stripeRedirectUrl };
       const provider = payments.card;
-      if (!provider || provider.name !== row.provider)
-        throw new PaymentUnavailableError(CARD_UNAVAILABLE, 503);
+      if (!provider || provider.name !== row.provider) throw paymentUnavailable(CARD_UNAVAILABLE, 503);
       const payment = await provider.createPayment({
         orderId: row.id,
         amountCents: Number(row.amountCents),
         network: null,
         description: `${Number(row.bytes) / 1e9} GB of proxy data`,
       });
-      if (!payment.redirectUrl) throw new PaymentUnavailableError(CARD_UNAVAILABLE, 503);
+      if (!payment.redirectUrl) throw paymentUnavailable(CARD_UNAVAILABLE, 503);
       const updated = await repository.attachCheckout(row.id, {
         providerPaymentId: payment.providerPaymentId,
         redirectUrl: payment.redirectUrl,

@@ -2,7 +2,6 @@ import { errorResponse } from "@bytetoll/contracts";
 import { z } from "zod";
 import { type App, requireUser } from "../../types.ts";
 import { errors } from "../orders/schemas.ts";
-import { replyUnavailable } from "./unavailable-errors.ts";
 
 const sessionRequest = z
   .object({ order_id: z.string({ error: "order_id is required" }).min(1).max(64) })
@@ -12,7 +11,6 @@ const sessionResponse = z.object({ success: z.literal(true), data: z.object({ re
 /** POST /stripe/sessions: where to send the customer to pay a card order (Stripe Checkout, or the
  * sandbox card page outside production). */
 export async function cardRoutes(app: App) {
-  replyUnavailable(app);
   app.post(
     "/stripe/sessions",
     {

@@ -9,7 +9,6 @@ import { payCurrencyFor } from "./nowpayments-provider.ts";
 import { verifyNowPaymentsSignature } from "./nowpayments-signature.ts";
 import type { PaymentReading } from "./provider.ts";
 import { parseShallowJson } from "./shallow-json.ts";
-import { replyUnavailable } from "./unavailable-errors.ts";
 
 // A record (not an object schema) so every key survives validation: the signature covers them all.
 const ipnBody = z.record(z.string(), z.unknown());
@@ -42,7 +41,6 @@ export function termsMismatch(order: OrderRow, reading: PaymentReading): string 
  * signature check the payment is re-read from the provider's API, and that answer is credited
  * when it matches the order (otherwise it is recorded as a rejection and credits nothing). */
 export async function cryptoWebhookRoutes(app: App) {
-  replyUnavailable(app);
   // Size and depth are checked before anything walks the body (the signature sorts its keys).
   app.removeContentTypeParser("application/json");
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_request, body, done) => {

@@ -1,13 +1,8 @@
 import { z } from "zod";
+import { paymentUnavailable } from "../../errors.ts";
 import { qrCodeFor } from "../../lib/qr-png.ts";
 import type { Network } from "../orders/schemas.ts";
-import {
-  type CreatedPayment,
-  type PaymentProvider,
-  type PaymentReading,
-  type PaymentRequest,
-  PaymentUnavailableError,
-} from "./provider.ts";
+import type { CreatedPayment, PaymentProvider, PaymentReading, PaymentRequest } from "./provider.ts";
 
 /** NOWPayments currency codes for USDC on each network we offer. */
 const PAY_CURRENCY: Record<Network, string> = {
@@ -100,13 +95,13 @@ export function createNowPaymentsProvider(options: {
         signal: AbortSignal.timeout(10_000),
       });
     } catch {
-      throw new PaymentUnavailableError("The crypto payment provider is unavailable. Please try again.");
+      throw paymentUnavailable("The crypto payment provider is unavailable. Please try again.");
     }
     if (response.status >= 500) {
-      throw new PaymentUnavailableError("The crypto payment provider is unavailable. Please try again.");
+      throw paymentUnavailable("The crypto payment provider is unavailable. Please try again.");
     }
     if (!response.ok) {
-      throw new PaymentUnavailableError("The crypto payment provider refused the payment. Please try again.");
+      throw paymentUnavailable("The crypto payment provider refused the payment. Please try again.");
     }
     return response.json().catch(() => null);
   }
@@ -128,9 +123,7 @@ export function createNowPaymentsProvider(options: {
       });
       const created = createdSchema.safeParse(body);
       if (!created.success) {
-        throw new PaymentUnavailableError(
-          "The crypto payment provider answered unexpectedly. Please try again.",
-        );
+        throw paymentUnavailable("The crypto payment provider answered unexpectedly. Please try again.");
       }
       return {
         providerPaymentId: created.data.payment_id,
@@ -144,7 +137,7 @@ export function createNowPaymentsProvider(options: {
       const body = await call(`/payment/${encodeURIComponent(providerPaymentId)}`);
       const status = statusSchema.safeParse(body);
       if (!status.success || status.data.payment_id !== providerPaymentId) {
-        throw new PaymentUnavailableError("The crypto payment provider answered unexpectedly.");
+        throw paymentUnavailable("The crypto payment provider answered unexpectedly.");
       }
       return mapNowPaymentsStatus(status.data);
     },

@@ -54,14 +54,3 @@ export interface PaymentProvider {
   createPayment(request: PaymentRequest): Promise<CreatedPayment>;
   readPayment(providerPaymentId: string): Promise<PaymentReading>;
 }
-
-/** The provider could not be reached or refused: the customer may retry (HTTP 502/503). */
-export class PaymentUnavailableError extends Error {
-  constructor(
-    message: string,
-    readonly statusCode = 502,
-  ) {
-    super(message);
-    this.name = "PaymentUnavailableError";
-  }
-}

@@ -1,6 +1,6 @@
 import type Stripe from "stripe";
+import { paymentUnavailable } from "../../errors.ts";
 import type { CreatedPayment, PaymentProvider, PaymentReading, PaymentRequest } from "./provider.ts";
-import { PaymentUnavailableError } from "./provider.ts";
 
 /** Stripe Checkout for card payments: one hosted session per order, metadata.order_id ties the
  * webhook back to it. */
@@ -34,9 +34,9 @@ export function createStripeProvider(stripe: Stripe, appUrl: string): PaymentPro
           { idempotencyKey: `checkout-${request.orderId}` },
         );
       } catch {
-        throw new PaymentUnavailableError("Card payments are unavailable right now. Please try again.");
+        throw paymentUnavailable("Card payments are unavailable right now. Please try again.");
       }
-      if (!session.url) throw new PaymentUnavailableError("Card payments are unavailable right now.");
+      if (!session.url) throw paymentUnavailable("Card payments are unavailable right now.");
       return {
         providerPaymentId: session.id,
         payAddress: null,
