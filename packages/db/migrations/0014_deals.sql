@@ -60,7 +60,8 @@ CREATE INDEX "payouts_user_idx" ON "payouts" USING btree ("user_id", "created_at
 --> statement-breakpoint
 -- A group buy's paid deposit, in exactly one state: held (counts towards the target), credited
 -- (its GB reached the ledger at activation), refundable (the deal ended unmet and the owner has no
--- refund address yet) or paid_out (a payout, pending or sent, carries it).
+-- refund address yet), paid_out (a payout, pending or sent, carries it) or reversed (the payment
+-- provider gave the money back: a refund or a chargeback).
 CREATE TABLE "deal_deposits" (
 	"order_id" uuid PRIMARY KEY NOT NULL REFERENCES "orders"("id") ON DELETE CASCADE,
 	"deal_id" integer NOT NULL REFERENCES "deals"("id") ON DELETE CASCADE,
@@ -70,7 +71,7 @@ CREATE TABLE "deal_deposits" (
 	"payout_id" uuid REFERENCES "payouts"("id"),
 	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL,
-	CONSTRAINT "deal_deposits_status_check" CHECK ("status" IN ('held', 'credited', 'refundable', 'paid_out')),
+	CONSTRAINT "deal_deposits_status_check" CHECK ("status" IN ('held', 'credited', 'refundable', 'paid_out', 'reversed')),
 	CONSTRAINT "deal_deposits_amount_check" CHECK ("amount_cents" > 0)
 );
 --> statement-breakpoint

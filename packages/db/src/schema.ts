@@ -448,7 +448,8 @@ export const payouts = pgTable(
 
 /** A group buy's paid deposit, in exactly one state: held (counts towards the target), credited
  * (its GB reached the ledger at activation), refundable (the deal ended unmet and its owner has
- * no refund address yet) or paid_out (a pending or sent payout carries it). */
+ * no refund address yet), paid_out (a pending or sent payout carries it) or reversed (the payment
+ * provider gave the money back). */
 export const dealDeposits = pgTable(
   "deal_deposits",
   {
@@ -470,7 +471,10 @@ export const dealDeposits = pgTable(
   (t) => [
     index("deal_deposits_deal_status_idx").on(t.dealId, t.status),
     index("deal_deposits_user_deal_idx").on(t.userId, t.dealId),
-    check("deal_deposits_status_check", sql`${t.status} IN ('held', 'credited', 'refundable', 'paid_out')`),
+    check(
+      "deal_deposits_status_check",
+      sql`${t.status} IN ('held', 'credited', 'refundable', 'paid_out', 'reversed')`,
+    ),
     check("deal_deposits_amount_check", sql`${t.amountCents} > 0`),
   ],
 );

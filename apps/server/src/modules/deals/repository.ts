@@ -142,6 +142,41 @@ export function createDealsRepository(database: Database) {
       return rows.length > 0;
     },
 
+    /** Locks the order's deposit, if it has one. */
+    async lockDeposit(tx: Tx, orderId: string) {
+      const [row] = await tx
+        .select()
+        .from(dealDeposits)
+        .where(eq(dealDeposits.orderId, orderId))
+        .for("update");
+      return row;
+    },
+
+    /** held | credited | refundable → reversed: the provider gave the deposit's money back. */
+    async reverseDeposit(tx: Tx, orderId: string): Promise<boolean> {
+      const rows = await tx
+        .update(dealDeposits)
+        .set({ status: "reversed", updatedAt: sql`now()` })
+        .where(
+          and(
+            eq(dealDeposits.orderId, orderId),
+            inArray(dealDeposits.status, ["held", "credited", "refundable"]),
+          ),
+        )
+        .returning({ orderId: dealDeposits.orderId });
+      return rows.length > 0;
+    },
+
+    /** paid → refunded for a deposit order whose money went back. */
+    async markOrderRefunded(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
+      const [row] = await tx
+        .update(orders)
+        .set({ paymentStatus: "refunded", updatedAt: sql`now()` })
+        .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "paid")))
+        .returning();
+      return row;
+    },
+
     /** A deposit order is paid: it is held by the deal, not credited. */
     async markOrderPaid(tx: Tx, orderId: string, payinHash: string | null): Promise<OrderRow | undefined> {
       const [row] = await tx

@@ -130,6 +130,30 @@ export function createDealsService({ database, publish }: Deps) {
     return paid;
   }
 
+  /**
+   * The provider gave a deposit's money back (a refund or a chargeback, taken as the whole
+   * deposit): it leaves the deal, and GB it bought are taken back through the ledger. A deposit a
+   * payout already carries cannot be taken back here (the operator settles that): null.
+   */
+  async function reverseDepositInTx(tx: Tx, deal: DealRow, row: OrderRow, kind: "refund" | "chargeback") {
+    const deposit = await repository.lockDeposit(tx, row.id);
+    if (!deposit) return undefined;
+    const counted = deposit.status === "held" || deposit.status === "credited";
+    if (!(await repository.reverseDeposit(tx, row.id))) return null;
+    if (counted) await repository.addDeposited(tx, deal.id, -Number(deposit.amountCents));
+    if (deposit.status === "credited") {
+      await applyLedgerEntry(tx, {
+        userId: deposit.userId,
+        kind,
+        reference: `deal-deposit:${row.id}`,
+        deltaBytes: -depositBytes(Number(deposit.amountCents), dealPrice(deal)),
+        note: `${kind === "refund" ? "Refund" : "Chargeback"} of group-buy deposit ${row.id}`,
+      });
+    }
+    publishSoon(await repository.find(deal.id, tx));
+    return (await repository.markOrderRefunded(tx, row.id)) ?? null;
+  }
+
   /** The scheduler's end of a deal: a group buy that reached its target activates instead. */
   async function endDeal(id: number): Promise<DealRow | undefined> {
     return repository.transaction(async (tx) => {
@@ -285,7 +309,8 @@ export function createDealsService({ database, publish }: Deps) {
      * Inside the order's settlement transaction (its row locked). A group-buy deposit that is paid
      * is held, not credited, and may activate the deal at once; its order row is returned. For any
      * other order undefined: it is credited as usual (a flash-sale order paid after its stock was
-     * given back takes it again). A partial deposit payment holds nothing (null) until paid.
+     * given back takes it again). A partial deposit payment holds nothing (null) until paid; a
+     * refund or chargeback of a deposit takes it out of the deal.
      */
     async settleOrder(
       tx: Tx,
@@ -303,6 +328,9 @@ export function createDealsService({ database, publish }: Deps) {
         return undefined;
       }
       if (reading.status === "partially_paid") return null;
+      if (reading.status === "refunded" || reading.status === "charged_back") {
+        return reverseDepositInTx(tx, deal, row, reading.status === "refunded" ? "refund" : "chargeback");
+      }
       if (reading.status !== "paid") return undefined;
       return holdDepositInTx(tx, deal, row, reading);
     },

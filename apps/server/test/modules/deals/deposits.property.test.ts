@@ -17,6 +17,9 @@ type Op =
   | { kind: "deposit"; user: number; usd: number }
   /** The `index`-th deposit order is paid, `copies` times at once (maybe after the deal ended). */
   | { kind: "pay"; index: number; copies: number }
+  /** The provider refunds (or reverses with a chargeback) the `index`-th deposit order, `copies`
+   * times at once. */
+  | { kind: "reverse"; index: number; chargeback: boolean; copies: number }
   /** The user withdraws, `copies` times at once. */
   | { kind: "withdraw"; user: number; copies: number }
   /** The deal's end passes and `copies` scheduler passes run at once. */
@@ -53,6 +56,15 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc.record({ kind: fc.constant("end" as const), copies: fc.integer({ min: 1, max: 3 }) }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("reverse" as const),
+      index: fc.nat({ max: 7 }),
+      chargeback: fc.boolean(),
+      copies: fc.integer({ min: 1, max: 2 }),
+    }),
   },
   {
     weight: 1,
@@ -136,6 +148,13 @@ describe("group-buy money under random concurrent interleavings", () => {
               await Promise.all(Array.from({ length: op.copies }, () => app.orders.paySandbox(orderId)));
               return;
             }
+            case "reverse": {
+              const orderId = orderIds[op.index % Math.max(1, orderIds.length)];
+              if (!orderId) return;
+              const reading = { status: op.chargeback ? ("charged_back" as const) : ("refunded" as const) };
+              await Promise.all(Array.from({ length: op.copies }, () => app.orders.settle(orderId, reading)));
+              return;
+            }
             case "withdraw": {
               const tries = Array.from({ length: op.copies }, () =>
                 app.deals.withdraw(users[op.user]!, deal.id, EVM_WALLET),
@@ -181,7 +200,7 @@ describe("group-buy money under random concurrent interleavings", () => {
              (SELECT coalesce(sum(amount_cents) FILTER (WHERE status = 'paid_out'), 0) FROM deal_deposits WHERE deal_id = $1) AS paid_out,
              (SELECT coalesce(sum(amount_cents) FILTER (WHERE status IN ('pending', 'sent')), 0) FROM payouts WHERE deal_id = $1) AS payouts_live,
              (SELECT coalesce(sum(delta_bytes), 0) / 10000000 FROM ledger_entries
-               WHERE kind = 'deposit' AND reference IN (SELECT 'deal-deposit:' || order_id FROM deal_deposits WHERE deal_id = $1)) AS ledger_cents,
+               WHERE kind IN ('deposit', 'refund', 'chargeback') AND reference IN (SELECT 'deal-deposit:' || order_id FROM deal_deposits WHERE deal_id = $1)) AS ledger_cents,
              (SELECT deposited_cents FROM deals WHERE id = $1) AS deposited,
              (SELECT status FROM deals WHERE id = $1) AS status`,
           [dealKey, deal.id],
@@ -191,7 +210,7 @@ describe("group-buy money under random concurrent interleavings", () => {
         expect(n("paid")).toBe(n("held") + n("credited") + n("refundable") + n("paid_out"));
         // Money paid out is exactly what the live (pending or sent) payouts carry.
         expect(n("paid_out")).toBe(n("payouts_live"));
-        // Credited deposits reached the ledger once each, at 1 USD per GB.
+        // Credited deposits reached the ledger once each, at 1 USD per GB (reversed ones taken back).
         expect(n("ledger_cents")).toBe(n("credited"));
         // The deal counts what is held or credited towards its target.
         expect(n("deposited")).toBe(n("held") + n("credited"));
