@@ -9,7 +9,7 @@ const mainScript = fileURLToPath(new URL("../src/main.ts", import.meta.url));
 const dataDir = mkdtempSync(join(tmpdir(), "bytetoll-gateway-main-"));
 afterAll(() => rmSync(dataDir, { recursive: true, force: true }));
 
-describe("starting the gateway alone with a wrong value", () => {
+describe("starting the gateway alone with a wrong value", { timeout: 60_000 }, () => {
   it("exits non-zero naming the variable, before opening the database", () => {
     const result = spawnSync(process.execPath, ["--import", "tsx", mainScript], {
       env: { PATH: process.env.PATH, DATA_DIR: join(dataDir, "data"), GATEWAY_HTTP_PORT: "http" },

@@ -152,7 +152,8 @@ describe("loadConfig", () => {
   });
 });
 
-describe("starting the server with a wrong value", () => {
+// Each case starts a real process, which takes several seconds on a busy machine.
+describe("starting the server with a wrong value", { timeout: 60_000 }, () => {
   const root = fileURLToPath(new URL("../../..", import.meta.url));
   const startServer = (env: Record<string, string>) =>
     spawnSync(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/server.ts")], {
