@@ -1,29 +1,13 @@
-import {
-  connectionTestRequestSchema,
-  createOrderRequest,
-  listOrdersQuery,
-  parseHostnameLines,
-  saveHostnamesBody,
-  updateRoutingRuleBody,
-  usageQuerySchema,
-  withdrawRequest,
-} from "@bytetoll/contracts";
+import { connectionTestRequestSchema, usageQuerySchema } from "@bytetoll/contracts";
 import { ByteTollError } from "./errors.ts";
-import { DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS, type HttpOptions, type HttpRequest, send } from "./http.ts";
+import { DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS, dataOf, type HttpOptions } from "./http.ts";
+import { dealsApi, hostnamesApi, routingRulesApi, transactionsApi } from "./resources.ts";
 import type {
   AccountStatus,
   ConnectionTestData,
-  CreateOrderRequest,
   Credentials,
-  Deal,
-  DealDeposits,
-  Hostnames,
-  ListOrdersQuery,
-  Order,
-  OrderPage,
   ProxyServer,
   PublicConfig,
-  RoutingRule,
   UsageDayRow,
   UsageDomainRow,
   UsageGrouping,
@@ -31,7 +15,7 @@ import type {
   UsagePeriod,
 } from "./types.ts";
 import { type ProxyOptions, proxyUsername } from "./username.ts";
-import { validate, validateId } from "./validate.ts";
+import { validate } from "./validate.ts";
 
 export interface ClientOptions {
   /** The install's address (its APP_URL), e.g. `https://bytetoll.example.com`. */
@@ -56,9 +40,6 @@ export type UsageByDomain = UsageQueryBase & { group_by: "domain"; others?: bool
 export type UsageByProxyType = UsageQueryBase & { group_by: "proxy_type" };
 /** Any grouping at once (`others` applies to domains only). */
 export type UsageQuery = UsageQueryBase & { group_by: UsageGrouping; others?: boolean };
-
-/** A crypto order: USD amount and the USDC network to pay on. */
-export type CryptoOrderRequest = Omit<CreateOrderRequest, "method">;
 
 /** Proxy settings ready for undici, axios or got. */
 export interface ProxySettings {
@@ -92,7 +73,7 @@ function checkedOptions(options: ClientOptions): HttpOptions {
 /** A ByteToll client: every call the dashboard makes, with the API token. */
 export function createClient(options: ClientOptions) {
   const http = checkedOptions(options);
-  const data = async <T>(request: HttpRequest) => (await send(http, request)).data as T;
+  const data = dataOf(http);
 
   async function usage(query: UsageByDay): Promise<UsageDayRow[]>;
   async function usage(query: UsageByDomain): Promise<UsageDomainRow[]>;
@@ -109,9 +90,9 @@ export function createClient(options: ClientOptions) {
   }
 
   async function credentials(proxy: ProxyOptions = {}): Promise<Credentials> {
-    const username = proxyUsername("", proxy);
+    const suffix = proxyUsername("", proxy);
     const latest = await data<Credentials>({ method: "GET", path: "/credentials/latest" });
-    return { ...latest, username: `${latest.username}${username}` };
+    return { ...latest, username: `${latest.username}${suffix}` };
   }
 
   const gateway = () => data<ProxyServer>({ method: "GET", path: "/gateway" });
@@ -150,68 +131,10 @@ export function createClient(options: ClientOptions) {
       });
       return data<ConnectionTestData>({ method: "POST", path: "/credentials/test", body });
     },
-    transactions: {
-      /** Top-up orders, newest first: `{data, current_page, last_page, per_page, total, from, to}`. */
-      async list(query: ListOrdersQuery = {}): Promise<OrderPage> {
-        const checked = validate(listOrdersQuery, query);
-        const { success: _success, ...page } = await send(http, {
-          method: "GET",
-          path: "/transactions",
-          query: { page: String(checked.page), per_page: String(checked.per_page), source: checked.source },
-        });
-        return page as OrderPage;
-      },
-      /** One order and its payment status. */
-      get: async (orderId: string) =>
-        data<Order>({ method: "GET", path: `/transactions/${validateId("orderId", orderId)}` }),
-      /** Creates an order to pay in USDC: the answer holds the pay address and amount. Pays nothing. */
-      async createCryptoOrder(request: CryptoOrderRequest): Promise<Order> {
-        const body = validate(createOrderRequest, { ...request, method: "crypto" });
-        return data<Order>({ method: "POST", path: "/transactions", body });
-      },
-    },
-    deals: {
-      /** Live and pending deals, and those that ended in the last 7 days. */
-      list: () => data<Deal[]>({ method: "GET", path: "/deals/latestv2" }),
-      get: async (dealId: string) =>
-        data<Deal>({ method: "GET", path: `/deals/${validateId("dealId", dealId)}` }),
-      /** The caller's deposit in a group buy. */
-      deposits: async (dealId: string) =>
-        data<DealDeposits>({ method: "GET", path: `/deals/${validateId("dealId", dealId)}/deposits` }),
-      /** Asks for the caller's group-buy deposit back to a wallet; answers the server's message. */
-      async withdraw(dealId: string, walletAddress: string): Promise<string> {
-        const path = `/deals/${validateId("dealId", dealId)}/withdraw`;
-        const body = validate(withdrawRequest, { wallet_address: walletAddress });
-        return (await send(http, { method: "POST", path, body })).message as string;
-      },
-    },
-    hostnames: {
-      /** The host names Intelligence learns for the caller. */
-      list: async () =>
-        (await data<Hostnames>({ method: "GET", path: "/settings/hostnames" })).hostnames.map(
-          (h) => h.hostname,
-        ),
-      /** Replaces the host names (bare, lower-case, de-duplicated); answers the saved list. */
-      async save(hostnames: string[]): Promise<string[]> {
-        const body = validate(saveHostnamesBody, { hostnames });
-        const parsed = parseHostnameLines(body.hostnames);
-        if (!parsed.ok) throw ByteTollError.invalidArgument(parsed.message);
-        const saved = await data<Hostnames>({ method: "POST", path: "/settings/hostnames", body });
-        return saved.hostnames.map((h) => h.hostname);
-      },
-    },
-    routingRules: {
-      /** The caller's routing rules with the learner's verdict, evidence and savings. */
-      list: () => data<RoutingRule[]>({ method: "GET", path: "/settings/routing/rules" }),
-      /** Routes a domain over datacenter (`true`) or mobile (`false`); the learner keeps your choice. */
-      async setEnabled(ruleId: number, enabled: boolean): Promise<RoutingRule> {
-        if (!Number.isSafeInteger(ruleId) || ruleId < 1) {
-          throw ByteTollError.invalidArgument("ruleId must be a whole number of at least 1");
-        }
-        const body = validate(updateRoutingRuleBody, { enabled });
-        return data<RoutingRule>({ method: "PATCH", path: `/settings/routing/rules/${ruleId}`, body });
-      },
-    },
+    transactions: transactionsApi(http),
+    deals: dealsApi(http),
+    hostnames: hostnamesApi(http),
+    routingRules: routingRulesApi(http),
   };
 }
 

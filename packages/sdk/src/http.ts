@@ -71,6 +71,12 @@ function retryable(error: unknown, request: HttpRequest): boolean {
   return error.kind === "network" || error.status >= 500;
 }
 
+/** A caller of `send` that answers the envelope's `data`, typed by the caller. */
+export const dataOf =
+  (options: HttpOptions) =>
+  async <T>(request: HttpRequest): Promise<T> =>
+    (await send(options, request)).data as T;
+
 /** One API call: the answer's envelope on success, a ByteTollError otherwise. */
 export async function send(options: HttpOptions, request: HttpRequest): Promise<Record<string, unknown>> {
   for (let failures = 0; ; failures++) {

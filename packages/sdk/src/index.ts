@@ -1,7 +1,6 @@
 export {
   type ByteTollClient,
   type ClientOptions,
-  type CryptoOrderRequest,
   createClient,
   type ProxySettings,
   type UsageByDay,
@@ -10,5 +9,6 @@ export {
   type UsageQuery,
 } from "./client.ts";
 export { ByteTollError, type ByteTollErrorKind } from "./errors.ts";
+export type { CryptoOrderRequest } from "./resources.ts";
 export type * from "./types.ts";
 export type { ProxyOptions } from "./username.ts";

@@ -1,0 +1,106 @@
+import {
+  createOrderRequest,
+  listOrdersQuery,
+  parseHostnameLines,
+  saveHostnamesBody,
+  updateRoutingRuleBody,
+  withdrawRequest,
+} from "@bytetoll/contracts";
+import { ByteTollError } from "./errors.ts";
+import { dataOf, type HttpOptions, send } from "./http.ts";
+import type {
+  CreateOrderRequest,
+  Deal,
+  DealDeposits,
+  Hostnames,
+  ListOrdersQuery,
+  Order,
+  OrderPage,
+  RoutingRule,
+} from "./types.ts";
+import { validate, validateId } from "./validate.ts";
+
+/** A crypto order: USD amount and the USDC network to pay on. */
+export type CryptoOrderRequest = Omit<CreateOrderRequest, "method">;
+
+/** Top-up orders. Cancelling is not offered: the API has no such call (an unpaid order expires). */
+export function transactionsApi(http: HttpOptions) {
+  const data = dataOf(http);
+  return {
+    /** Top-up orders, newest first: `{data, current_page, last_page, per_page, total, from, to}`. */
+    async list(query: ListOrdersQuery = {}): Promise<OrderPage> {
+      const checked = validate(listOrdersQuery, query);
+      const { success: _success, ...page } = await send(http, {
+        method: "GET",
+        path: "/transactions",
+        query: { page: String(checked.page), per_page: String(checked.per_page), source: checked.source },
+      });
+      return page as OrderPage;
+    },
+    /** One order and its payment status. */
+    get: async (orderId: string) =>
+      data<Order>({ method: "GET", path: `/transactions/${validateId("orderId", orderId)}` }),
+    /** Creates an order to pay in USDC: the answer holds the pay address and amount. Pays nothing. */
+    async createCryptoOrder(request: CryptoOrderRequest): Promise<Order> {
+      const body = validate(createOrderRequest, { ...request, method: "crypto" });
+      return data<Order>({ method: "POST", path: "/transactions", body });
+    },
+  };
+}
+
+/** Flash sales and group buys. */
+export function dealsApi(http: HttpOptions) {
+  const data = dataOf(http);
+  return {
+    /** Live and pending deals, and those that ended in the last 7 days. */
+    list: () => data<Deal[]>({ method: "GET", path: "/deals/latestv2" }),
+    get: async (dealId: string) =>
+      data<Deal>({ method: "GET", path: `/deals/${validateId("dealId", dealId)}` }),
+    /** The caller's deposit in a group buy. */
+    deposits: async (dealId: string) =>
+      data<DealDeposits>({ method: "GET", path: `/deals/${validateId("dealId", dealId)}/deposits` }),
+    /** Asks for the caller's group-buy deposit back to a wallet; answers the server's message. */
+    async withdraw(dealId: string, walletAddress: string): Promise<string> {
+      const path = `/deals/${validateId("dealId", dealId)}/withdraw`;
+      const body = validate(withdrawRequest, { wallet_address: walletAddress });
+      return (await send(http, { method: "POST", path, body })).message as string;
+    },
+  };
+}
+
+/** The host names Intelligence learns. */
+export function hostnamesApi(http: HttpOptions) {
+  const data = dataOf(http);
+  return {
+    /** The host names Intelligence learns for the caller. */
+    list: async () =>
+      (await data<Hostnames>({ method: "GET", path: "/settings/hostnames" })).hostnames.map(
+        (h) => h.hostname,
+      ),
+    /** Replaces the host names (bare, lower-case, de-duplicated); answers the saved list. */
+    async save(hostnames: string[]): Promise<string[]> {
+      const body = validate(saveHostnamesBody, { hostnames });
+      const parsed = parseHostnameLines(body.hostnames);
+      if (!parsed.ok) throw ByteTollError.invalidArgument(parsed.message);
+      const saved = await data<Hostnames>({ method: "POST", path: "/settings/hostnames", body });
+      return saved.hostnames.map((h) => h.hostname);
+    },
+  };
+}
+
+/** Smart-routing rules: per domain, datacenter or mobile. */
+export function routingRulesApi(http: HttpOptions) {
+  const data = dataOf(http);
+  return {
+    /** The caller's routing rules with the learner's verdict, evidence and savings. */
+    list: () => data<RoutingRule[]>({ method: "GET", path: "/settings/routing/rules" }),
+    /** Routes a domain over datacenter (`true`) or mobile (`false`); the learner keeps your choice. */
+    async setEnabled(ruleId: number, enabled: boolean): Promise<RoutingRule> {
+      if (!Number.isSafeInteger(ruleId) || ruleId < 1) {
+        throw ByteTollError.invalidArgument("ruleId must be a whole number of at least 1");
+      }
+      const body = validate(updateRoutingRuleBody, { enabled });
+      return data<RoutingRule>({ method: "PATCH", path: `/settings/routing/rules/${ruleId}`, body });
+    },
+  };
+}
