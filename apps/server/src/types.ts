@@ -28,6 +28,8 @@ declare module "fastify" {
     mailer: Mailer;
     /** preHandler: 401 unless the bearer token is a live session JWT or an API token. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+    /** Whose bearer token the request carries, or null; resolved once per request. */
+    identify: (request: FastifyRequest) => Promise<AuthUser | null>;
   }
   interface FastifyRequest {
     user: AuthUser | null;

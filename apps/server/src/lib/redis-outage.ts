@@ -59,3 +59,19 @@ export async function closeRedis(client: Redis): Promise<void> {
   if (client.status !== "ready") return client.disconnect();
   await client.quit().catch(() => client.disconnect());
 }
+
+/** Resolves once `client` is connected, or after `ms` without it: start-up waits briefly for a
+ * Redis that is there (so shared state is shared from the first request) and not for one that
+ * is away. */
+export function readyOrAfter(client: Redis, ms: number): Promise<void> {
+  if (client.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      client.off("ready", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    client.once("ready", done);
+  });
+}

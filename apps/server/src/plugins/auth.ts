@@ -81,8 +81,20 @@ async function authPlugin(app: FastifyInstance) {
     return apiTokens.get(key, key, () => loadApiTokenUser(tokenHash), { keep: (user) => user !== null });
   }
 
+  // The rate limiter asks first (signed-in calls are limited per user), then authenticate.
+  const identified = new WeakMap<FastifyRequest, Promise<AuthUser | null>>();
+  function identify(request: FastifyRequest): Promise<AuthUser | null> {
+    let user = identified.get(request);
+    if (!user) {
+      user = resolve(request);
+      identified.set(request, user);
+    }
+    return user;
+  }
+  app.decorate("identify", identify);
+
   app.decorate("authenticate", async (request: FastifyRequest) => {
-    const user = await resolve(request);
+    const user = await identify(request);
     if (!user) throw unauthorized();
     request.user = user;
   });

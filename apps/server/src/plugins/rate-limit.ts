@@ -4,11 +4,11 @@ import rateLimit, {
   type FastifyRateLimitStore,
   type FastifyRateLimitStoreCtor,
 } from "@fastify/rate-limit";
-import type { FastifyInstance } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { AppError } from "../errors.ts";
-import { closeRedis, reportRedisOutages } from "../lib/redis-outage.ts";
+import { closeRedis, readyOrAfter, reportRedisOutages } from "../lib/redis-outage.ts";
 
 /** Requests per minute per IP on every route without its own, tighter limit. */
 export const GLOBAL_REQUESTS_PER_MINUTE = 600;
@@ -64,7 +64,12 @@ function redisOrLocalStore(redis: Redis, nameSpace: string): FastifyRateLimitSto
   };
 }
 
-/** Per-IP rate limits. With REDIS_URL the counters live in Redis, so they hold across instances. */
+/** The static hosting of the built dashboard (its catch-all file route). */
+function isStaticFile(request: FastifyRequest): boolean {
+  return (request.method === "GET" || request.method === "HEAD") && request.routeOptions.url === "/*";
+}
+
+/** Rate limits per user (signed in) or per IP. With REDIS_URL the counters live in Redis, so they hold across instances. */
 async function rateLimitPlugin(app: FastifyInstance) {
   let store: FastifyRateLimitStoreCtor | undefined;
   if (app.config.REDIS_URL) {
@@ -76,6 +81,8 @@ async function rateLimitPlugin(app: FastifyInstance) {
       enableOfflineQueue: false,
     });
     const outages = reportRedisOutages([redis], app.log, "rate limiting", "counts per instance");
+    // Requests before the connection is up would count per instance.
+    await readyOrAfter(redis, 2_000);
     store = redisOrLocalStore(redis, "bytetoll-rate-limit:");
     app.addHook("onClose", async () => {
       outages.stop();
@@ -86,6 +93,15 @@ async function rateLimitPlugin(app: FastifyInstance) {
     global: true,
     max: GLOBAL_REQUESTS_PER_MINUTE,
     timeWindow: 60_000,
+    // Customers behind one address (an office, a proxy) must not lock each other out: a signed-in
+    // call counts against its user, an anonymous one against its address. A token that does not
+    // verify counts against the address, so made-up tokens open no fresh budget.
+    keyGenerator: async (request) => {
+      const user = await app.identify(request).catch(() => null);
+      return user ? `user:${user.id}` : request.ip;
+    },
+    // The dashboard's own files are not API calls: a reload never meets a JSON 429.
+    allowList: (request) => isStaticFile(request),
     ...(store ? { store } : {}),
     errorResponseBuilder: () =>
       new AppError(429, "Too many requests. Please slow down and try again.", "rate_limited"),
