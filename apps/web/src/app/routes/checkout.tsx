@@ -6,12 +6,12 @@ import { BrandLogo } from "../../components/ui/brand-logo.tsx";
 import { buttonClassName } from "../../components/ui/button.tsx";
 import { RequireSignedIn } from "../../features/auth/components/require-signed-in.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
-import { CryptoCheckoutForm } from "../../features/checkout/components/crypto-checkout-form.tsx";
-import { DealUnavailable } from "../../features/checkout/components/deal-unavailable.tsx";
-import { OrderStatusView } from "../../features/checkout/components/order-status-view.tsx";
-import { parseUsdParam } from "../../features/checkout/purchase-amount.ts";
 import { useDeal } from "../../features/deals/api/get-deal.ts";
 import { DealOrderNotice } from "../../features/deals/components/deal-order-notice.tsx";
+import { CryptoCheckoutForm } from "../../features/orders/components/crypto-checkout-form.tsx";
+import { DealUnavailable } from "../../features/orders/components/deal-unavailable.tsx";
+import { OrderStatusView } from "../../features/orders/components/order-status-view.tsx";
+import { parseUsdParam } from "../../features/orders/purchase-amount.ts";
 
 /** /checkout: signed in, outside the dashboard layout (SPEC §2 route table). */
 export function Component() {

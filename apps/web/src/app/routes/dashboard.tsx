@@ -1,15 +1,15 @@
 import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { DataBalanceCard } from "../../features/balance/components/data-balance-card.tsx";
 import { ZeroBalanceWarning } from "../../features/balance/components/zero-balance-warning.tsx";
-import { BuyMoreDialog } from "../../features/checkout/components/buy-more-dialog.tsx";
 import { PromotionsSection } from "../../features/deals/components/promotions-section.tsx";
 import {
   DEAL_UPDATED_EVENT,
   DEALS_CHANNEL,
   useApplyDealUpdate,
 } from "../../features/deals/hooks/use-apply-deal-update.ts";
-import { PayoutHistory } from "../../features/transactions/components/payout-history.tsx";
-import { TransactionHistory } from "../../features/transactions/components/transaction-history.tsx";
+import { BuyMoreDialog } from "../../features/orders/components/buy-more-dialog.tsx";
+import { PayoutHistory } from "../../features/orders/components/payout-history.tsx";
+import { TransactionHistory } from "../../features/orders/components/transaction-history.tsx";
 import { useConfig } from "../../lib/config.ts";
 import { useRealtimeConnection, useRealtimeEvent } from "../../lib/realtime/use-realtime-connection.ts";
 

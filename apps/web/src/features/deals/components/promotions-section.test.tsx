@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
 import type { FakeSocket } from "../../../test/fake-socket.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import { pageOf } from "../../transactions/testing/order-fixture.ts";
+import { pageOf } from "../../orders/testing/order-fixture.ts";
 import { latestDealsQueryOptions } from "../api/get-latest-deals.ts";
 import { dealFixture } from "../testing/deal-fixture.ts";
 

@@ -1,9 +1,9 @@
 import { useState } from "react";
 import { useNavigate } from "react-router";
-import { useCreateTransaction } from "../../transactions/api/create-transaction.ts";
-import type { Network } from "../../transactions/api/order.ts";
 import { useChoosePayment } from "../api/choose-payment.ts";
 import { createCardSession } from "../api/create-card-session.ts";
+import { useCreateTransaction } from "../api/create-transaction.ts";
+import type { Network } from "../api/order.ts";
 import { leavePage } from "../leave-page.ts";
 
 export type PaymentChoice = { method: "crypto"; network: Network } | { method: "card" };

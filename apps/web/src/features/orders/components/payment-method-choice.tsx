@@ -1,7 +1,7 @@
 import { CreditCard, Wallet } from "lucide-react";
 import { useId } from "react";
 import { classNames } from "../../../lib/class-names.ts";
-import type { PaymentMethod } from "../../transactions/api/order.ts";
+import type { PaymentMethod } from "../api/order.ts";
 
 const OPTIONS: Array<{ value: PaymentMethod; label: string; hint: string; Icon: typeof Wallet }> = [
   { value: "crypto", label: "USDC", hint: "Powered by our crypto payment provider", Icon: Wallet },

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 import { dealFixture } from "../../deals/testing/deal-fixture.ts";
-import { orderFixture } from "../../transactions/testing/order-fixture.ts";
+import { orderFixture } from "../testing/order-fixture.ts";
 
 const di = encodeDealId(7);
 

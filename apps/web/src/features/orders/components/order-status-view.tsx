@@ -5,16 +5,16 @@ import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { formatDateTime, formatGb, formatMoney, formatUsdc } from "../../../lib/format.ts";
 import { useRealtimeConnection } from "../../../lib/realtime/use-realtime-connection.ts";
-import { useTransaction } from "../../transactions/api/get-transaction.ts";
-import type { Order } from "../../transactions/api/order.ts";
-import { orderKind } from "../../transactions/components/order-kind.ts";
-import { OrderStatusBadge } from "../../transactions/components/order-status-badge.tsx";
-import { useLiveOrderUpdates } from "../../transactions/hooks/use-live-order-updates.ts";
+import { useTransaction } from "../api/get-transaction.ts";
+import type { Order } from "../api/order.ts";
+import { useLiveOrderUpdates } from "../hooks/use-live-order-updates.ts";
 import { useRefreshOrder } from "../hooks/use-refresh-order.ts";
 import { errorMessage, goToCardPage } from "../hooks/use-start-purchase.ts";
 import { CryptoCheckoutForm } from "./crypto-checkout-form.tsx";
 import { NETWORK_NAMES } from "./crypto-network-fields.tsx";
 import { LiveStatusIndicator } from "./live-status-indicator.tsx";
+import { orderKind } from "./order-kind.ts";
+import { OrderStatusBadge } from "./order-status-badge.tsx";
 
 /** /checkout?order_id=… (SPEC §2): the order's payment state, live and refreshable by hand.
  * `dealNotice` shows, on an unpaid order made for a deal, whether that deal is still on. */

@@ -1,6 +1,6 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { getTransaction, transactionQueryKey } from "../../transactions/api/get-transaction.ts";
+import { getTransaction, transactionQueryKey } from "../api/get-transaction.ts";
 import { errorMessage } from "./use-start-purchase.ts";
 
 /** SPEC §9: "Checking..." stays at least this long so a fast answer does not just flicker. */

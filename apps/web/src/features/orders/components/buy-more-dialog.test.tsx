@@ -3,8 +3,8 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import { orderFixture, pageOf } from "../../transactions/testing/order-fixture.ts";
 import { leavePage } from "../leave-page.ts";
+import { orderFixture, pageOf } from "../testing/order-fixture.ts";
 
 vi.mock("../leave-page.ts", () => ({ leavePage: vi.fn() }));
 beforeEach(() => vi.mocked(leavePage).mockClear());

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { NETWORKS, type Network } from "../../transactions/api/order.ts";
+import { NETWORKS, type Network } from "../api/order.ts";
 
 export const NETWORK_ACKNOWLEDGMENT =
   "I understand that sending tokens using another blockchain network will result in loss of funds.";

@@ -3,7 +3,7 @@ import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { FALLBACK_PRICE_PER_GB_USD, useConfig } from "../../../lib/config.ts";
 import { formatGb, formatMoney } from "../../../lib/format.ts";
-import type { Network } from "../../transactions/api/order.ts";
+import type { Network } from "../api/order.ts";
 import { type PaymentChoice, useStartPurchase } from "../hooks/use-start-purchase.ts";
 import { DEFAULT_PURCHASE_GB, totalUsd, usdAmountProblem } from "../purchase-amount.ts";
 import { AmountField } from "./amount-field.tsx";

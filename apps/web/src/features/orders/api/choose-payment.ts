@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, type ApiSuccess, apiRequest } from "../../../lib/api-client.ts";
-import { CREATE_FAILED_MESSAGE } from "../../transactions/api/create-transaction.ts";
-import { transactionQueryKey } from "../../transactions/api/get-transaction.ts";
-import { TRANSACTIONS_QUERY_KEY } from "../../transactions/api/get-transactions.ts";
-import type { Network, Order } from "../../transactions/api/order.ts";
+import { CREATE_FAILED_MESSAGE } from "./create-transaction.ts";
+import { transactionQueryKey } from "./get-transaction.ts";
+import { TRANSACTIONS_QUERY_KEY } from "./get-transactions.ts";
+import type { Network, Order } from "./order.ts";
 
 export type ChoosePaymentRequest = { method: "crypto"; network_type: Network } | { method: "card" };
 
