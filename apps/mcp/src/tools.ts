@@ -59,10 +59,10 @@ const run = async (call: () => Promise<unknown>): Promise<CallToolResult> => {
   }
 };
 
-/** Every ByteToll tool, each calling the API through the SDK with the configured token. */
-export function registerTools(server: McpServer, sdk: ByteTollClient, appUrl: string) {
-  const readOnly = { readOnlyHint: true, openWorldHint: false };
+const readOnly = { readOnlyHint: true, openWorldHint: false };
 
+/** Balance, usage, proxy credentials and the connection test. */
+function registerAccountTools(server: McpServer, sdk: ByteTollClient) {
   server.registerTool(
     "get_balance",
     {
@@ -118,7 +118,10 @@ export function registerTools(server: McpServer, sdk: ByteTollClient, appUrl: st
     },
     (options) => run(() => sdk.testConnection(options)),
   );
+}
 
+/** Top-up orders: read them, and create a crypto order (never paid by the tool). */
+function registerOrderTools(server: McpServer, sdk: ByteTollClient, appUrl: string) {
   server.registerTool(
     "list_transactions",
     {
@@ -172,7 +175,10 @@ export function registerTools(server: McpServer, sdk: ByteTollClient, appUrl: st
         };
       }),
   );
+}
 
+/** Flash sales and group buys. */
+function registerDealTools(server: McpServer, sdk: ByteTollClient) {
   server.registerTool(
     "list_deals",
     {
@@ -223,7 +229,10 @@ export function registerTools(server: McpServer, sdk: ByteTollClient, appUrl: st
     ({ deal_id, wallet_address }) =>
       run(async () => ({ message: await sdk.deals.withdraw(deal_id, wallet_address) })),
   );
+}
 
+/** Intelligence: hostname hints and routing rules. */
+function registerIntelligenceTools(server: McpServer, sdk: ByteTollClient) {
   server.registerTool(
     "list_hostnames",
     {
@@ -274,4 +283,12 @@ export function registerTools(server: McpServer, sdk: ByteTollClient, appUrl: st
     },
     ({ id, enabled }) => run(() => sdk.routingRules.setEnabled(id, enabled)),
   );
+}
+
+/** Every ByteToll tool, each calling the API through the SDK with the configured token. */
+export function registerTools(server: McpServer, sdk: ByteTollClient, appUrl: string) {
+  registerAccountTools(server, sdk);
+  registerOrderTools(server, sdk, appUrl);
+  registerDealTools(server, sdk);
+  registerIntelligenceTools(server, sdk);
 }
