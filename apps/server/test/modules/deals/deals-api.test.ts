@@ -285,6 +285,34 @@ describe("group buy", () => {
     expect(twice.statusCode).toBe(409);
   });
 
+  it("answers unknown deal and payout ids, and withdrawals from a flash sale, with a 4xx", async () => {
+    const flash = await createDeal(t.app, { deal_type: "flash_sale", deal_price: 1, deal_target_gb: 1000 });
+    const hal = await customer(t.app, "gb-ids@example.com");
+    for (const id of ["zzzzzzzz", "0", "%20"]) {
+      expect((await withdraw(t.app, hal, id, { wallet_address: EVM_WALLET })).statusCode).toBe(404);
+      const deposits = await t.app.inject({
+        method: "GET",
+        url: `/deals/${id}/deposits`,
+        headers: hal.headers,
+      });
+      expect(deposits.statusCode).toBe(404);
+      const cancel = await t.app.inject({ method: "POST", url: `/admin/deals/${id}/cancel`, headers: admin });
+      expect(cancel.statusCode).toBe(404);
+    }
+    expect((await withdraw(t.app, hal, flash.id, { wallet_address: EVM_WALLET })).statusCode).toBe(409);
+    for (const id of ["not-a-uuid", "00000000-0000-4000-8000-000000000000"]) {
+      const sent = await t.app.inject({
+        method: "POST",
+        url: `/admin/payouts/${id}/sent`,
+        headers: admin,
+        payload: { tx_hash: "0x1" },
+      });
+      expect(sent.statusCode).toBe(404);
+    }
+    const anonymous = await t.app.inject({ method: "GET", url: `/deals/${flash.id}/deposits` });
+    expect(anonymous.statusCode).toBe(401);
+  });
+
   it("refuses fractional, negative and huge deposits and quantities on a group buy", async () => {
     const deal = await createDeal(t.app, { deal_type: "group_buy", deal_price: 1, deal_target_gb: 5000 });
     const fay = await customer(t.app, "gb-bad@example.com");
