@@ -36,6 +36,12 @@ const API_HEADERS = [
 ];
 const API_CSP = "default-src 'none'; frame-ancestors 'none'";
 
+/** Vite's content-hashed scripts and styles: what a browser checks on them is their type. */
+const HASHED_ASSETS = "/assets/";
+const ASSET_HEADERS = ["cross-origin-resource-policy", "strict-transport-security", "x-content-type-options"];
+/** Set on every response before the route runs, meaningful on pages and data only. */
+const DOCUMENT_ONLY = ["content-security-policy", "x-frame-options", "referrer-policy"];
+
 const PREFLIGHT_HEADERS = {
   "access-control-allow-methods": "GET, HEAD, POST, PUT, PATCH, DELETE",
   "access-control-allow-headers": "Authorization, Content-Type, X-Skip-Auth, X-Request-Id",
@@ -88,6 +94,11 @@ async function securityPlugin(app: FastifyInstance) {
     crossOriginEmbedderPolicy: false,
   });
   const apiHeaders: Record<string, string> = { "content-security-policy": API_CSP, vary: "Origin" };
+  const assetHeaders: Record<string, string> = {};
+  for (const name of ASSET_HEADERS) {
+    const value = documentHeaders[name];
+    if (value !== undefined) assetHeaders[name] = value;
+  }
   const corsHeaders = {
     "access-control-allow-origin": appUrl.origin,
     "access-control-expose-headers": "X-Request-Id",
@@ -102,11 +113,19 @@ async function securityPlugin(app: FastifyInstance) {
     if (request.headers.origin === appUrl.origin) reply.headers(corsHeaders);
     done();
   });
-  // Only JSON is data. Everything else — pages, static files, and 304s, which carry no content
-  // type yet whose headers the browser copies onto the page it kept — gets the document's set.
-  app.addHook("onSend", (_request, reply, payload, done) => {
+  // Only JSON is data. The build's hashed scripts and styles are no documents either: a page's
+  // policy means nothing on them, and the fifteen files of a first visit would carry ~10 KB of it.
+  // Everything else — pages, other files, and 304s, which carry no content type yet whose headers
+  // the browser copies onto the page it kept — gets the document's set.
+  app.addHook("onSend", (request, reply, payload, done) => {
     const type = reply.getHeader("content-type");
-    if (!(typeof type === "string" && type.startsWith("application/json"))) reply.headers(documentHeaders);
+    if (typeof type === "string" && type.startsWith("application/json")) return done(null, payload);
+    if (request.url.startsWith(HASHED_ASSETS) && reply.statusCode === 200) {
+      for (const name of DOCUMENT_ONLY) reply.removeHeader(name);
+      reply.headers(assetHeaders);
+    } else {
+      reply.headers(documentHeaders);
+    }
     done(null, payload);
   });
 

@@ -55,6 +55,17 @@ describe("serving the SPA", () => {
     }
   });
 
+  it("sends hashed scripts with their type guarded but without a page's policy", async () => {
+    const asset = await t.app.inject({ method: "GET", url: "/assets/index-a1b2c3.js" });
+    expect(asset.headers["x-content-type-options"]).toBe("nosniff");
+    expect(asset.headers["cross-origin-resource-policy"]).toBe("same-origin");
+    for (const name of ["content-security-policy", "x-frame-options", "x-ratelimit-limit"])
+      expect(asset.headers[name], name).toBeUndefined();
+    const page = await t.app.inject({ method: "GET", url: "/login", headers: html });
+    expect(page.headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(page.headers["x-frame-options"]).toBe("SAMEORIGIN");
+  });
+
   it("serves hashed assets with a long cache and other files without", async () => {
     const asset = await t.app.inject({ method: "GET", url: "/assets/index-a1b2c3.js" });
     expect(asset.statusCode).toBe(200);
