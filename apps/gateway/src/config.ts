@@ -110,27 +110,30 @@ export const urlWithProtocols = (protocols: string[]) =>
     `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
   );
 
-/** A comma list whose entries `read` turns into values, throwing with the reason for a bad one.
- * Blanks between commas are dropped. */
-const listOf = <T>(read: (entry: string) => T) =>
-  z.string().transform((value, ctx): T[] =>
-    value
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean)
-      .map((entry) => {
-        try {
-          return read(entry);
-        } catch (error) {
-          ctx.addIssue({ code: "custom", message: (error as Error).message });
-          return z.NEVER;
-        }
-      }),
-  );
-
 function refuse(message: string): never {
   throw new Error(message);
 }
+
+/** A variable that `read` turns into its value, throwing with the reason when it is wrong. */
+const readWith = <T>(read: (text: string) => T) =>
+  z.string().transform((text, ctx): T => {
+    try {
+      return read(text);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: (error as Error).message });
+      return z.NEVER;
+    }
+  });
+
+/** A comma list, each entry read by `read`; blanks between commas are dropped. */
+const listOf = <T>(read: (entry: string) => T) =>
+  readWith((text) =>
+    text
+      .split(",")
+      .map((entry) => entry.trim())
+      .filter(Boolean)
+      .map(read),
+  );
 
 /** "direct" or a comma list of http/https/socks5 proxy URLs; kept as text, checked here. */
 const upstreamList = listOf((entry) => {
@@ -162,18 +165,14 @@ const egressAllowTargets = listOf(
 ).default([]);
 
 /** GATEWAY_TLS_CERT/_KEY may hold the PEM itself or a path to a PEM file. */
-export function pem(value: string): string {
+function pem(value: string): string {
   return value.includes("-----BEGIN") || !existsSync(value) ? value : readFileSync(value, "utf8");
 }
 
 /** UPSTREAM_CA_FILE: a PEM file of one or more certificates an https upstream may chain to,
  * for exits on a private CA. Read and checked here so a wrong path stops the start, not the
  * first request. */
-const upstreamCaFile = z.string().transform((path, ctx) => {
-  const refuse = (message: string) => {
-    ctx.addIssue({ code: "custom", message });
-    return z.NEVER;
-  };
+function readCaFile(path: string): string {
   let text: string;
   try {
     text = readFileSync(path, "utf8");
@@ -181,16 +180,16 @@ const upstreamCaFile = z.string().transform((path, ctx) => {
     return refuse(`cannot read "${path}" (${(error as NodeJS.ErrnoException).code})`);
   }
   const blocks = text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
-  if (blocks.length === 0) return refuse(`"${path}" holds no PEM certificate`);
+  if (blocks.length === 0) refuse(`"${path}" holds no PEM certificate`);
   for (const block of blocks) {
     try {
       new X509Certificate(block);
     } catch {
-      return refuse(`"${path}" holds a certificate that does not parse`);
+      refuse(`"${path}" holds a certificate that does not parse`);
     }
   }
   return blocks.join("\n");
-});
+}
 
 /** GATEWAY_METRICS_PORT: a port, or `off` when the host process serves the metrics itself. */
 const metricsPort = z.union([z.literal("off").transform(() => null), portNumber(0)], {
@@ -212,7 +211,7 @@ export const gatewayEnvSchema = z.object({
   GATEWAY_METRICS_PORT: metricsPort.optional(),
   DATA_DIR: z.string().optional(),
   DATABASE_URL: urlWithProtocols(["postgres:", "postgresql:"]).optional(),
-  UPSTREAM_CA_FILE: upstreamCaFile.optional(),
+  UPSTREAM_CA_FILE: readWith(readCaFile).optional(),
   MOBILE_UPSTREAMS: upstreamList,
   DATACENTER_UPSTREAMS: upstreamList,
   EGRESS_ALLOW: cidrList,
