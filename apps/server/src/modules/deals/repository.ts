@@ -59,15 +59,18 @@ export function createDealsRepository(database: Database) {
       return row;
     },
 
-    /** Live and pending deals, and those that ended in the last `endedDays`. */
+    /** Live and pending deals, and those that ended in the last `endedDays`: expired ones by their
+     * end, activated and cancelled ones by when that happened. */
     async listPublic(endedDays: number): Promise<DealRow[]> {
+      const since = sql`now() - make_interval(days => ${endedDays})`;
       return db
         .select()
         .from(deals)
         .where(
           or(
             inArray(deals.status, ["pending", "live"]),
-            gte(deals.updatedAt, sql`now() - make_interval(days => ${endedDays})`),
+            and(eq(deals.status, "expired"), gte(deals.endTime, since)),
+            and(inArray(deals.status, ["activated", "cancelled"]), gte(deals.updatedAt, since)),
           ),
         )
         .orderBy(desc(deals.startTime), desc(deals.id))

@@ -70,6 +70,19 @@ describe("operator deals", () => {
     expect(list.statusCode).toBe(200);
     const ids = list.json().data.map((deal: { id: string }) => deal.id);
     expect(ids).toEqual(expect.arrayContaining([live.id, pending.id]));
+    // Ended deals stay listed for 7 days after their end.
+    const ended = await createDeal(t.app, { deal_type: "flash_sale", deal_price: 1, deal_target_gb: 1000 });
+    const old = await createDeal(t.app, { deal_type: "flash_sale", deal_price: 1, deal_target_gb: 1001 });
+    await t.database.query(
+      `UPDATE deals SET status = 'expired', start_time = now() - interval '9 days',
+         end_time = now() - CASE WHEN target_gb = 1000 THEN interval '6 days' ELSE interval '8 days' END
+       WHERE target_gb IN (1000, 1001) AND status = 'live'`,
+    );
+    const later = (await t.app.inject({ method: "GET", url: "/deals/latestv2" })).json().data as {
+      id: string;
+    }[];
+    expect(later.map((deal) => deal.id)).toContain(ended.id);
+    expect(later.map((deal) => deal.id)).not.toContain(old.id);
     const unknown = await t.app.inject({ method: "GET", url: "/deals/not-a-deal" });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json().message).toBe(DEAL_UNAVAILABLE);
