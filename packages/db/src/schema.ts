@@ -30,6 +30,10 @@ export const users = pgTable("users", {
   /** Sum of this user's balance_leases: bytes gateway instances reserved and may still relay.
    * A reservation, not a ledger entry: the balance is unchanged until usage is debited. */
   leasedBytes: bigint("leased_bytes", { mode: "number" }).notNull().default(0),
+  /** Below this balance the customer gets one e-mail; null = off. */
+  lowBalanceThresholdBytes: bigint("low_balance_threshold_bytes", { mode: "number" }).default(1_000_000_000),
+  /** Set when that e-mail went out; cleared once the balance is back at or above the threshold. */
+  lowBalanceNotifiedAt: timestamp("low_balance_notified_at", { withTimezone: true }),
   createdAt: createdAt(),
 });
 
