@@ -1,7 +1,7 @@
 import type { Database } from "@bytetoll/db";
 import { createGateway, type Gateway, type GatewayConfig } from "@bytetoll/gateway";
-import { pino } from "pino";
 import type { Config } from "./config.ts";
+import { createProcessLogger } from "./lib/log-output.ts";
 import type { App } from "./types.ts";
 
 const WILDCARD_BINDS = new Set(["0.0.0.0", "::", ""]);
@@ -41,7 +41,9 @@ export function planEmbeddedGateway(config: Config): EmbeddedGatewayPlan | null 
 
 /** Creates the planned gateway and mounts its metrics on the app; call before app.listen(). */
 export function createEmbeddedGateway(plan: EmbeddedGatewayPlan, app: App, database: Database): Gateway {
-  const logger = pino({ name: "gateway", level: app.config.LOG_LEVEL });
+  // Written as the server's lines are (LOG_FORMAT), under its own name.
+  const { log: logger } = createProcessLogger(process.env, "gateway");
+  logger.level = app.config.LOG_LEVEL;
   const gateway = createGateway({ database, config: plan.config, logger });
   if (plan.config.metricsPort === null) {
     app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {

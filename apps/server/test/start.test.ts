@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { randomInt } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,7 +34,7 @@ interface Started {
 
 /** `npm start` (scripts/start.mjs) as an operator runs it, its stdout a pipe as under a supervisor. */
 async function npmStart(env: Record<string, string>): Promise<Started> {
-  const port = randomInt(20_000, 40_000);
+  const port = await freePort();
   const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
     cwd: root,
     env: {
@@ -71,6 +71,14 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
       return exited;
     },
   };
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** The command line of the server process `npm start` runs (its one child). */
@@ -119,7 +127,13 @@ describe("npm start", () => {
   }, 120_000);
 
   it("writes one readable line per event and a banner with the URLs when LOG_FORMAT=pretty", async () => {
-    const started = await npmStart({ LOG_FORMAT: "pretty" });
+    const [proxyPort, tlsProxyPort] = [await freePort(), await freePort()];
+    const started = await npmStart({
+      LOG_FORMAT: "pretty",
+      GATEWAY_DISABLED: "false",
+      GATEWAY_HTTP_PORT: String(proxyPort),
+      GATEWAY_HTTPS_PORT: String(tlsProxyPort),
+    });
     try {
       await fetch(`http://127.0.0.1:${started.port}/readyz`);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -128,6 +142,8 @@ describe("npm start", () => {
     }
     const output = started.output();
     expect(output).toContain(`API docs     http://localhost:${started.port}/docs`);
+    expect(output).toContain(`Proxy        localhost:${proxyPort} (HTTP), localhost:${tlsProxyPort} (TLS)`);
+    expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}gateway listening httpPort=\d+/m);
     expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}incoming request #\w{8} GET \/readyz$/m);
     expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}request completed #\w{8} → 200 [\d.]+ ms$/m);
     expect(output).not.toMatch(/^\{/m);
