@@ -4,6 +4,7 @@ import { HelpLinks } from "../../components/layout/help-links.tsx";
 import { LayoutSkeleton } from "../../components/layout/layout-skeleton.tsx";
 import { ProfileMenu } from "../../features/auth/components/profile-menu.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
+import { ProfileApiToken } from "../../features/connect/components/profile-api-token.tsx";
 import { useConfig } from "../../lib/config.ts";
 
 /** DESIGN §2: anonymous visitors may see these layout pages; every other one needs a sign-in. */
@@ -23,7 +24,7 @@ export function Component() {
       actions={
         <>
           <HelpLinks config={config} />
-          <ProfileMenu />
+          <ProfileMenu apiToken={<ProfileApiToken />} />
         </>
       }
     >

@@ -1,21 +1,24 @@
 import type { SessionUser } from "@bytetoll/contracts";
 import * as Dialog from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
+import type { ReactNode } from "react";
 import { Button } from "../../../components/ui/button.tsx";
-import { ProfileApiToken } from "./profile-api-token.tsx";
 import { ProfileRefundAddressForm } from "./profile-refund-address-form.tsx";
 import { ProfileSignOutEverywhere } from "./profile-sign-out-everywhere.tsx";
 
-/** Profile (DESIGN §2): e-mail, the editable refund address, the API token, sign-out everywhere.
- * Closed, the content unmounts: the token is fetched and the draft reset only when it opens. */
+/** Profile: e-mail, the editable refund address, the API token (`apiToken`, given by the app),
+ * sign-out everywhere. Closed, the content unmounts: the token is fetched and the draft reset
+ * only when it opens. */
 export function ProfileDialog({
   user,
   open,
   onOpenChange,
+  apiToken,
 }: {
   user: SessionUser;
   open: boolean;
   onOpenChange: (open: boolean) => void;
+  apiToken: ReactNode;
 }) {
   return (
     <Dialog.Root open={open} onOpenChange={onOpenChange}>
@@ -46,7 +49,7 @@ export function ProfileDialog({
               </p>
             </div>
             <ProfileRefundAddressForm saved={user.refund_address} />
-            <ProfileApiToken />
+            {apiToken}
             <div className="border-t border-slate-100 pt-4">
               <ProfileSignOutEverywhere />
             </div>

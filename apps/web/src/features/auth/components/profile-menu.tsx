@@ -1,6 +1,6 @@
 import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { CircleUser, LogIn, LogOut, UserRound } from "lucide-react";
-import { useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
 import { buttonClassName } from "../../../components/ui/button.tsx";
 import { useLogout } from "../hooks/use-logout.ts";
@@ -12,8 +12,9 @@ const itemClass =
   "flex cursor-pointer items-center gap-2 rounded-md px-3 py-2 text-sm text-slate-700 outline-none " +
   "data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900";
 
-/** SPEC §2 profile menu: Profile and Logout when signed in, a Sign In icon otherwise. */
-export function ProfileMenu() {
+/** Profile menu: Profile and Logout when signed in, a Sign In icon otherwise. `apiToken` is the
+ * API token section the app puts into the Profile dialog. */
+export function ProfileMenu({ apiToken }: { apiToken: ReactNode }) {
   const session = useSession();
   const logout = useLogout();
   const [profileOpen, setProfileOpen] = useState(false);
@@ -63,7 +64,12 @@ export function ProfileMenu() {
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-      <ProfileDialog user={session.user} open={profileOpen} onOpenChange={setProfileOpen} />
+      <ProfileDialog
+        user={session.user}
+        open={profileOpen}
+        onOpenChange={setProfileOpen}
+        apiToken={apiToken}
+      />
       <ProfileToaster />
     </>
   );

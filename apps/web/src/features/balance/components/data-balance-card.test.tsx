@@ -2,8 +2,8 @@ import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ApiError } from "../../../lib/api-client.ts";
 import { ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { pageOf } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import { pageOf } from "../../orders/testing/order-fixture.ts";
 import { retryBalance } from "../api/get-account-status.ts";
 
 const ZERO = "Your account has 0 GB of data. Buy more data to continue using your proxy.";

@@ -3,11 +3,11 @@ import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { dealFixture } from "../../../test/deal-fixture.ts";
 import type { FakeSocket } from "../../../test/fake-socket.ts";
+import { pageOf } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import { pageOf } from "../../orders/testing/order-fixture.ts";
 import { latestDealsQueryOptions } from "../api/get-latest-deals.ts";
-import { dealFixture } from "../testing/deal-fixture.ts";
 
 const sockets = vi.hoisted(() => ({ created: [] as unknown[] }));
 vi.mock("socket.io-client", async () => {

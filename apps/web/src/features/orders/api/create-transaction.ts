@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, type ApiSuccess, apiRequest } from "../../../lib/api-client.ts";
-import { ACCOUNT_STATUS_QUERY_KEY } from "../../balance/api/get-account-status.ts";
+import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
 import { transactionQueryKey } from "./get-transaction.ts";
 import { TRANSACTIONS_QUERY_KEY } from "./get-transactions.ts";
 import type { CreateTransactionRequest, Order } from "./order.ts";

@@ -2,9 +2,9 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { orderFixture, pageOf } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 import { leavePage } from "../leave-page.ts";
-import { orderFixture, pageOf } from "../testing/order-fixture.ts";
 
 vi.mock("../leave-page.ts", () => ({ leavePage: vi.fn() }));
 beforeEach(() => vi.mocked(leavePage).mockClear());

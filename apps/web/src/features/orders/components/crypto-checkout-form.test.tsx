@@ -3,10 +3,10 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { dealFixture } from "../../../test/deal-fixture.ts";
+import { orderFixture } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import { dealFixture } from "../../deals/testing/deal-fixture.ts";
 import { parseUsdParam } from "../purchase-amount.ts";
-import { orderFixture } from "../testing/order-fixture.ts";
 
 const ACK = "I understand that sending tokens using another blockchain network will result in loss of funds.";
 

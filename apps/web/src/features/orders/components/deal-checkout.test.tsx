@@ -2,9 +2,9 @@ import { DEAL_ORDER_UNAVAILABLE, DEAL_UNAVAILABLE, encodeDealId } from "@bytetol
 import { screen } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { dealFixture } from "../../../test/deal-fixture.ts";
+import { orderFixture } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import { dealFixture } from "../../deals/testing/deal-fixture.ts";
-import { orderFixture } from "../testing/order-fixture.ts";
 
 const di = encodeDealId(7);
 

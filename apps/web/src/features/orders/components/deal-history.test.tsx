@@ -2,8 +2,8 @@ import { encodeDealId, type Payout } from "@bytetoll/contracts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { orderFixture, pageOf } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import { orderFixture, pageOf } from "../testing/order-fixture.ts";
 
 const deal = encodeDealId(3);
 

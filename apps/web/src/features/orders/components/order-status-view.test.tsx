@@ -3,9 +3,9 @@ import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
 import type { FakeSocket } from "../../../test/fake-socket.ts";
+import { orderFixture } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 import type { Order } from "../api/order.ts";
-import { orderFixture } from "../testing/order-fixture.ts";
 
 const sockets = vi.hoisted(() => ({
   created: [] as Array<{ url: unknown; options: unknown; socket: unknown }>,

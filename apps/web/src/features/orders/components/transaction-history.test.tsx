@@ -2,8 +2,8 @@ import { screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { orderFixture, pageOf } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
-import { orderFixture, pageOf } from "../testing/order-fixture.ts";
 
 function signedIn(history: NonNullable<Parameters<typeof stubApi>[0]>[string]) {
   signInWithToken();

@@ -2,10 +2,10 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { orderFixture } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 import type { Order } from "../api/order.ts";
 import { leavePage } from "../leave-page.ts";
-import { orderFixture } from "../testing/order-fixture.ts";
 
 vi.mock("../leave-page.ts", () => ({ leavePage: vi.fn() }));
 vi.mock("socket.io-client", async () => {

@@ -1,7 +1,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
+import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
 import { useRealtimeEvent } from "../../../lib/realtime/use-realtime-connection.ts";
-import { ACCOUNT_STATUS_QUERY_KEY } from "../../balance/api/get-account-status.ts";
 import { transactionQueryKey } from "../api/get-transaction.ts";
 import { TRANSACTIONS_QUERY_KEY } from "../api/get-transactions.ts";
 import type { Order } from "../api/order.ts";

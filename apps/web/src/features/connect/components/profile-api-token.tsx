@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
-import { apiTokenQueryOptions } from "../../connect/api/api-token.ts";
-import { maskToken } from "../../connect/components/api-access-card.tsx";
+import { apiTokenQueryOptions } from "../api/api-token.ts";
+import { maskToken } from "./api-access-card.tsx";
 
 /** The personal API token, masked like on Connect; Copy copies the whole token. Regenerating
  * stays on the Connect page, next to the integrations it affects. */

@@ -1,5 +1,5 @@
-import { TEST_USER } from "../../../test/api-stub.ts";
-import type { Order, TransactionPage } from "../api/order.ts";
+import type { Order, TransactionPage } from "../features/orders/api/order.ts";
+import { TEST_USER } from "./api-stub.ts";
 
 /** An order as decision 003 shapes it: a fresh 5 GB USDC order on Solana, unpaid. */
 export function orderFixture(overrides: Partial<Order> = {}): Order {
