@@ -5,7 +5,7 @@ import { AppError } from "../errors.ts";
 import type { AdminService } from "../modules/admin/service.ts";
 import type { DealsService } from "../modules/deals/service.ts";
 import { PAYMENT_STATUSES } from "../modules/orders/schemas.ts";
-import type { OrdersService } from "../modules/orders/service.ts";
+import type { Settlement } from "../modules/payments/settlement.ts";
 
 export const USAGE = `Usage: npm run admin -- <command>
 
@@ -31,7 +31,7 @@ export class UsageError extends Error {}
 export interface CommandContext {
   config: Config;
   admin: AdminService;
-  orders: OrdersService;
+  settlement: Pick<Settlement, "paySandbox">;
   deals: DealsService;
 }
 
@@ -146,7 +146,7 @@ export async function runAdminCommand(argv: string[], context: CommandContext): 
       const amountUsd = amount === undefined ? undefined : number(amount, "amount_usd");
       if (amountUsd !== undefined && amountUsd <= 0)
         throw new UsageError("amount_usd must be greater than 0");
-      return context.orders.paySandbox(orderId, amountUsd);
+      return context.settlement.paySandbox(orderId, amountUsd);
     }
     case "deals":
       if (args.length > 0) throw new UsageError("deals takes no arguments");

@@ -4,8 +4,8 @@ import { ConfigError, loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createAdminService } from "../modules/admin/service.ts";
 import { createDealsService } from "../modules/deals/service.ts";
-import { createOrdersService } from "../modules/orders/service.ts";
-import { createPayments } from "../plugins/payments.ts";
+import { orderPublisher } from "../modules/orders/order-view.ts";
+import { createSettlement } from "../modules/payments/settlement.ts";
 import { createDetachedPublisher } from "../plugins/realtime-emitter.ts";
 import { runAdminCommand, USAGE, UsageError } from "./admin-commands.ts";
 
@@ -41,11 +41,9 @@ async function main(argv: string[]): Promise<number> {
     const output = await runAdminCommand(argv, {
       config,
       admin: createAdminService(database),
-      orders: createOrdersService({
+      settlement: createSettlement({
         database,
-        config,
-        payments: createPayments(config),
-        publish: (order) => publisher?.publishOrder(order),
+        publishOrder: orderPublisher((order) => publisher?.publishOrder(order)),
         deals,
       }),
       deals,

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand, UsageError } from "../../src/cli/admin-commands.ts";
 import { createAdminService } from "../../src/modules/admin/service.ts";
 import { createDealsService } from "../../src/modules/deals/service.ts";
+import { orderPublisher } from "../../src/modules/orders/order-view.ts";
 import type { Order } from "../../src/modules/orders/schemas.ts";
-import { createOrdersService } from "../../src/modules/orders/service.ts";
-import { createPayments } from "../../src/plugins/payments.ts";
+import { createSettlement } from "../../src/modules/payments/settlement.ts";
 import { createTestApp, type TestApp, testConfig } from "../helpers/test-app.ts";
 import { balanceBytes, type Customer, createOrder, customer, GB } from "../modules/orders/helpers.ts";
 
@@ -28,11 +28,9 @@ function cli(argv: string[], config = t.config) {
   return runAdminCommand(argv, {
     config,
     admin: createAdminService(t.database),
-    orders: createOrdersService({
+    settlement: createSettlement({
       database: t.database,
-      config,
-      payments: createPayments(config),
-      publish: (order) => published.push(order),
+      publishOrder: orderPublisher((order) => published.push(order)),
     }),
     deals: createDealsService({ database: t.database, publish: () => undefined }),
   });

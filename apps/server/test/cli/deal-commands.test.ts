@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand, UsageError } from "../../src/cli/admin-commands.ts";
 import { createAdminService } from "../../src/modules/admin/service.ts";
 import { createDealsService } from "../../src/modules/deals/service.ts";
-import { createOrdersService } from "../../src/modules/orders/service.ts";
-import { createPayments } from "../../src/plugins/payments.ts";
+import { orderPublisher } from "../../src/modules/orders/order-view.ts";
+import { createSettlement } from "../../src/modules/payments/settlement.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { EVM_WALLET, orderFor, withdraw } from "../modules/deals/helpers.ts";
 import { customer, sandboxPay } from "../modules/orders/helpers.ts";
@@ -19,11 +19,9 @@ function cli(argv: string[]) {
   return runAdminCommand(argv, {
     config: t.config,
     admin: createAdminService(t.database),
-    orders: createOrdersService({
+    settlement: createSettlement({
       database: t.database,
-      config: t.config,
-      payments: createPayments(t.config),
-      publish: () => undefined,
+      publishOrder: orderPublisher(() => undefined),
       deals,
     }),
     deals,

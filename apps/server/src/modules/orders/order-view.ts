@@ -47,3 +47,16 @@ export function toOrderView(row: OrderRow): Order {
     quantity: row.quantity,
   };
 }
+
+/** Turns a changed row into its view and hands it to `publish` (the realtime order event). */
+export function orderPublisher(publish: (order: Order) => void) {
+  return (row: OrderRow): Order => {
+    const view = toOrderView(row);
+    publish(view);
+    return view;
+  };
+}
+
+/** A waiting order past its time: reads and payment choices treat it as expired. */
+export const isOverdue = (row: OrderRow, now = Date.now()) =>
+  row.paymentStatus === "waiting" && new Date(row.expiresAt).getTime() <= now;

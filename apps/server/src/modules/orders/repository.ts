@@ -2,7 +2,7 @@ import { type Database, type Db, schema } from "@bytetoll/db";
 import { and, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { OrderRow } from "./order-view.ts";
 
-const { orders, paymentRejections, stripeEvents } = schema;
+const { orders } = schema;
 
 /** An open transaction of either driver. */
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -295,31 +295,6 @@ export function createOrdersRepository(database: Database) {
         : eq(orders.userId, userId);
       const [counted] = await db.select({ total: count() }).from(orders).where(where);
       return { rows: [], total: Number(counted?.total ?? 0) };
-    },
-
-    async findByStripePaymentIntent(paymentIntent: string): Promise<OrderRow | undefined> {
-      const [row] = await db.select().from(orders).where(eq(orders.stripePaymentIntent, paymentIntent));
-      return row;
-    },
-
-    /** Remembers the payment intent of the order's session (first one wins). */
-    async attachPaymentIntent(tx: Tx, orderId: string, paymentIntent: string): Promise<void> {
-      await tx
-        .update(orders)
-        .set({ stripePaymentIntent: paymentIntent })
-        .where(and(eq(orders.id, orderId), isNull(orders.stripePaymentIntent)));
-    },
-
-    /** A signed callback that was not credited, and why; the same one again is not a new row. */
-    async recordRejection(rejection: typeof paymentRejections.$inferInsert): Promise<void> {
-      await db.insert(paymentRejections).values(rejection).onConflictDoNothing();
-    },
-
-    /** True the first time an event id is seen; inside the caller's transaction so a failed
-     * handling rolls the record back and the redelivery is processed. */
-    async recordStripeEvent(tx: Tx, id: string, type: string): Promise<boolean> {
-      const rows = await tx.insert(stripeEvents).values({ id, type }).onConflictDoNothing().returning();
-      return rows.length > 0;
     },
   };
 }

@@ -1,10 +1,10 @@
+import type { Network } from "@bytetoll/contracts";
 import { errorResponse, okResponse } from "@bytetoll/contracts";
 import { z } from "zod";
 import { AppError, notFound } from "../../errors.ts";
 import type { App } from "../../types.ts";
+import { ORDER_NOT_FOUND } from "../orders/order-errors.ts";
 import type { OrderRow } from "../orders/order-view.ts";
-import type { Network } from "../orders/schemas.ts";
-import { ORDER_NOT_FOUND } from "../orders/service.ts";
 import { payCurrencyFor } from "./nowpayments-provider.ts";
 import { verifyNowPaymentsSignature } from "./nowpayments-signature.ts";
 import type { PaymentReading } from "./provider.ts";
@@ -80,10 +80,10 @@ export async function cryptoWebhookRoutes(app: App) {
       const mismatch = termsMismatch(order, reading);
       if (mismatch) {
         request.log.warn({ orderId: order.id, mismatch }, "crypto payment does not match its order");
-        await app.orders.rejectPayment(order.id, "nowpayments", `payment:${paymentId}`, mismatch);
+        await app.settlement.rejectPayment(order.id, "nowpayments", `payment:${paymentId}`, mismatch);
         return { success: true as const };
       }
-      await app.orders.settle(order.id, reading);
+      await app.settlement.settle(order.id, reading);
       return { success: true as const };
     },
   );

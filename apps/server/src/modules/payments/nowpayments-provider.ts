@@ -1,7 +1,7 @@
+import type { Network } from "@bytetoll/contracts";
 import { z } from "zod";
 import { paymentUnavailable } from "../../errors.ts";
 import { qrCodeFor } from "../../lib/qr-png.ts";
-import type { Network } from "../orders/schemas.ts";
 import type { CreatedPayment, PaymentProvider, PaymentReading, PaymentRequest } from "./provider.ts";
 
 /** NOWPayments currency codes for USDC on each network we offer. */

@@ -1,4 +1,4 @@
-import type { Network } from "../orders/schemas.ts";
+import type { Network } from "@bytetoll/contracts";
 
 /** What a provider needs to open a payment for an order. */
 export interface PaymentRequest {

@@ -1,10 +1,9 @@
-import type { FastifyInstance } from "fastify";
-import fp from "fastify-plugin";
 import Stripe from "stripe";
-import { createNowPaymentsProvider } from "../modules/payments/nowpayments-provider.ts";
-import type { PaymentProvider } from "../modules/payments/provider.ts";
-import { createSandboxProvider } from "../modules/payments/sandbox-provider.ts";
-import { createStripeProvider } from "../modules/payments/stripe-provider.ts";
+import type { Config } from "../../config.ts";
+import { createNowPaymentsProvider } from "./nowpayments-provider.ts";
+import type { PaymentProvider } from "./provider.ts";
+import { createSandboxProvider } from "./sandbox-provider.ts";
+import { createStripeProvider } from "./stripe-provider.ts";
 
 export interface PaymentsOptions {
   /** Where the Stripe client sends API calls (tests point it at a local stand-in). */
@@ -23,14 +22,8 @@ export interface Payments {
   sandboxEnabled: boolean;
 }
 
-declare module "fastify" {
-  interface FastifyInstance {
-    payments: Payments;
-  }
-}
-
 /** Builds the payment providers once from the configuration. */
-export function createPayments(config: FastifyInstance["config"], options: PaymentsOptions = {}): Payments {
+export function createPayments(config: Config, options: PaymentsOptions = {}): Payments {
   const sandbox = createSandboxProvider(config.APP_URL);
   const crypto =
     config.CRYPTO_PROVIDER === "nowpayments"
@@ -64,9 +57,3 @@ export function createPayments(config: FastifyInstance["config"], options: Payme
     sandboxEnabled: !config.isProduction && (crypto === sandbox || card === sandbox),
   };
 }
-
-async function paymentsPlugin(app: FastifyInstance, options: PaymentsOptions) {
-  app.decorate("payments", createPayments(app.config, options));
-}
-
-export default fp(paymentsPlugin, { name: "payments" });

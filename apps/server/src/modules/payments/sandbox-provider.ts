@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
+import type { Network } from "@bytetoll/contracts";
 import { qrCodeFor } from "../../lib/qr-png.ts";
-import type { Network } from "../orders/schemas.ts";
 import type { CreatedPayment, PaymentProvider, PaymentReading, PaymentRequest } from "./provider.ts";
 
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";

@@ -40,7 +40,7 @@ export async function sandboxRoutes(app: App) {
     },
     async (request) => ({
       success: true as const,
-      data: await app.orders.paySandbox(request.params.id, request.body?.amount_usd),
+      data: await app.settlement.paySandbox(request.params.id, request.body?.amount_usd),
     }),
   );
 
@@ -66,7 +66,7 @@ export async function sandboxRoutes(app: App) {
       if (row?.method !== "card" || row.provider !== "sandbox") {
         return reply.code(404).type("text/html; charset=utf-8").send(cardCheckoutPage.missing());
       }
-      await app.orders.paySandbox(row.id);
+      await app.settlement.paySandbox(row.id);
       return reply.redirect(`${app.config.APP_URL}/checkout?order_id=${encodeURIComponent(row.id)}`, 303);
     },
   );

@@ -6,6 +6,8 @@ import type { App } from "../../types.ts";
 import type { OrderRow } from "../orders/order-view.ts";
 import type { Tx } from "../orders/repository.ts";
 import type { PaymentReading } from "./provider.ts";
+import type { PaymentRecords } from "./repository.ts";
+import type { SettleOptions } from "./settlement.ts";
 
 const INVALID_SIGNATURE = "Invalid signature";
 
@@ -93,19 +95,28 @@ async function applySession(
   const mismatch = sessionMismatch(order, session, reading);
   if (mismatch) {
     log.warn({ eventId: event.id, orderId: order.id, mismatch }, "stripe session does not match its order");
-    await app.orders.rejectPayment(order.id, "stripe", event.id, mismatch);
+    await app.settlement.rejectPayment(order.id, "stripe", event.id, mismatch);
     return;
   }
   const paymentIntent = reading.status === "paid" ? idOf(session.payment_intent) : null;
-  await app.orders.settle(order.id, reading, onceForEvent(app, event, order.id, paymentIntent));
+  await app.settlement.settle(
+    order.id,
+    reading,
+    onceForEvent(app.settlement.records, event, order.id, paymentIntent),
+  );
 }
 
 /** Settles only the first time the event id is seen, and remembers the order's payment intent. */
-function onceForEvent(app: App, event: Stripe.Event, orderId: string, paymentIntent: string | null) {
+function onceForEvent(
+  records: PaymentRecords,
+  event: Stripe.Event,
+  orderId: string,
+  paymentIntent: string | null,
+): SettleOptions {
   return {
     guard: async (tx: Tx) => {
-      if (!(await app.orders.recordStripeEvent(tx, event.id, event.type))) return false;
-      if (paymentIntent) await app.orders.attachPaymentIntent(tx, orderId, paymentIntent);
+      if (!(await records.recordStripeEvent(tx, event.id, event.type))) return false;
+      if (paymentIntent) await records.attachPaymentIntent(tx, orderId, paymentIntent);
       return true;
     },
   };
@@ -118,7 +129,7 @@ async function orderOfPayment(
   stripe: Stripe,
   paymentIntent: string,
 ): Promise<OrderRow | undefined> {
-  const known = await app.orders.findByStripePaymentIntent(paymentIntent);
+  const known = await app.settlement.records.findByStripePaymentIntent(paymentIntent);
   if (known) return known;
   const sessions = await stripe.checkout.sessions.list({ payment_intent: paymentIntent, limit: 1 });
   const session = sessions.data[0];
@@ -143,7 +154,11 @@ async function applyToPayment(
     // back now would let the credit through later, so Stripe is asked to send this one again.
     throw new AppError(409, "The payment is not credited yet; send the event again later.", "not_credited");
   }
-  await app.orders.settle(order.id, reading, onceForEvent(app, event, order.id, paymentIntent));
+  await app.settlement.settle(
+    order.id,
+    reading,
+    onceForEvent(app.settlement.records, event, order.id, paymentIntent),
+  );
 }
 
 /** POST /webhooks/stripe: signature checked over the raw body; each event id is handled once. */

@@ -145,14 +145,16 @@ describe("group-buy money under random concurrent interleavings", () => {
             case "pay": {
               const orderId = orderIds[op.index % Math.max(1, orderIds.length)];
               if (!orderId) return;
-              await Promise.all(Array.from({ length: op.copies }, () => app.orders.paySandbox(orderId)));
+              await Promise.all(Array.from({ length: op.copies }, () => app.settlement.paySandbox(orderId)));
               return;
             }
             case "reverse": {
               const orderId = orderIds[op.index % Math.max(1, orderIds.length)];
               if (!orderId) return;
               const reading = { status: op.chargeback ? ("charged_back" as const) : ("refunded" as const) };
-              await Promise.all(Array.from({ length: op.copies }, () => app.orders.settle(orderId, reading)));
+              await Promise.all(
+                Array.from({ length: op.copies }, () => app.settlement.settle(orderId, reading)),
+              );
               return;
             }
             case "withdraw": {

@@ -62,8 +62,8 @@ describe("two server instances on one PostgreSQL", () => {
     // Each deposit's payment arrives twice, on both instances, while both schedulers run.
     await Promise.all([
       ...orders.flatMap((order) => [
-        one.app.orders.paySandbox(order.order_id),
-        two.app.orders.paySandbox(order.order_id),
+        one.app.settlement.paySandbox(order.order_id),
+        two.app.settlement.paySandbox(order.order_id),
       ]),
       schedulersAtOnce(4),
     ]);
@@ -89,7 +89,7 @@ describe("two server instances on one PostgreSQL", () => {
       ]);
       for (const who of depositors) {
         const order = (await orderFor(two.app, who, { deal_id: deal.id, amount: 50 })).json().data;
-        await one.app.orders.paySandbox(order.order_id);
+        await one.app.settlement.paySandbox(order.order_id);
       }
       await database.query(
         "UPDATE deals SET start_time = now() - interval '2 hours', end_time = now() - interval '1 second' WHERE status = 'live' AND deal_type = 'group_buy' AND target_gb = 5000",

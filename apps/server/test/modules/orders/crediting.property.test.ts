@@ -102,7 +102,8 @@ describe("crediting under random concurrent interleavings", () => {
         for (const op of ops) {
           if (op.kind !== "usage") {
             const order = created[op.order % created.length]!;
-            for (let i = 0; i < op.copies; i++) work.push(app.orders.settle(order.order_id, readingFor(op)));
+            for (let i = 0; i < op.copies; i++)
+              work.push(app.settlement.settle(order.order_id, readingFor(op)));
           } else {
             work.push(
               applyLedgerEntry(t.database.db, {
@@ -120,7 +121,7 @@ describe("crediting under random concurrent interleavings", () => {
           ops.flatMap((op) => (op.kind === "chargeback" ? [op.order % created.length] : [])),
         );
         for (const index of disputed) {
-          await app.orders.settle(created[index]!.order_id, { status: "charged_back" });
+          await app.settlement.settle(created[index]!.order_id, { status: "charged_back" });
         }
 
         // Each order's ledger entries are exactly what its row says it credited and took back.

@@ -1,0 +1,25 @@
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { orderPublisher } from "../orders/order-view.ts";
+import { publishOrderChange } from "../orders/plugin.ts";
+import { createSettlement, type Settlement } from "./settlement.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    settlement: Settlement;
+  }
+}
+
+/** One settlement per app: every provider callback (and the sandbox) credits through it. */
+async function settlementPlugin(app: FastifyInstance) {
+  app.decorate(
+    "settlement",
+    createSettlement({
+      database: app.database,
+      publishOrder: orderPublisher(publishOrderChange(app)),
+      deals: app.deals,
+    }),
+  );
+}
+
+export default fp(settlementPlugin, { name: "settlement", dependencies: ["orders", "deals"] });

@@ -1,0 +1,209 @@
+import { creditPurchase, type Database, reversePurchase } from "@bytetoll/db";
+import { AppError } from "../../errors.ts";
+import type { DealsService } from "../deals/service.ts";
+import { isOrderId, orderNotFound } from "../orders/order-errors.ts";
+import { type OrderRow, toOrderView } from "../orders/order-view.ts";
+import { createOrdersRepository, type Tx } from "../orders/repository.ts";
+import type { Order } from "../orders/schemas.ts";
+import type { PaymentReading, Share } from "./provider.ts";
+import { createPaymentRecords } from "./repository.ts";
+
+interface Deps {
+  database: Database;
+  publishOrder: (row: OrderRow) => Order;
+  /** Group-buy deposits are held by their deal at payment, not credited. */
+  deals?: Pick<DealsService, "settleOrder">;
+}
+
+export interface SettleOptions {
+  /** Runs first inside the crediting transaction; false means "already handled" (e.g. a Stripe
+   * event id seen before) and nothing changes. */
+  guard?: (tx: Tx) => Promise<boolean>;
+}
+
+/** `share` of `total` bytes, rounded down, never more than `total`. Exact integer arithmetic on
+ * millionths: a float share would round 69% of some orders down by a byte, and a later identical
+ * reading would then "owe" it again. */
+function shareOf(total: number, share: Share): number {
+  const part = BigInt(Math.round(Math.max(0, share.amount) * 1e6));
+  const whole = BigInt(Math.round(Math.max(0, share.of) * 1e6));
+  if (whole === 0n) return 0;
+  return Math.min(total, Number((BigInt(total) * part) / whole));
+}
+
+/** An amount of USD or USDC as people write it: cents always, up to USDC's six decimals when
+ * the provider reports them (49.999999 must not read as 50.00). */
+function amountText(amount: number): string {
+  return amount.toFixed(6).replace(/0{1,4}$/, "");
+}
+
+/** The order's note for a partial payment: what arrived of what was asked, in the order's unit. */
+function receivedNote(row: Pick<OrderRow, "method">, paid: Share | undefined): string {
+  const unit = row.method === "card" ? "USD" : "USDC";
+  if (!paid) return `Part of the ${unit} payment arrived.`;
+  return `Received ${amountText(paid.amount)} of ${amountText(paid.of)} ${unit}.`;
+}
+
+/** How many of the order's credited bytes a refund or chargeback takes back in all. */
+function reversedBytes(row: OrderRow, reading: PaymentReading): number {
+  const credited = Number(row.creditedBytes);
+  return reading.status === "refunded" && reading.refunded ? shareOf(credited, reading.refunded) : credited;
+}
+
+/** The sandbox's stand-in for a provider's word: paid in full, or `paidCents` of it. */
+function sandboxReading(dueCents: number, paidCents: number): PaymentReading {
+  if (paidCents >= dueCents) return { status: "paid", payinHash: "DUMMY_TX_ID" };
+  return {
+    status: "partially_paid",
+    paid: { amount: paidCents / 100, of: dueCents / 100 },
+    payinHash: "DUMMY_TX_ID",
+  };
+}
+
+/** THE place money becomes data: the providers' readings reach the ledger only through here. */
+export function createSettlement({ database, publishOrder, deals }: Deps) {
+  const repository = createOrdersRepository(database);
+  const records = createPaymentRecords(database);
+
+  /** Credits the whole order once it is paid in full (what an order credited in part before
+   * decision 010 still lacks). */
+  async function creditInTransaction(tx: Tx, row: OrderRow, reading: PaymentReading) {
+    // A refunded order is closed: a late "paid" for it must not hand the data out again.
+    if (row.paymentStatus === "refunded") return null;
+    const credited = Number(row.creditedBytes);
+    const target = Number(row.bytes);
+    // Replays, retries and slower twins of a confirmation end here: nothing new was paid.
+    if (target <= credited) return null;
+    const ledger = await creditPurchase(tx, {
+      userId: row.userId,
+      orderId: row.id,
+      creditedAfter: target,
+      deltaBytes: target - credited,
+    });
+    if (!ledger.applied) throw new Error(`ledger already holds ${ledger.reference}`);
+    const updated = await repository.recordCredit(tx, row.id, {
+      fromCredited: credited,
+      toCredited: target,
+      balanceBytesAfter: ledger.balanceBytes,
+      payinHash: reading.payinHash ?? null,
+    });
+    // Unreachable while the row lock is held; throwing rolls the ledger entry back if it happens.
+    if (!updated) throw new Error(`order ${row.id} changed while locked`);
+    return updated;
+  }
+
+  /** A payment that arrived in part credits nothing: the order says what arrived (its note) and
+   * waits for the rest. A replay of the same reading changes nothing. */
+  async function recordPartialInTransaction(tx: Tx, row: OrderRow, reading: PaymentReading) {
+    const note = receivedNote(row, reading.paid);
+    if (row.paymentStatus === "partially_paid" && row.note === note) return null;
+    return (
+      (await repository.recordPartialPayment(tx, row.id, { note, payinHash: reading.payinHash ?? null })) ??
+      null
+    );
+  }
+
+  /**
+   * Takes back what a refund or chargeback covers, as a negative ledger entry of its own kind
+   * (partial refunds add up and a replay is a no-op; a chargeback happens once). The balance may
+   * go below zero. An order never credited has nothing to take back: a waiting one is failed, a
+   * partially paid one is refunded (closed).
+   */
+  async function reverseInTransaction(tx: Tx, row: OrderRow, reading: PaymentReading) {
+    const credited = Number(row.creditedBytes);
+    if (credited === 0) return (await repository.closeUncredited(tx, row.id)) ?? null;
+    const reversed = Number(row.reversedBytes);
+    const target = reversedBytes(row, reading);
+    if (target <= reversed) return null;
+    const ledger = await reversePurchase(tx, {
+      userId: row.userId,
+      orderId: row.id,
+      kind: reading.status === "charged_back" ? "chargeback" : "refund",
+      reversedAfter: target,
+      deltaBytes: target - reversed,
+    });
+    // A chargeback after a partial refund: the dispute's entry is already there.
+    if (!ledger.applied) return null;
+    const updated = await repository.recordReversal(tx, row.id, {
+      fromReversed: reversed,
+      toReversed: target,
+      status: target >= credited ? "refunded" : row.paymentStatus,
+      balanceBytesAfter: ledger.balanceBytes,
+    });
+    if (!updated) throw new Error(`order ${row.id} changed while locked`);
+    return updated;
+  }
+
+  async function settleInTransaction(
+    tx: Tx,
+    orderId: string,
+    reading: PaymentReading,
+    options: SettleOptions,
+  ): Promise<OrderRow | null> {
+    if (options.guard && !(await options.guard(tx))) return null;
+    const row = await repository.lock(tx, orderId);
+    if (!row) throw orderNotFound();
+    // A group-buy deposit is held by its deal, not credited (undefined: settle as any order).
+    const dealOutcome = deals ? await deals.settleOrder(tx, row, reading) : undefined;
+    if (dealOutcome !== undefined) return dealOutcome;
+    switch (reading.status) {
+      case "failed":
+      case "expired":
+        return (await repository.closeWaiting(tx, orderId, reading.status)) ?? null;
+      case "refunded":
+      case "charged_back":
+        return reverseInTransaction(tx, row, reading);
+      case "partially_paid":
+        return recordPartialInTransaction(tx, row, reading);
+      default:
+        return creditInTransaction(tx, row, reading);
+    }
+  }
+
+  return {
+    /**
+     * Applies a provider's reading to an order. A credit is one transaction — row lock, ledger
+     * entry for the newly paid bytes, compare-and-set of credited_bytes — so replays, retries,
+     * concurrent confirmations and late payments credit exactly once. Refunds and chargebacks
+     * take it back the same way. Returns the changed order, or null when nothing changed.
+     */
+    async settle(
+      orderId: string,
+      reading: PaymentReading,
+      options: SettleOptions = {},
+    ): Promise<Order | null> {
+      if (!isOrderId(orderId)) throw orderNotFound();
+      if (reading.status === "waiting") return null;
+      const changed = await repository.transaction((tx) =>
+        settleInTransaction(tx, orderId, reading, options),
+      );
+      return changed ? publishOrder(changed) : null;
+    },
+
+    /** Sandbox confirmation (POST /dev/orders/{id}/pay, sandbox card page, CLI). `amountUsd` below
+     * the order's amount simulates a partial payment. */
+    async paySandbox(orderId: string, amountUsd?: number): Promise<Order> {
+      if (!isOrderId(orderId)) throw orderNotFound();
+      const row = await repository.find(orderId);
+      if (!row) throw orderNotFound();
+      if (row.provider !== "sandbox") {
+        throw new AppError(400, "Only sandbox orders can be paid here.", "not_sandbox");
+      }
+      const due = Number(row.amountCents);
+      const paidCents = amountUsd === undefined ? due : Math.round(amountUsd * 100);
+      await this.settle(orderId, sandboxReading(due, paidCents));
+      const current = await repository.find(orderId);
+      if (!current) throw orderNotFound();
+      return toOrderView(current);
+    },
+
+    /** What the callbacks record beside the order (Stripe events, payment intents, refusals). */
+    records,
+
+    /** Records a signed callback that is not credited because it does not match its order. */
+    rejectPayment: (orderId: string, provider: string, reference: string, reason: string) =>
+      records.recordRejection({ orderId, provider, reference, reason }),
+  };
+}
+
+export type Settlement = ReturnType<typeof createSettlement>;
