@@ -1,7 +1,7 @@
 import type { Database } from "@bytetoll/db";
 import { createGateway, type Gateway, type GatewayConfig } from "@bytetoll/gateway";
+import type { Logger } from "pino";
 import type { Config } from "./config.ts";
-import { createProcessLogger } from "./lib/log-output.ts";
 import type { App } from "./types.ts";
 
 const WILDCARD_BINDS = new Set(["0.0.0.0", "::", ""]);
@@ -34,6 +34,8 @@ export function planEmbeddedGateway(config: Config): EmbeddedGatewayPlan | null 
     host: bindsWithTheApi ? config.HOST : config.gateway.host,
     metricsPort: config.GATEWAY_METRICS_PORT === undefined ? null : config.gateway.metricsPort,
     dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
+    // The usage journal and this instance's id survive a restart in DATA_DIR, whatever database.
+    stateDir: config.DATA_DIR,
   };
   const bind = gatewayConfig.host;
   return { config: gatewayConfig, dialHost: WILDCARD_BINDS.has(bind) ? "127.0.0.1" : bind };
@@ -41,9 +43,8 @@ export function planEmbeddedGateway(config: Config): EmbeddedGatewayPlan | null 
 
 /** Creates the planned gateway and mounts its metrics on the app; call before app.listen(). */
 export function createEmbeddedGateway(plan: EmbeddedGatewayPlan, app: App, database: Database): Gateway {
-  // Written as the server's lines are (LOG_FORMAT), under its own name.
-  const { log: logger } = createProcessLogger(process.env, "gateway");
-  logger.level = app.config.LOG_LEVEL;
+  // The server's own logger (its LOG_FORMAT and level), under the gateway's name.
+  const logger = app.log.child({ name: "gateway" }) as Logger;
   const gateway = createGateway({ database, config: plan.config, logger });
   if (plan.config.metricsPort === null) {
     app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {

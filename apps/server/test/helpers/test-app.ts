@@ -17,6 +17,8 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+let dataDirs = 0;
+
 export function testConfig(overrides: Record<string, string> = {}): Config {
   return loadConfig({
     NODE_ENV: "test",
@@ -25,6 +27,8 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
     JWT_SECRET: "test-secret-test-secret-test-secret-0123",
     // No SPA build unless a test points at one.
     WEB_DIST_DIR: path.join(tmpdir(), "bytetoll-no-web-build"),
+    // Each config its own: an embedded gateway keeps its journal and instance id there.
+    DATA_DIR: path.join(tmpdir(), `bytetoll-test-data-${process.pid}-${++dataDirs}`),
     ...overrides,
   });
 }
