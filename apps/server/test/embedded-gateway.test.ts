@@ -59,6 +59,13 @@ describe("the gateway npm start runs in the same process", () => {
     });
   });
 
+  it("keeps its usage journal in DATA_DIR, the default one included, on either database", () => {
+    for (const env of [{}, { DATABASE_URL: "postgres://db.example/bytetoll" }]) {
+      const config = testConfig(env);
+      expect(planEmbeddedGateway(config)?.config.stateDir).toBe(config.DATA_DIR);
+    }
+  });
+
   it("uses the configured ports", () => {
     const env = { GATEWAY_HTTP_PORT: "18080", GATEWAY_HTTPS_PORT: "18443" };
     const plan = planEmbeddedGateway(testConfig(env));
