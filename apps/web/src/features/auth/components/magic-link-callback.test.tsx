@@ -1,10 +1,5 @@
-import { QueryClient } from "@tanstack/react-query";
-import { render, screen, waitFor } from "@testing-library/react";
-import { StrictMode } from "react";
-import { createMemoryRouter, RouterProvider } from "react-router";
+import { screen, waitFor } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
-import { AppProviders } from "../../../app/providers.tsx";
-import { routes } from "../../../app/routes.tsx";
 import { STORAGE_KEYS } from "../../../lib/storage-keys.ts";
 import { fail, ok, stubApi, TEST_USER } from "../../../test/api-stub.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
@@ -118,14 +113,7 @@ describe("magic-link callback", () => {
 
   it("spends the single-use link once even under StrictMode's double effects", async () => {
     const api = verifyingApi();
-    const router = createMemoryRouter(routes, { initialEntries: ["/magic/auth?magic_credential=once"] });
-    render(
-      <StrictMode>
-        <AppProviders queryClient={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-          <RouterProvider router={router} />
-        </AppProviders>
-      </StrictMode>,
-    );
+    const { router } = renderRoute("/magic/auth?magic_credential=once", { strictMode: true });
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(api.callsTo("POST", "/auth/magic/verify")).toHaveLength(1);
   });
