@@ -86,7 +86,7 @@ async function signIn(context: BrowserContext, prefix: string): Promise<Page> {
   return page;
 }
 
-/** The signed-in page's own bearer token (SPEC §3: stored app token). */
+/** The signed-in page's own bearer token (docs/product.md#data-shapes: stored app token). */
 async function tokenOf(page: Page): Promise<string> {
   const stored = await page.evaluate(() => window.localStorage.getItem("bytetoll.token"));
   return (JSON.parse(stored ?? "{}") as { token: string }).token;

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { successEnvelope } from "./envelope.ts";
 
-/** DESIGN §2 personal API token, shown again on /connect. */
+/** docs/product.md#api-token, shown again on /connect. */
 export const apiTokenSchema = z.object({ token: z.string() });
 export type ApiToken = z.infer<typeof apiTokenSchema>;
 export const apiTokenResponse = successEnvelope(apiTokenSchema);

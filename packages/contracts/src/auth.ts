@@ -11,7 +11,7 @@ export const emailSchema = z
   .min(1, "Email is required for login.")
   .refine(isValidEmail, "Please enter a valid email address.");
 
-/** Proxy usernames and passwords are URL-safe printable ASCII (DESIGN §3). */
+/** Proxy usernames and passwords are URL-safe printable ASCII (docs/product.md#gateway). */
 const printable = (field: string, max: number) =>
   z
     .string()
@@ -24,7 +24,7 @@ export const orderIdSchema = z
   .regex(/^[A-Za-z0-9_-]{1,64}$/, "orderId must be 1-64 letters, digits, - or _");
 
 /**
- * SPEC §3's login request. `dealId` is the decoded deal id (null when `di` did not decode);
+ * docs/product.md#login. `dealId` is the decoded deal id (null when `di` did not decode);
  * `purchaseAmount` a whole number of USD > 0 — omit it (or send null) when `usd` is absent or 0.
  */
 export const loginRequestSchema = z.object({

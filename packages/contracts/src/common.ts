@@ -4,7 +4,7 @@ import { z } from "zod";
 export const errorResponse = z.object({ success: z.literal(false), message: z.string() });
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
-/** SPEC §9: GB values are bytes / 1e9, rounded to 2 decimals. */
+/** docs/product.md#formats-and-limits: GB values are bytes / 1e9, rounded to 2 decimals. */
 export const BYTES_PER_GB = 1e9;
 export function bytesToGb(bytes: number): number {
   return Math.round((bytes / BYTES_PER_GB) * 100) / 100;

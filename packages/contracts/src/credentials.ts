@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { successEnvelope } from "./envelope.ts";
 
-/** SPEC §3 credentials: what /connect shows and the proxy accepts. */
+/** docs/product.md#credentials: what /connect shows and the proxy accepts. */
 export const credentialsSchema = z.object({
   username: z.string(),
   password: z.string(),
@@ -30,7 +30,7 @@ export const connectionTestRequestSchema = z.object({
 });
 export type ConnectionTestRequest = z.infer<typeof connectionTestRequestSchema>;
 
-/** SPEC §3 test-connection data: where the request left the proxy network. */
+/** docs/product.md#test-connection: where the request left the proxy network. */
 export const connectionTestDataSchema = z.object({
   ip: z.string(),
   asn: z.object({ org_name: z.string() }),
@@ -48,12 +48,12 @@ export type ConnectionTestResponse = z.infer<typeof connectionTestResponse>;
 export const PROXY_TARGET_NOT_ALLOWED = "Proxy host or port is not allowed.";
 export const PROXY_TEST_SUCCEEDED = "Connected through the proxy.";
 
-/** SPEC §4 username options (DESIGN §3 grammar): `{username}[-session-{id}][-routing-smart]`. */
+/** docs/product.md#username-grammar (docs/product.md#username-grammar): `{username}[-session-{id}][-routing-smart]`. */
 export const SESSION_ID_LENGTH = 8;
 export const SESSION_SUFFIX_PREFIX = "-session-";
 export const ROUTING_SMART_SUFFIX = "-routing-smart";
 
-/** GET /gateway: SPEC §2's Proxy Server card — the host, the fixed IP it resolves to, the ports. */
+/** GET /gateway: docs/product.md#routes-and-layout's Proxy Server card — the host, the fixed IP it resolves to, the ports. */
 export const proxyServerSchema = z.object({
   host: z.string(),
   /** Null when the host name does not resolve from the server. */

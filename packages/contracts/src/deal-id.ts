@@ -1,6 +1,6 @@
 import Hashids from "hashids";
 
-/** SPEC §3/§9: deal ids in URLs use a reversible short-id encoding, fixed salt, minimum length 8. */
+/** docs/product.md#data-shapes/§9: deal ids in URLs use a reversible short-id encoding, fixed salt, minimum length 8. */
 const DEAL_ID_SALT = "bytetoll-deals";
 const DEAL_ID_MIN_LENGTH = 8;
 

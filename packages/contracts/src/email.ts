@@ -9,7 +9,7 @@ export function hasControlCharacters(value: string): boolean {
   return /[\u0000-\u001f\u007f]/.test(value);
 }
 
-/** SPEC §5: {local}@{domain}, at most 254 characters, no "..", domain at most 253. */
+/** docs/product.md#validation: {local}@{domain}, at most 254 characters, no "..", domain at most 253. */
 export function isValidEmail(value: string): boolean {
   if (value.length === 0 || value.length > EMAIL_MAX_LENGTH) return false;
   if (value.includes("..")) return false;

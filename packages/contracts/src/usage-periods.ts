@@ -3,17 +3,17 @@
  * pulling the schema library into its chunk (the package is sideEffects-free).
  */
 
-/** SPEC §9: the periods the Usage page offers, in days. */
+/** docs/product.md#formats-and-limits: the periods the Usage page offers, in days. */
 export const USAGE_PERIODS = [1, 7, 14, 30, 90] as const;
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 
 export const USAGE_GROUPINGS = ["day", "domain", "proxy_type"] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 
-/** SPEC §7: days defaults to 7, 7 and 30 for day, domain and proxy_type. */
+/** docs/product.md#api-calls: days defaults to 7, 7 and 30 for day, domain and proxy_type. */
 export const DEFAULT_USAGE_DAYS: Record<UsageGrouping, UsagePeriod> = { day: 7, domain: 7, proxy_type: 30 };
 
-/** SPEC §9: the domain chart shows the top 5 by total and groups the rest as Others. */
+/** docs/product.md#formats-and-limits: the domain chart shows the top 5 by total and groups the rest as Others. */
 export const USAGE_TOP_DOMAINS = 5;
 export const USAGE_OTHERS_LABEL = "Others";
 

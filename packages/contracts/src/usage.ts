@@ -7,7 +7,7 @@ const PERIOD_VALUES = USAGE_PERIODS.map(String) as [string, ...string[]];
 /** Query strings carry text: days stay strings here and become a UsagePeriod with parseUsagePeriod. */
 export const usagePeriodQuery = z.enum(PERIOD_VALUES, { error: USAGE_PERIOD_MESSAGE }).optional();
 
-/** GET /proxies/usage query (SPEC §7). */
+/** GET /proxies/usage query (docs/product.md#api-calls). */
 export const usageQuerySchema = z.object({
   group_by: z.enum(USAGE_GROUPINGS, { error: `group_by must be one of ${USAGE_GROUPINGS.join(", ")}` }),
   days: usagePeriodQuery,
@@ -15,7 +15,7 @@ export const usageQuerySchema = z.object({
 });
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
-/** SPEC §3: the four metric fields. GB = bytes / 1e9 rounded to 2 decimals; requests are counts. */
+/** docs/product.md#data-shapes: the four metric fields. GB = bytes / 1e9 rounded to 2 decimals; requests are counts. */
 export const usageMetricsSchema = z.object({
   mobile_gb: z.number().nonnegative(),
   dc_gb: z.number().nonnegative(),
@@ -35,7 +35,7 @@ export type UsageDayRow = z.infer<typeof usageDayRowSchema>;
 export const usageDomainRowSchema = z.object({ value: z.string(), ...usageMetricsSchema.shape });
 export type UsageDomainRow = z.infer<typeof usageDomainRowSchema>;
 
-/** Decision 005: every grouping answers `data` as an array (SPEC §7); by proxy_type it holds
+/** Decision 005: every grouping answers `data` as an array (docs/product.md#api-calls); by proxy_type it holds
  * exactly one row with the four metric fields. */
 export const usageResponse = successEnvelope(
   z.union([z.array(usageDayRowSchema), z.array(usageDomainRowSchema), z.array(usageMetricsSchema)]),

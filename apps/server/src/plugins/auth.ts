@@ -20,7 +20,7 @@ interface UserRow {
 
 /**
  * Bearer auth for every protected route: an app JWT (signature, exp, and a session row that is
- * neither revoked nor expired — so logout takes effect at once) or a personal API token (DESIGN §2),
+ * neither revoked nor expired — so logout takes effect at once) or a personal API token (docs/product.md#sign-in),
  * looked up by its hash. Both lookups go through the change-feed caches (decision 006): a logout
  * or a regenerated token reaches every instance's cache at commit.
  */

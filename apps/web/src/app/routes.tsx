@@ -2,7 +2,7 @@ import type { RouteObject } from "react-router";
 import { RouteError } from "./route-error.tsx";
 
 /**
- * SPEC §2 route table. Every screen is its own lazily loaded chunk, so /login downloads no
+ * docs/product.md#routes-and-layout. Every screen is its own lazily loaded chunk, so /login downloads no
  * dashboard, chart or payment code.
  */
 export const routes: RouteObject[] = [

@@ -1,7 +1,7 @@
 import { API_BASE_URL } from "./env.ts";
 import { readUsableToken } from "./token-storage.ts";
 
-/** SPEC §7: a request carrying this header is sent without the bearer token; the header itself is stripped. */
+/** docs/product.md#api-calls: a request carrying this header is sent without the bearer token; the header itself is stripped. */
 export const SKIP_AUTH_HEADER = "X-Skip-Auth";
 export const SKIP_AUTH: Readonly<Record<string, string>> = { [SKIP_AUTH_HEADER]: "1" };
 

@@ -2,7 +2,7 @@ import type { PublicConfig, PublicConfigResponse } from "@bytetoll/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest, SKIP_AUTH } from "./api-client.ts";
 
-/** SPEC §2/§9: the dashboard price, used until /config answers. */
+/** docs/product.md#routes-and-layout/§9: the dashboard price, used until /config answers. */
 export const FALLBACK_PRICE_PER_GB_USD = 3;
 
 /** GET /config (decision 001): operator-configured numbers and links, public. */

@@ -1,4 +1,4 @@
-/** Display formats of SPEC §9, shared by every screen. */
+/** Display formats of docs/product.md#formats-and-limits, shared by every screen. */
 
 const gbFormat = new Intl.NumberFormat("en-US", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createQueryClient, retryDelay } from "./query-client.ts";
 
-describe("query client defaults (SPEC §9)", () => {
+describe("query client defaults (docs/product.md#formats-and-limits)", () => {
   it("keeps unused data 5 minutes and retries 3 times", () => {
     const defaults = createQueryClient().getDefaultOptions().queries;
     expect(defaults?.gcTime).toBe(300_000);

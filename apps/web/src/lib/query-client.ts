@@ -1,6 +1,6 @@
 import { QueryClient } from "@tanstack/react-query";
 
-/** SPEC §9: default cache lifetime 5 min; 3 retries, exponential backoff capped at 30 s. */
+/** docs/product.md#formats-and-limits: default cache lifetime 5 min; 3 retries, exponential backoff capped at 30 s. */
 export const DEFAULT_GC_TIME_MS = 5 * 60 * 1000;
 export const DEFAULT_RETRIES = 3;
 export const MAX_RETRY_DELAY_MS = 30_000;

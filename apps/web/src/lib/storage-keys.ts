@@ -1,5 +1,5 @@
 /**
- * Every localStorage key the dashboard uses (SPEC §3), in one place so logout and tests agree.
+ * Every localStorage key the dashboard uses (docs/product.md#data-shapes), in one place so logout and tests agree.
  * Later features read their flags through these names instead of inventing new ones.
  */
 export const STORAGE_KEYS = {

@@ -1,7 +1,7 @@
 import { useSyncExternalStore } from "react";
 import { STORAGE_KEYS } from "./storage-keys.ts";
 
-/** SPEC §3: the stored app token is valid only while exp is more than 10 s in the future. */
+/** docs/product.md#data-shapes: the stored app token is valid only while exp is more than 10 s in the future. */
 export const TOKEN_EXPIRY_MARGIN_SECONDS = 10;
 
 export interface StoredToken {

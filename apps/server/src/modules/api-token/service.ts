@@ -12,7 +12,7 @@ import { createApiTokenRepository } from "./repository.ts";
 /** 32 random bytes: as strong as the login-link tokens, but long-lived. */
 const TOKEN_BYTES = 32;
 
-/** DESIGN §2 personal API token: looked up by hash (auth plugin), shown again from the sealed copy. */
+/** docs/product.md#api-token: looked up by hash (auth plugin), shown again from the sealed copy. */
 export function createApiTokenService(database: Database, appSecret: string) {
   const repository = createApiTokenRepository(database);
   const key = deriveKey(appSecret, "api-token");

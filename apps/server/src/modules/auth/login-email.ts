@@ -1,7 +1,7 @@
 import { escapeHtml } from "../../lib/html-escape.ts";
 import type { MailMessage } from "../../plugins/mail.ts";
 
-/** `{APP_URL}/magic/auth[/order/{orderId}]?magic_credential={token}` (DESIGN §2). */
+/** `{APP_URL}/magic/auth[/order/{orderId}]?magic_credential={token}` (docs/product.md#sign-in). */
 export function loginLink(appUrl: string, token: string, orderId: string | null): string {
   const orderPath = orderId ? `/order/${encodeURIComponent(orderId)}` : "";
   return `${appUrl}/magic/auth${orderPath}?magic_credential=${encodeURIComponent(token)}`;

@@ -26,7 +26,7 @@ import type { OrdersService } from "../orders/service.ts";
 import { loginEmail, loginLink } from "./login-email.ts";
 import { createAuthRepository } from "./repository.ts";
 
-/** Decision 001 / DESIGN §2 numbers. */
+/** Decision 001 / docs/product.md#sign-in numbers. */
 export const LINK_VALID_MINUTES = 10;
 export const LINKS_PER_EMAIL = 5;
 export const LINK_WINDOW_MINUTES = 15;

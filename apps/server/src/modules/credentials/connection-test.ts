@@ -55,7 +55,7 @@ export function resolveProxyEndpoint(
   return { dialHost, port, tls: port === settings.httpsPort && port !== settings.httpPort };
 }
 
-/** The gateway's refusals (DESIGN §3) in words a customer can act on. */
+/** The gateway's refusals (docs/product.md#gateway) in words a customer can act on. */
 const REASONS: Record<number, string> = {
   402: "Your balance is used up. Buy more data to continue.",
   403: "The proxy refused to reach the test site.",
@@ -90,7 +90,7 @@ function basic(username: string, password: string): string {
   return `Basic ${Buffer.from(`${username}:${password}`, "utf8").toString("base64")}`;
 }
 
-/** Fetches IPINFO_URL through the gateway with the given credentials (SPEC §3 result shape). */
+/** Fetches IPINFO_URL through the gateway with the given credentials (docs/product.md#data-shapes result shape). */
 export async function runConnectionTest(
   settings: ConnectionTestSettings,
   input: ConnectionTestRequest,

@@ -4,7 +4,7 @@ import { decryptSecret, deriveKey, encryptSecret, hashSecret, randomSecret } fro
 const USERNAME_PREFIX = "bt";
 const USERNAME_RANDOM_LENGTH = 10;
 const USERNAME_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
-/** 24 random bytes → 32 URL-safe characters (DESIGN §3: passwords are URL-safe). */
+/** 24 random bytes → 32 URL-safe characters (docs/product.md#credentials). */
 const PASSWORD_BYTES = 24;
 
 /** `bt` + 10 lowercase alphanumerics: no `-`, so the gateway's option suffixes stay unambiguous. */

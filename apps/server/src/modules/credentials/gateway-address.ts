@@ -5,7 +5,7 @@ import { isIP } from "node:net";
 const CACHE_MS = 5 * 60_000;
 
 /**
- * The fixed IP /connect shows beside the gateway's host name (SPEC §2). Resolved lazily and
+ * The fixed IP /connect shows beside the gateway's host name (docs/product.md#routes-and-layout). Resolved lazily and
  * cached, so start-up never waits on DNS; null when the name does not resolve.
  */
 export function createGatewayAddressResolver(host: string, resolve = lookup) {

@@ -15,7 +15,7 @@ const ipInfoBody = z.object({
   geo: z.object({ city: text.optional(), region_name: text.optional() }).catch({}).optional(),
 });
 
-/** SPEC §3's test-connection data from an IP-info answer; null when it is not one. */
+/** docs/product.md#data-shapes's test-connection data from an IP-info answer; null when it is not one. */
 export function toConnectionTestData(body: unknown): ConnectionTestData | null {
   const parsed = ipInfoBody.safeParse(body);
   if (!parsed.success || parsed.data.ip === "") return null;

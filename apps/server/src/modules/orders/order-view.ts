@@ -11,7 +11,7 @@ const EXPLORERS: Record<Network, string> = {
   ethereum: "https://etherscan.io/tx/",
 };
 
-/** SPEC §3: an empty hash or the provider's DUMMY_TX_ID placeholder has no explorer page. */
+/** docs/product.md#data-shapes: an empty hash or the provider's DUMMY_TX_ID placeholder has no explorer page. */
 export function transactionUrl(network: string | null, payinHash: string | null): string | null {
   if (!network || !payinHash || payinHash === "DUMMY_TX_ID") return null;
   const explorer = EXPLORERS[network as Network];

@@ -11,7 +11,7 @@ const timeOf = (day: string) => Date.parse(`${day}T00:00:00Z`);
 
 /**
  * The last `days` UTC days, today included: the gateway files traffic under the UTC day it
- * happened (DESIGN §3), so "1d" is today so far and "7d" is today and the six days before.
+ * happened (docs/product.md#gateway), so "1d" is today so far and "7d" is today and the six days before.
  */
 export function lastDays(days: number, now: Date): DayWindow {
   const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());

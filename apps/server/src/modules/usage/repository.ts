@@ -37,7 +37,7 @@ export interface ExportCursor {
   proxyType: string;
 }
 
-// The four metric sums of SPEC §3 over a set of rollup rows.
+// The four metric sums of docs/product.md#data-shapes over a set of rollup rows.
 const METRIC_SUMS = `
   coalesce(sum(bytes) FILTER (WHERE proxy_type = 'mobile'), 0)::float8 AS mobile_bytes,
   coalesce(sum(bytes) FILTER (WHERE proxy_type = 'dc'), 0)::float8 AS dc_bytes,

@@ -13,7 +13,7 @@ import { createUsageService } from "./service.ts";
 
 const errors = { 400: errorResponse, 401: errorResponse, 429: errorResponse };
 
-/** GET /proxies/usage and its CSV export (SPEC §7, decision 005). */
+/** GET /proxies/usage and its CSV export (docs/product.md#api-calls, decision 005). */
 export async function usageRoutes(app: App) {
   const service = createUsageService({ database: app.database });
 

@@ -22,7 +22,7 @@ export interface UsageServiceOptions {
   now?: () => Date;
 }
 
-/** SPEC §3's four metric fields from exact sums: GB per SPEC §9, requests as counts. */
+/** docs/product.md#data-shapes's four metric fields from exact sums: GB per docs/product.md#formats-and-limits, requests as counts. */
 function metrics(totals: UsageTotals): UsageMetrics {
   return {
     mobile_gb: bytesToGb(totals.mobile_bytes),

@@ -7,7 +7,7 @@ import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { startTestGateway } from "../../helpers/test-gateway.ts";
 
-/** DESIGN §3 / issue 5: traffic shows in the API within 5 s of the transfer ending. */
+/** docs/product.md#gateway / issue 5: traffic shows in the API within 5 s of the transfer ending. */
 const FRESHNESS_MS = 5_000;
 const BODY_BYTES = 5_000_000;
 
@@ -114,7 +114,7 @@ describe("usage through the gateway", () => {
       proxyType: "mobile",
       requests: "2",
     });
-    // Every byte the origin saw, request and response headers included (DESIGN §3).
+    // Every byte the origin saw, request and response headers included (docs/product.md#gateway).
     expect(Number(bytes)).toBe(originBytes);
 
     const expectedGb = Math.round((originBytes / 1e9) * 100) / 100;

@@ -7,7 +7,7 @@ import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { ProfileApiToken } from "../../features/connect/components/profile-api-token.tsx";
 import { useConfig } from "../../lib/config.ts";
 
-/** DESIGN §2: anonymous visitors may see these layout pages; every other one needs a sign-in. */
+/** docs/product.md#sign-in: anonymous visitors may see these layout pages; every other one needs a sign-in. */
 const OPEN_TO_ANONYMOUS = new Set(["/connect"]);
 
 export function Component() {

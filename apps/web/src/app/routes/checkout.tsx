@@ -13,7 +13,7 @@ import { DealUnavailable } from "../../features/orders/components/deal-unavailab
 import { OrderStatusView } from "../../features/orders/components/order-status-view.tsx";
 import { parseUsdParam } from "../../features/orders/purchase-amount.ts";
 
-/** /checkout: signed in, outside the dashboard layout (SPEC §2 route table). */
+/** /checkout: signed in, outside the dashboard layout (docs/product.md#routes-and-layout). */
 export function Component() {
   return (
     <RequireSignedIn fallback={<LayoutSkeleton />}>
@@ -38,7 +38,7 @@ export function Component() {
   );
 }
 
-/** SPEC §2 Checkout: order_id shows that order; otherwise the payment form for usd/di. */
+/** docs/product.md#checkout: order_id shows that order; otherwise the payment form for usd/di. */
 function CheckoutContent() {
   const session = useSession();
   const [search] = useSearchParams();

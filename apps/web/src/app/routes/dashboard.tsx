@@ -13,7 +13,7 @@ import { TransactionHistory } from "../../features/orders/components/transaction
 import { useConfig } from "../../lib/config.ts";
 import { useRealtimeConnection, useRealtimeEvent } from "../../lib/realtime/use-realtime-connection.ts";
 
-/** / (SPEC §2 Dashboard): balance with Buy More, promotions, purchase history. */
+/** / (docs/product.md#dashboard): balance with Buy More, promotions, purchase history. */
 export function Component() {
   return (
     <section aria-labelledby="screen-title" className="mx-auto max-w-5xl space-y-6">

@@ -6,7 +6,7 @@ import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { useConfig } from "../../lib/config.ts";
 
-/** Any unknown path (SPEC §2 Not-found screen). */
+/** Any unknown path (docs/product.md#not-found). */
 export function Component() {
   const session = useSession();
   const { data: config } = useConfig();

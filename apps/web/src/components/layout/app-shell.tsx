@@ -7,7 +7,7 @@ import { Button } from "../ui/button.tsx";
 import { SideNav } from "./side-nav.tsx";
 
 /**
- * The dashboard frame (SPEC §2 Layout): a fixed sidebar from the lg breakpoint, a drawer behind a
+ * The dashboard frame (docs/product.md#layout): a fixed sidebar from the lg breakpoint, a drawer behind a
  * hamburger below it, and a top bar whose actions the app composes (docs, support, profile).
  */
 export function AppShell({ actions, children }: { actions: ReactNode; children: ReactNode }) {

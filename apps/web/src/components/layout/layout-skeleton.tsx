@@ -2,7 +2,7 @@ import { Skeleton } from "../ui/skeleton.tsx";
 
 const SIDEBAR_ITEMS = 5;
 
-/** The dashboard frame in grey: a header and a sidebar of 5 items (SPEC §2), while the session loads. */
+/** The dashboard frame in grey: a header and a sidebar of 5 items (docs/product.md#routes-and-layout), while the session loads. */
 export function LayoutSkeleton() {
   return (
     <div

@@ -7,7 +7,7 @@ const linkClass =
   "rounded text-slate-500 underline-offset-4 hover:text-slate-700 hover:underline " +
   "focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500";
 
-/** SPEC §2: Terms and Privacy Policy, both in a new tab, on login and 404. */
+/** docs/product.md#routes-and-layout: Terms and Privacy Policy, both in a new tab, on login and 404. */
 export function LegalFooter({ termsUrl, privacyUrl }: LegalFooterProps) {
   return (
     <footer className="flex items-center justify-center gap-6 text-sm">

@@ -6,7 +6,7 @@ export interface NavItem {
   icon: LucideIcon;
 }
 
-/** SPEC §2 side navigation, in order. */
+/** docs/product.md#layout, in order. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Buy Data", to: "/", icon: ShoppingCart },
   { label: "Connect to Proxies", to: "/connect", icon: Plug },

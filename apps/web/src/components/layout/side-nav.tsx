@@ -11,7 +11,7 @@ export function SideNav({ onNavigate }: { onNavigate?: () => void }) {
           <li key={to}>
             <NavLink
               to={to}
-              // SPEC §2: exact matching, so Buy Data (/) is not active on every page.
+              // docs/product.md#routes-and-layout: exact matching, so Buy Data (/) is not active on every page.
               end
               onClick={onNavigate}
               className={({ isActive }) =>

@@ -2,12 +2,12 @@ import { Check, Copy } from "lucide-react";
 import { useEffect, useState } from "react";
 import { Button } from "./button.tsx";
 
-/** SPEC §9: how long "Copied!" stays. */
+/** docs/product.md#formats-and-limits: how long "Copied!" stays. */
 export const COPIED_FOR_MS = 2000;
 
 type CopyState = "idle" | "copied" | "failed";
 
-/** Copies `value`; shows Copied! for 2 s, or Failed to copy when the browser refuses (SPEC §8). */
+/** Copies `value`; shows Copied! for 2 s, or Failed to copy when the browser refuses (docs/product.md#messages). */
 export function CopyButton({ value, label, disabled }: { value: string; label: string; disabled?: boolean }) {
   const [state, setState] = useState<CopyState>("idle");
 

@@ -1,9 +1,9 @@
 import { isValidEmail } from "@bytetoll/contracts";
 
-/** SPEC §5 form messages. */
+/** docs/product.md#validation form messages. */
 export const EMAIL_REQUIRED_MESSAGE = "Email is required.";
 export const EMAIL_INVALID_MESSAGE = "Please enter a valid email address.";
-/** SPEC §5: the format message waits until typing has stopped this long. */
+/** docs/product.md#validation: the format message waits until typing has stopped this long. */
 export const EMAIL_VALIDATION_DELAY_MS = 500;
 
 /** The message the e-mail field deserves, or null when it is acceptable. */

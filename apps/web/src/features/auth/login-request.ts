@@ -1,6 +1,6 @@
 import { decodeDealId, type LoginRequest } from "@bytetoll/contracts";
 
-/** Username/password another page may hand to /login in navigation state (SPEC §2). */
+/** Username/password another page may hand to /login in navigation state (docs/product.md#routes-and-layout). */
 export interface LoginPrefill {
   username?: string;
   password?: string;
@@ -15,7 +15,7 @@ export function readLoginPrefill(state: unknown): LoginPrefill | null {
   return prefill.username || prefill.password ? prefill : null;
 }
 
-/** SPEC §5: usd must be a positive finite number, rounded to whole dollars; anything else is no amount. */
+/** docs/product.md#validation: usd must be a positive finite number, rounded to whole dollars; anything else is no amount. */
 export function parsePurchaseAmount(usd: string | null): number | undefined {
   if (usd === null || usd.trim() === "") return undefined;
   const value = Number(usd);
@@ -24,7 +24,7 @@ export function parsePurchaseAmount(usd: string | null): number | undefined {
   return whole >= 1 ? whole : undefined;
 }
 
-/** SPEC §3 login request from the e-mail, the query string (s, di, usd) and any prefill. */
+/** docs/product.md#data-shapes login request from the e-mail, the query string (s, di, usd) and any prefill. */
 export function buildLoginRequest(
   email: string,
   search: URLSearchParams,

@@ -2,7 +2,7 @@ import { ROUTING_SMART_SUFFIX, SESSION_ID_LENGTH, SESSION_SUFFIX_PREFIX } from "
 
 const ALPHANUMERICS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
-/** SPEC §4: a random 8-character alphanumeric sticky-session id. */
+/** docs/product.md#states: a random 8-character alphanumeric sticky-session id. */
 export function randomSessionId(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(SESSION_ID_LENGTH));
   // 256 % 62 leaves a slight bias; irrelevant for a session label that is not a secret.
@@ -15,7 +15,7 @@ export interface UsernameOptions {
   intelligence: boolean;
 }
 
-/** DESIGN §3 grammar: `{username}[-session-{id}][-routing-smart]`, in that order. */
+/** docs/product.md#username-grammar: `{username}[-session-{id}][-routing-smart]`, in that order. */
 export function proxyUsername(base: string, options: UsernameOptions): string {
   if (!base) return "";
   const session = options.sessionId ? `${SESSION_SUFFIX_PREFIX}${options.sessionId}` : "";

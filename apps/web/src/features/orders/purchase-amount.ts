@@ -1,7 +1,7 @@
 /** Decision 003: the server refuses orders above this many USD. */
 export const MAX_ORDER_USD = 100_000;
 
-/** SPEC §2/§9: Buy More starts at 100 GB and never goes below 1 GB. */
+/** docs/product.md#routes-and-layout/§9: Buy More starts at 100 GB and never goes below 1 GB. */
 export const DEFAULT_PURCHASE_GB = 100;
 export const MIN_PURCHASE_GB = 1;
 
@@ -34,7 +34,7 @@ export function usdAmountProblem(input: string): string | null {
   return null;
 }
 
-/** SPEC §5: usd must be a positive finite number, otherwise 0; rounded to a whole number. */
+/** docs/product.md#validation: usd must be a positive finite number, otherwise 0; rounded to a whole number. */
 export function parseUsdParam(value: string | null): number {
   if (value === null) return 0;
   const usd = Number(value);

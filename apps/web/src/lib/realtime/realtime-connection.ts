@@ -1,7 +1,7 @@
 import { io, type Socket } from "socket.io-client";
 import { API_BASE_URL } from "../env.ts";
 
-/** SPEC §4 realtime connection states. */
+/** docs/product.md#realtime states. */
 export type RealtimeState = "disconnected" | "connecting" | "connected" | "error";
 
 type Handler = (payload: unknown) => void;

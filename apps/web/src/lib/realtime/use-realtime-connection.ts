@@ -8,7 +8,7 @@ function useConnection(): RealtimeConnection {
 }
 
 /**
- * SPEC §4 connection state (disconnected, connecting, connected, error), keeping the connection
+ * docs/product.md#realtime (disconnected, connecting, connected, error), keeping the connection
  * open while the caller is mounted. Features that poll when realtime is down (deals) read this.
  */
 export function useRealtimeConnection(): RealtimeState {

@@ -5,7 +5,7 @@ import { apiRequest } from "../../../lib/api-client.ts";
 /** Prefix of every cached session; logout removes them all. */
 export const SESSION_QUERY_KEY = ["auth", "session"] as const;
 
-/** GET /auth/session: SPEC §3 session user of the bearer token. */
+/** GET /auth/session: docs/product.md#session of the bearer token. */
 export async function getSession(signal?: AbortSignal): Promise<SessionUser> {
   const body = await apiRequest<SessionResponse>("/auth/session", { signal });
   return body.data;
@@ -17,6 +17,6 @@ export const sessionQueryOptions = (token: string) =>
     queryKey: [...SESSION_QUERY_KEY, token],
     queryFn: ({ signal }) => getSession(signal),
     staleTime: 5 * 60 * 1000,
-    // SPEC §4: a failed session call signs the visitor out; retrying would only delay that.
+    // docs/product.md#states: a failed session call signs the visitor out; retrying would only delay that.
     retry: false,
   });

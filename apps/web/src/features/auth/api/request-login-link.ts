@@ -18,7 +18,7 @@ export async function requestLoginLink(request: LoginRequest): Promise<void> {
       headers: SKIP_AUTH,
     });
   } catch {
-    // SPEC §8: whatever went wrong while preparing, the person sees one message.
+    // docs/product.md#messages: whatever went wrong while preparing, the person sees one message.
     throw new Error(PREPARE_FAILED_MESSAGE);
   }
   await apiRequest<MessageResponse>("/auth/login", { method: "POST", json: request });

@@ -6,7 +6,7 @@ import type { useLoginForm } from "../hooks/use-login-form.ts";
 
 type LoginFormModel = ReturnType<typeof useLoginForm>;
 
-/** The e-mail field and its button (SPEC §2 Login, §5 validation). */
+/** The e-mail field and its button (docs/product.md#login, §5 validation). */
 export function LoginForm({ form }: { form: LoginFormModel }) {
   const inputId = useId();
   const messageId = useId();

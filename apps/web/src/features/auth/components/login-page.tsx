@@ -11,7 +11,7 @@ import { LoginForm } from "./login-form.tsx";
 import { LoginSentNotice } from "./login-sent-notice.tsx";
 import { LoginSkeleton } from "./login-skeleton.tsx";
 
-/** /login (SPEC §2 Login screen). */
+/** /login (docs/product.md#login). */
 export function LoginPage() {
   const session = useSession();
   const config = useConfig();
@@ -24,7 +24,7 @@ export function LoginPage() {
 
   const hasPrefillInHistory = readLoginPrefill(location.state) !== null;
   useEffect(() => {
-    // SPEC §2: prefilled credentials must not stay in the browser history entry.
+    // docs/product.md#routes-and-layout: prefilled credentials must not stay in the browser history entry.
     if (hasPrefillInHistory) {
       void navigate({ pathname: location.pathname, search: location.search }, { replace: true, state: null });
     }

@@ -1,7 +1,7 @@
 import { MailCheck } from "lucide-react";
 import { Button } from "../../../components/ui/button.tsx";
 
-/** SPEC §2: what the login screen shows once the link is on its way. */
+/** docs/product.md#routes-and-layout: what the login screen shows once the link is on its way. */
 export function LoginSentNotice({ email, onRestart }: { email: string; onRestart: () => void }) {
   return (
     <div className="space-y-4 text-center" role="status" data-testid="login-sent">

@@ -1,6 +1,6 @@
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 
-/** Stands in for the login card while the session initialises (SPEC §2). */
+/** Stands in for the login card while the session initialises (docs/product.md#routes-and-layout). */
 export function LoginSkeleton() {
   return (
     <div className="space-y-5" role="status" aria-label="Loading" data-testid="login-skeleton">

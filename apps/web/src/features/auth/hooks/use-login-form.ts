@@ -4,12 +4,12 @@ import { requestLoginLink } from "../api/request-login-link.ts";
 import { EMAIL_INVALID_MESSAGE, EMAIL_VALIDATION_DELAY_MS, emailProblem } from "../email-validation.ts";
 import { buildLoginRequest, type LoginPrefill } from "../login-request.ts";
 
-/** SPEC §4 login form states, plus the in-flight submit. */
+/** docs/product.md#login states, plus the in-flight submit. */
 export type LoginFormStatus = "stale" | "submitting" | "error" | "submitted";
 
 export const LOGIN_FAILED_MESSAGE = "Login failed";
 
-/** SPEC §8: the error's own message, or "Login failed" when it has none worth showing. */
+/** docs/product.md#messages: the error's own message, or "Login failed" when it has none worth showing. */
 function loginErrorMessage(error: unknown): string {
   // A bare HTTP status (a proxy's 502 page, say) tells the person nothing.
   if (error instanceof ApiError && error.status !== 0 && !error.fromServer) return LOGIN_FAILED_MESSAGE;
@@ -46,7 +46,7 @@ export function useLoginForm({ search, prefill, initialising }: LoginFormOptions
     (value: string) => {
       setEmail(value);
       setValidationMessage(null);
-      // SPEC §4: editing after an error returns the form to stale.
+      // docs/product.md#states: editing after an error returns the form to stale.
       setStatus((current) => (current === "error" ? "stale" : current));
       setSubmitError(null);
       cancelTimer();

@@ -6,12 +6,12 @@ import { SESSION_QUERY_KEY } from "../api/get-session.ts";
 import { logout } from "../api/logout.ts";
 
 /**
- * Query-key prefixes of per-user data that must not outlive a sign-out (SPEC §4).
+ * Query-key prefixes of per-user data that must not outlive a sign-out (docs/product.md#states).
  * Credential and account queries of later features start their keys with these.
  */
 export const USER_DATA_QUERY_KEYS = [SESSION_QUERY_KEY, ["credentials"], ["account"]] as const;
 
-/** SPEC §4 logout: tell the server (errors ignored), forget everything local, go to /login. */
+/** docs/product.md#session: tell the server (errors ignored), forget everything local, go to /login. */
 export function useLogout(): () => Promise<void> {
   const queryClient = useQueryClient();
   const navigate = useNavigate();

@@ -12,7 +12,7 @@ function destination(orderId: string | null | undefined): string {
 }
 
 /**
- * SPEC §2 magic-link callback: exchange magic_credential for an app token (presenting the
+ * docs/product.md#magic-link-callback: exchange magic_credential for an app token (presenting the
  * prefilled credentials kept when the link was asked for in this browser), verify it with
  * GET /auth/session, then go on to the order or home. Any failure goes silently to /login.
  */

@@ -10,7 +10,7 @@ import {
 } from "../../../lib/token-storage.ts";
 import { sessionQueryOptions } from "../api/get-session.ts";
 
-/** SPEC §4 auth session: loading, then anonymous or signed in. */
+/** docs/product.md#session: loading, then anonymous or signed in. */
 export type SessionState =
   | { status: "loading"; user: null }
   | { status: "anonymous"; user: null }
@@ -20,8 +20,8 @@ const LOADING: SessionState = { status: "loading", user: null };
 const ANONYMOUS: SessionState = { status: "anonymous", user: null };
 
 /**
- * The signed-in user, read with the stored token when it is still valid (SPEC §3 margin).
- * A failed session call clears the token (SPEC §4), which turns the state anonymous.
+ * The signed-in user, read with the stored token when it is still valid (docs/product.md#data-shapes margin).
+ * A failed session call clears the token (docs/product.md#states), which turns the state anonymous.
  */
 export function useSession(): SessionState {
   const stored = useStoredToken();

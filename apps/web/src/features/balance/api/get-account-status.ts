@@ -14,7 +14,7 @@ export async function getAccountStatus(signal?: AbortSignal): Promise<AccountSta
   return body.data;
 }
 
-/** SPEC §8: a refused token will not become valid by asking again; anything else gets 3 more tries. */
+/** docs/product.md#messages: a refused token will not become valid by asking again; anything else gets 3 more tries. */
 export function retryBalance(failureCount: number, error: Error): boolean {
   if (error instanceof ApiError && (error.status === 401 || error.status === 403)) return false;
   return failureCount < DEFAULT_RETRIES;
@@ -24,7 +24,7 @@ export const accountStatusQueryOptions = () =>
   queryOptions({
     queryKey: ACCOUNT_STATUS_QUERY_KEY,
     queryFn: ({ signal }) => getAccountStatus(signal),
-    // SPEC §9: account balance stale after 30 s.
+    // docs/product.md#formats-and-limits: account balance stale after 30 s.
     staleTime: 30_000,
     retry: retryBalance,
   });

@@ -5,7 +5,7 @@ import { useAccountStatus } from "../api/get-account-status.ts";
 
 export const BALANCE_ERROR_MESSAGE = "Could not load your balance.";
 
-/** Data Balance card (SPEC §2); `action` is the Buy More entry the page composes in. */
+/** Data Balance card (docs/product.md#routes-and-layout); `action` is the Buy More entry the page composes in. */
 export function DataBalanceCard({ action }: { action: ReactNode }) {
   const status = useAccountStatus();
   return (

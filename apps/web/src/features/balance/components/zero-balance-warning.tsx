@@ -3,7 +3,7 @@ import { useAccountStatus } from "../api/get-account-status.ts";
 export const ZERO_BALANCE_MESSAGE =
   "Your account has 0 GB of data. Buy more data to continue using your proxy.";
 
-/** SPEC §2/§8: the warning a signed-in user sees at 0 GB. */
+/** docs/product.md#routes-and-layout/§8: the warning a signed-in user sees at 0 GB. */
 export function ZeroBalanceWarning() {
   const status = useAccountStatus();
   if (!status.data || status.data.balance_gb > 0) return null;

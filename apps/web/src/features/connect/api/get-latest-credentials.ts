@@ -15,6 +15,6 @@ export const latestCredentialsQueryOptions = () =>
   queryOptions({
     queryKey: LATEST_CREDENTIALS_QUERY_KEY,
     queryFn: ({ signal }) => getLatestCredentials(signal),
-    // SPEC §9: latest credentials cached 5 min.
+    // docs/product.md#formats-and-limits: latest credentials cached 5 min.
     staleTime: 5 * 60_000,
   });

@@ -15,7 +15,7 @@ export async function getUniqueCredentials(signal?: AbortSignal): Promise<Unique
     });
     return body.data;
   } catch (error) {
-    // SPEC §5: success false reads as this fixed message.
+    // docs/product.md#validation: success false reads as this fixed message.
     if (error instanceof ApiError && error.fromServer)
       throw new ApiError(UNIQUE_CREDENTIALS_FAILED, error.status);
     throw error;
@@ -26,7 +26,7 @@ export const uniqueCredentialsQueryOptions = () =>
   queryOptions({
     queryKey: UNIQUE_CREDENTIALS_QUERY_KEY,
     queryFn: ({ signal }) => getUniqueCredentials(signal),
-    // SPEC §8/§9: 3 retries, exponential backoff capped at 30 s; stale 5 min, kept 10 min.
+    // docs/product.md#messages/§9: 3 retries, exponential backoff capped at 30 s; stale 5 min, kept 10 min.
     retry: 3,
     retryDelay,
     staleTime: 5 * 60_000,

@@ -13,12 +13,12 @@ export async function testConnection(input: ConnectionTestRequest): Promise<Conn
     });
     return body.data;
   } catch (error) {
-    // SPEC §5: the server's message, or this one when there is none.
+    // docs/product.md#validation: the server's message, or this one when there is none.
     throw new Error(error instanceof ApiError && error.fromServer ? error.message : PROXY_TEST_FAILED);
   }
 }
 
-/** SPEC §4 test connection: idle, pending, success or error. */
+/** docs/product.md#test-connection: idle, pending, success or error. */
 export function useTestConnection() {
   return useMutation({ mutationFn: testConnection });
 }

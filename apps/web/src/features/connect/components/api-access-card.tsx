@@ -9,7 +9,7 @@ import { useConfig } from "../../../lib/config.ts";
 import { apiTokenQueryOptions, useRegenerateApiToken } from "../api/api-token.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
 
-/** SPEC §2: the token is shown up to this many characters, the rest masked. */
+/** docs/product.md#routes-and-layout: the token is shown up to this many characters, the rest masked. */
 export const TOKEN_VISIBLE_CHARACTERS = 15;
 
 export function maskToken(token: string): string {
@@ -17,7 +17,7 @@ export function maskToken(token: string): string {
   return `${token.slice(0, TOKEN_VISIBLE_CHARACTERS)}${"•".repeat(token.length - TOKEN_VISIBLE_CHARACTERS)}`;
 }
 
-/** SPEC §2's integration links: the operator's published packages, by default sections of the
+/** docs/product.md#routes-and-layout's integration links: the operator's published packages, by default sections of the
  * server's built-in integration guide (GET /config). */
 function integrationLinks(config: PublicConfig) {
   return [
@@ -87,7 +87,7 @@ function TokenPanel() {
   );
 }
 
-/** SPEC §2 API & SDK Access: the personal token (signed in only) and where to use it. */
+/** docs/product.md#api-token: the personal token (signed in only) and where to use it. */
 export function ApiAccessCard({ signedIn }: { signedIn: boolean }) {
   const { data: config } = useConfig();
   return (

@@ -2,7 +2,7 @@ import { ChevronDown } from "lucide-react";
 import { type ReactNode, useId, useState } from "react";
 import { classNames } from "../../../lib/class-names.ts";
 
-/** Where a card remembers that it was collapsed (SPEC §2); logout clears local storage. */
+/** Where a card remembers that it was collapsed (docs/product.md#routes-and-layout); logout clears local storage. */
 export const collapsedStorageKey = (cardId: string) => `bytetoll.connect.${cardId}-collapsed`;
 
 function readCollapsed(cardId: string): boolean {

@@ -15,7 +15,7 @@ export interface ConnectPageProps {
   notice?: ReactNode;
 }
 
-/** SPEC §2 Connect to Proxies. */
+/** docs/product.md#connect-to-proxies. */
 export function ConnectPage({ audience, notice }: ConnectPageProps) {
   const server = useQuery(proxyServerQueryOptions());
   const credentials = useConnectCredentials(audience);

@@ -4,7 +4,7 @@ import { useState } from "react";
 
 export const PROXY_TEST_ERROR_TITLE = "We couldn't connect through this proxy.";
 
-/** SPEC §2 success banner with a toggle for the raw response. */
+/** docs/product.md#test-connection with a toggle for the raw response. */
 export function ConnectionTestSuccess({ message, data }: { message: string; data: ConnectionTestData }) {
   const [showRaw, setShowRaw] = useState(false);
   return (
@@ -42,7 +42,7 @@ export function ConnectionTestSuccess({ message, data }: { message: string; data
   );
 }
 
-/** SPEC §8 error banner: the fixed title, then the server's message or "Proxy test failed". */
+/** docs/product.md#test-connection: the fixed title, then the server's message or "Proxy test failed". */
 export function ConnectionTestError({ message }: { message: string }) {
   return (
     <div role="alert" className="rounded-xl border border-red-200 bg-red-50 px-4 py-3 text-sm text-red-800">

@@ -36,7 +36,7 @@ function Field({ label, value, copyLabel }: { label: string; value: string; copy
   );
 }
 
-/** SPEC §2 Credentials: toggles, username and password with copy, Test Connection. */
+/** docs/product.md#credentials: toggles, username and password with copy, Test Connection. */
 export function CredentialsCard({ credentials, username, options, proxy }: CredentialsCardProps) {
   const test = useTestConnection();
   const { password } = credentials;

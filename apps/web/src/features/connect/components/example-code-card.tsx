@@ -4,7 +4,7 @@ import { classNames } from "../../../lib/class-names.ts";
 import { EXAMPLE_TABS, type ExampleInput, type ExampleLanguage, exampleCode } from "../example-snippets.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
 
-/** SPEC §2 Example Code: cURL, Node.js and Python tabs with the current credentials. */
+/** docs/product.md#example-code: cURL, Node.js and Python tabs with the current credentials. */
 export function ExampleCodeCard({ input }: { input: ExampleInput | null }) {
   const [language, setLanguage] = useState<ExampleLanguage>("curl");
   const code = input ? exampleCode(language, input) : "";

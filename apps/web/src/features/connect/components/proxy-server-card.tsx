@@ -15,7 +15,7 @@ function Row({ label, value, copyLabel }: { label: string; value: string; copyLa
   );
 }
 
-/** SPEC §2 Proxy Server: protocols, hostname, fixed IP and the two ports. */
+/** docs/product.md#proxy-server: protocols, hostname, fixed IP and the two ports. */
 export function ProxyServerCard({ server }: { server: ProxyServer | undefined }) {
   return (
     <CollapsibleCard cardId="proxy-server" title="Proxy Server">

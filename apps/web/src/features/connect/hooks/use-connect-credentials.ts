@@ -13,7 +13,7 @@ export interface ConnectCredentials {
   temporary: boolean;
 }
 
-/** Signed in: the account's own set; anonymous: a temporary one (SPEC §2, §6). */
+/** Signed in: the account's own set; anonymous: a temporary one (docs/product.md#routes-and-layout, §6). */
 export function useConnectCredentials(audience: Audience): ConnectCredentials {
   const latest = useQuery({ ...latestCredentialsQueryOptions(), enabled: audience === "signed-in" });
   const unique = useQuery({ ...uniqueCredentialsQueryOptions(), enabled: audience === "anonymous" });

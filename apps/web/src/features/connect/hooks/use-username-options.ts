@@ -3,7 +3,7 @@ import { useSearchParams } from "react-router";
 import { STORAGE_KEYS } from "../../../lib/storage-keys.ts";
 import { randomSessionId, type UsernameOptions } from "../username-options.ts";
 
-/** SPEC §2 query parameters for the two toggles. */
+/** docs/product.md#routes-and-layout query parameters for the two toggles. */
 export const STICKY_PARAM = "ss";
 export const INTELLIGENCE_PARAM = "ai";
 
@@ -32,8 +32,8 @@ export interface UsernameOptionsState extends UsernameOptions {
 
 /**
  * The sticky-session and intelligence toggles: on when the URL says `=true` or local storage
- * remembers them, and mirrored both ways (SPEC §2). Turning one off removes its stored flag
- * and its username suffix (SPEC §4).
+ * remembers them, and mirrored both ways (docs/product.md#routes-and-layout). Turning one off removes its stored flag
+ * and its username suffix (docs/product.md#states).
  */
 export function useUsernameOptions(): UsernameOptionsState {
   const [searchParams, setSearchParams] = useSearchParams();

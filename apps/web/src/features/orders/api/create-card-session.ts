@@ -9,7 +9,7 @@ interface CardSessionResponse {
 }
 
 /**
- * POST /stripe/sessions (decision 003): the hosted card page for an order. SPEC §5/§8: an answer
+ * POST /stripe/sessions (decision 003): the hosted card page for an order. docs/product.md#validation/§8: an answer
  * without a redirect URL is an error of its own; other failures show the server's text or a fallback.
  */
 export async function createCardSession(orderId: string): Promise<string> {

@@ -7,7 +7,7 @@ import type { CreateTransactionRequest, Order } from "./order.ts";
 
 export const CREATE_FAILED_MESSAGE = "Failed to create transaction";
 
-/** POST /transactions (decision 003): the server's message when it gave one, else SPEC §7's fallback. */
+/** POST /transactions (decision 003): the server's message when it gave one, else docs/product.md#api-calls's fallback. */
 export async function createTransaction(request: CreateTransactionRequest): Promise<Order> {
   try {
     const body = await apiRequest<ApiSuccess<Order>>("/transactions", { method: "POST", json: request });
@@ -25,7 +25,7 @@ export function useCreateTransaction() {
     onSuccess: (order) => {
       // The order view opens next: start it from what the server just answered.
       queryClient.setQueryData(transactionQueryKey(order.order_id), order);
-      // SPEC §7: a new order refreshes the purchase history and the GB balance.
+      // docs/product.md#api-calls: a new order refreshes the purchase history and the GB balance.
       void queryClient.invalidateQueries({ queryKey: TRANSACTIONS_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY });
     },

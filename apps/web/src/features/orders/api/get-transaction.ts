@@ -12,7 +12,7 @@ export const FETCH_ORDER_FAILED_MESSAGE = "Failed to fetch transaction";
 
 /**
  * GET /transactions/{orderId} (decision 003): 404 "Order not found" for someone else's order.
- * SPEC §7 errors: the server's own text (e.g. Unauthorized), else a generic one.
+ * docs/product.md#api-calls errors: the server's own text (e.g. Unauthorized), else a generic one.
  */
 export async function getTransaction(orderId: string, signal?: AbortSignal): Promise<Order> {
   if (!orderId) throw new Error(ORDER_ID_REQUIRED_MESSAGE);
@@ -28,7 +28,7 @@ export async function getTransaction(orderId: string, signal?: AbortSignal): Pro
 }
 
 /**
- * SPEC §8: the order fetch retries twice. A 4xx (not found, not yours, signed out) is the server's
+ * docs/product.md#messages: the order fetch retries twice. A 4xx (not found, not yours, signed out) is the server's
  * considered answer, so it is shown at once instead of after two more identical refusals.
  */
 export function retryOrder(failureCount: number, error: Error): boolean {

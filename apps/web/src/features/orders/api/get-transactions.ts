@@ -2,7 +2,7 @@ import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query"
 import { apiRequest } from "../../../lib/api-client.ts";
 import type { PaymentMethod, TransactionPage } from "./order.ts";
 
-/** SPEC §9: history page size. */
+/** docs/product.md#formats-and-limits: history page size. */
 export const HISTORY_PAGE_SIZE = 10;
 
 /** Prefix of every cached history page; new orders and live updates invalidate them all. */
@@ -28,7 +28,7 @@ export const transactionsQueryOptions = (query: TransactionsQuery) =>
   queryOptions({
     queryKey: [...TRANSACTIONS_QUERY_KEY, query],
     queryFn: ({ signal }) => getTransactions(query, signal),
-    // SPEC §9: history stale after 30 s.
+    // docs/product.md#formats-and-limits: history stale after 30 s.
     staleTime: 30_000,
   });
 

@@ -10,7 +10,7 @@ export type { PaymentStatus };
 
 export type PaymentMethod = ContractOrder["method"];
 
-/** Decision 003's order as the page reads it. `payment_status` is widened: SPEC §4 shows a status
+/** Decision 003's order as the page reads it. `payment_status` is widened: docs/product.md#states shows a status
  * the page does not know yet capitalised, so the page tolerates one. */
 export type Order = Omit<ContractOrder, "payment_status"> & { payment_status: PaymentStatus | (string & {}) };
 

@@ -11,7 +11,7 @@ import { AmountField } from "./amount-field.tsx";
 import { CryptoNetworkFields } from "./crypto-network-fields.tsx";
 import { PaymentMethodChoice } from "./payment-method-choice.tsx";
 
-/** Buy More → Buy More Data (SPEC §2): GB amount, total before paying, USDC network or card. */
+/** Buy More → Buy More Data (docs/product.md#routes-and-layout): GB amount, total before paying, USDC network or card. */
 export function BuyMoreDialog() {
   const [open, setOpen] = useState(false);
   return (

@@ -10,7 +10,7 @@ import { AmountField } from "./amount-field.tsx";
 import { CryptoNetworkFields } from "./crypto-network-fields.tsx";
 
 /**
- * /checkout without order_id (SPEC §2/§5): pay a USD amount in USDC on a chosen network, or by card.
+ * /checkout without order_id (docs/product.md#routes-and-layout/§5): pay a USD amount in USDC on a chosen network, or by card.
  * `fixedUsd` (the usd query value) locks the amount; `dealId` buys at a deal's terms. With `orderId`
  * (an order made at sign-in, not yet priced) paying chooses that order's method instead of
  * creating a new order.

@@ -15,7 +15,7 @@ export function isNetwork(value: string): value is Network {
   return (NETWORKS as readonly string[]).includes(value);
 }
 
-/** SPEC §2/§5: the USDC network and the loss-of-funds acknowledgment, both required to pay. */
+/** docs/product.md#routes-and-layout/§5: the USDC network and the loss-of-funds acknowledgment, both required to pay. */
 export function CryptoNetworkFields({
   network,
   onNetworkChange,

@@ -2,7 +2,7 @@ import { classNames } from "../../../lib/class-names.ts";
 
 type Tone = "unpaid" | "paid" | "failed" | "other";
 
-/** SPEC §4: waiting or missing → Unpaid, paid green, failed red, anything else capitalised. */
+/** docs/product.md#states: waiting or missing → Unpaid, paid green, failed red, anything else capitalised. */
 export function orderStatusDisplay(status: string | null | undefined): { label: string; tone: Tone } {
   if (!status || status === "waiting") return { label: "Unpaid", tone: "unpaid" };
   if (status === "paid") return { label: "Paid", tone: "paid" };

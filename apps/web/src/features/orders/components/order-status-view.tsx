@@ -16,7 +16,7 @@ import { LiveStatusIndicator } from "./live-status-indicator.tsx";
 import { orderKind } from "./order-kind.ts";
 import { OrderStatusBadge } from "./order-status-badge.tsx";
 
-/** /checkout?order_id=… (SPEC §2): the order's payment state, live and refreshable by hand.
+/** /checkout?order_id=… (docs/product.md#routes-and-layout): the order's payment state, live and refreshable by hand.
  * `dealNotice` shows, on an unpaid order made for a deal, whether that deal is still on. */
 export function OrderStatusView({
   orderId,

@@ -17,7 +17,7 @@ function paymentLabel(order: Order): string {
   return order.method === "card" ? "Card" : "USDC";
 }
 
-/** Dashboard Transaction History (SPEC §2): 10 orders per page, newest first. */
+/** Dashboard Transaction History (docs/product.md#routes-and-layout): 10 orders per page, newest first. */
 export function TransactionHistory() {
   const [page, setPage] = useState(1);
   const history = useTransactions({ page });

@@ -3,11 +3,11 @@ import { useState } from "react";
 import { getTransaction, transactionQueryKey } from "../api/get-transaction.ts";
 import { errorMessage } from "./use-start-purchase.ts";
 
-/** SPEC §9: "Checking..." stays at least this long so a fast answer does not just flicker. */
+/** docs/product.md#formats-and-limits: "Checking..." stays at least this long so a fast answer does not just flicker. */
 export const MIN_CHECKING_MS = 500;
 
 /**
- * Manual Refresh of an order (SPEC §2): one direct read, shown as "Checking..." and, when it fails,
+ * Manual Refresh of an order (docs/product.md#routes-and-layout): one direct read, shown as "Checking..." and, when it fails,
  * "Failed to refresh: {message}". No retries: the person asked now and should hear back now.
  */
 export function useRefreshOrder(orderId: string) {

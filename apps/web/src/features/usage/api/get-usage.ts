@@ -8,7 +8,7 @@ import type {
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { ApiError, apiRequest, NETWORK_ERROR_MESSAGE } from "../../../lib/api-client.ts";
 
-/** SPEC §5/§8: what the Usage cards say when the answer is not a usable usage list. */
+/** docs/product.md#validation/§8: what the Usage cards say when the answer is not a usable usage list. */
 export const USAGE_UNEXPECTED_RESPONSE = "Unauthorized or unexpected response";
 export const USAGE_SUCCESS_FALSE = "API returned success: false";
 
@@ -22,9 +22,9 @@ export interface UsageRowsByGrouping {
 }
 
 /**
- * GET /proxies/usage (SPEC §7, decision 005). The answer must be JSON with success true and an
+ * GET /proxies/usage (docs/product.md#api-calls, decision 005). The answer must be JSON with success true and an
  * array in data: a refused token or a non-JSON body is "Unauthorized or unexpected response", a
- * JSON `success: false` is "API returned success: false" (SPEC §5).
+ * JSON `success: false` is "API returned success: false" (docs/product.md#validation).
  */
 export async function getUsage<G extends UsageGrouping>(
   groupBy: G,

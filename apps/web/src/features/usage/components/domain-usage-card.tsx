@@ -9,7 +9,7 @@ import { UsageDataTable } from "./usage-data-table.tsx";
 
 export function DomainUsageCard() {
   const controls = useUsageCardControls(DEFAULT_USAGE_DAYS.domain);
-  // SPEC §2: top 5 by total, the remainder grouped as Others — the server does the grouping.
+  // docs/product.md#routes-and-layout: top 5 by total, the remainder grouped as Others — the server does the grouping.
   const query = useUsage("domain", controls.queryPeriod, true);
   const data = (query.data ?? []).map((row) => toDatum(row, controls.metric, row.value));
   return (

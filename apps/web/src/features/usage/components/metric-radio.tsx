@@ -4,7 +4,7 @@ import { METRIC_LABELS, type UsageMetric } from "./usage-chart-data.ts";
 
 const METRICS: UsageMetric[] = ["gb", "requests"];
 
-/** SPEC §2's metric radio: native radios, so arrow keys and screen readers work as expected. */
+/** docs/product.md#routes-and-layout's metric radio: native radios, so arrow keys and screen readers work as expected. */
 export function MetricRadio({
   value,
   onChange,

@@ -1,7 +1,7 @@
 import { USAGE_PERIODS, type UsagePeriod } from "@bytetoll/contracts";
 import { useId } from "react";
 
-/** SPEC §2's period selector: 1d, 7d, 14d, 30d, 90d. */
+/** docs/product.md#routes-and-layout's period selector: 1d, 7d, 14d, 30d, 90d. */
 export function PeriodSelect({
   value,
   onChange,

@@ -36,7 +36,7 @@ export interface UsageCardProps {
   table: () => ReactNode;
 }
 
-/** One of the three Usage cards of SPEC §2: title, metric radio, period selector, chart. */
+/** One of the three Usage cards of docs/product.md#routes-and-layout: title, metric radio, period selector, chart. */
 export function UsageCard({
   title,
   metric,

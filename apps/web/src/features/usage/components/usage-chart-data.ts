@@ -1,12 +1,12 @@
 import type { UsageMetrics } from "@bytetoll/contracts";
 import { formatGb } from "../../../lib/format.ts";
 
-/** The metric radio of SPEC §2: GB Used or Requests. */
+/** The metric radio of docs/product.md#routes-and-layout: GB Used or Requests. */
 export type UsageMetric = "gb" | "requests";
 
 export const METRIC_LABELS: Record<UsageMetric, string> = { gb: "GB Used", requests: "Requests" };
 
-/** SPEC §2: mobile darker grey, DC lighter grey (gray-700 / gray-400: both visible on white). */
+/** docs/product.md#routes-and-layout: mobile darker grey, DC lighter grey (gray-700 / gray-400: both visible on white). */
 export const MOBILE_COLOR = "#374151";
 export const DC_COLOR = "#9ca3af";
 

@@ -3,7 +3,7 @@ import { DomainUsageCard } from "./domain-usage-card.tsx";
 import { ProxyTypeUsageCard } from "./proxy-type-usage-card.tsx";
 import { UsageExport } from "./usage-export.tsx";
 
-/** /usage (SPEC §2): three cards and the CSV export. Days are UTC days, as the gateway files them. */
+/** /usage (docs/product.md#routes-and-layout): three cards and the CSV export. Days are UTC days, as the gateway files them. */
 export function UsagePage() {
   return (
     <section aria-labelledby="screen-title" className="mx-auto max-w-5xl space-y-6">

@@ -3,7 +3,7 @@ import { useState } from "react";
 import type { UsageMetric } from "../components/usage-chart-data.ts";
 import { useDebouncedValue } from "./use-debounced-value.ts";
 
-/** SPEC §4/§9: a period change waits 500 ms before it refetches. */
+/** docs/product.md#states/§9: a period change waits 500 ms before it refetches. */
 export const PERIOD_DEBOUNCE_MS = 500;
 
 /** A card's metric and period. The select follows every change at once; the query only sees

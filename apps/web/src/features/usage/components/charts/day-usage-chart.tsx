@@ -9,7 +9,7 @@ import {
 import { UsageTooltip } from "./chart-tooltip.tsx";
 import { legendProps } from "./legend-props.tsx";
 
-/** SPEC §2: stacked bars per UTC day, mobile below DC. */
+/** docs/product.md#routes-and-layout: stacked bars per UTC day, mobile below DC. */
 export default function DayUsageChart({ data, metric }: { data: ChartDatum[]; metric: UsageMetric }) {
   return (
     <ResponsiveContainer width="100%" height={260}>

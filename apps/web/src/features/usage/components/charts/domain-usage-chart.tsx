@@ -16,7 +16,7 @@ const LABEL_CHARACTERS = 16;
 const shortLabel = (label: string) =>
   label.length > LABEL_CHARACTERS ? `${label.slice(0, LABEL_CHARACTERS - 1)}…` : label;
 
-/** SPEC §2: horizontal stacked bars, one per domain (top 5 + Others), largest on top. */
+/** docs/product.md#routes-and-layout: horizontal stacked bars, one per domain (top 5 + Others), largest on top. */
 export default function DomainUsageChart({ data, metric }: { data: ChartDatum[]; metric: UsageMetric }) {
   return (
     <ResponsiveContainer width="100%" height={data.length * ROW_HEIGHT + 64}>

@@ -10,7 +10,7 @@ import {
 import { UsageTooltip } from "./chart-tooltip.tsx";
 import { legendProps } from "./legend-props.tsx";
 
-/** SPEC §2: a donut of mobile and DC with the total in its centre, labelled Total. */
+/** docs/product.md#routes-and-layout: a donut of mobile and DC with the total in its centre, labelled Total. */
 export default function ProxyTypeUsageChart({ datum, metric }: { datum: ChartDatum; metric: UsageMetric }) {
   const slices = [
     { name: "Mobile", value: datum.mobile, fill: MOBILE_COLOR },
