@@ -1,4 +1,5 @@
 export * from "./account.ts";
+export * from "./admin.ts";
 export * from "./api-token.ts";
 export * from "./auth.ts";
 export * from "./common.ts";
@@ -12,5 +13,6 @@ export * from "./intelligence.ts";
 export * from "./order-constants.ts";
 export * from "./orders.ts";
 export * from "./public-config.ts";
+export * from "./realtime.ts";
 export * from "./usage.ts";
 export * from "./usage-periods.ts";

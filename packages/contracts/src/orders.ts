@@ -123,3 +123,14 @@ export const orderPage = z.object({
   to: z.number().nullable(),
 });
 export type OrderPage = z.infer<typeof orderPage>;
+
+/** POST /stripe/sessions: the hosted card page of a waiting card order. */
+export const cardSessionRequest = z
+  .object({ order_id: z.string({ error: "order_id is required" }).min(1).max(64) })
+  .strict();
+export type CardSessionRequest = z.infer<typeof cardSessionRequest>;
+export const cardSessionResponse = z.object({
+  success: z.literal(true),
+  data: z.object({ redirect_url: z.string() }),
+});
+export type CardSessionResponse = z.infer<typeof cardSessionResponse>;

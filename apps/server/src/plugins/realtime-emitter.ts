@@ -1,10 +1,17 @@
-import type { Deal } from "@bytetoll/contracts";
+import {
+  DEAL_UPDATED_EVENT,
+  DEALS_CHANNEL,
+  type Deal,
+  type DealUpdatedEvent,
+  ORDER_UPDATED_EVENT,
+  type OrderUpdatedEvent,
+  ordersChannel,
+} from "@bytetoll/contracts";
 import { createAdapter } from "@socket.io/redis-adapter";
 import { Redis } from "ioredis";
 import { Server } from "socket.io";
 import { closeRedis, withFailedPublishesDropped } from "../lib/redis-outage.ts";
 import type { Order } from "../modules/orders/schemas.ts";
-import { DEALS_CHANNEL, ordersChannel } from "./realtime-channels.ts";
 
 /** For processes without an HTTP server (the admin CLI): publishes through the same Redis
  * adapter, so a customer connected to any server instance sees the change live. */
@@ -24,10 +31,12 @@ export function createDetachedPublisher(redisUrl: string) {
   io.adapter(createAdapter(pub, sub));
   return {
     publishOrder(order: Order) {
-      io.to(ordersChannel(order.user_id)).emit("topup-transaction.updated", { topup_transaction: order });
+      const event: OrderUpdatedEvent = { topup_transaction: order };
+      io.to(ordersChannel(order.user_id)).emit(ORDER_UPDATED_EVENT, event);
     },
     publishDeal(deal: Deal) {
-      io.to(DEALS_CHANNEL).emit("deal.updated", { deal });
+      const event: DealUpdatedEvent = { deal };
+      io.to(DEALS_CHANNEL).emit(DEAL_UPDATED_EVENT, event);
     },
     async close() {
       closing = true;

@@ -1,17 +1,17 @@
+import {
+  accountsPage,
+  accountsQuery,
+  adminOrdersPage,
+  adminOrdersQuery,
+  creditRequest,
+  creditResponse,
+} from "@bytetoll/contracts";
 import { hashesEqual, hashSecret } from "@bytetoll/db";
 import type { FastifyRequest } from "fastify";
 import { unauthorized } from "../../errors.ts";
 import type { App } from "../../types.ts";
 import { adminDealRoutes } from "./deal-routes.ts";
-import {
-  accountsPage,
-  accountsQuery,
-  adminErrors,
-  creditRequest,
-  creditResponse,
-  ordersPage,
-  ordersQuery,
-} from "./schemas.ts";
+import { adminErrors } from "./schemas.ts";
 import { createAdminService } from "./service.ts";
 
 const BEARER = /^Bearer\s+(\S{1,512})$/i;
@@ -77,8 +77,8 @@ export async function adminRoutes(app: App) {
         tags: ["admin"],
         summary: "Orders of every account, newest first",
         security: [{ bearer: [] }],
-        querystring: ordersQuery,
-        response: { 200: ordersPage, ...adminErrors },
+        querystring: adminOrdersQuery,
+        response: { 200: adminOrdersPage, ...adminErrors },
       },
     },
     async (request) => ({

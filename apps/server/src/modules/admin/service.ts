@@ -1,11 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { BYTES_PER_GB, bytesToGb } from "@bytetoll/contracts";
+import {
+  type AccountsQuery,
+  type AdminAccount,
+  type AdminOrdersQuery,
+  BYTES_PER_GB,
+  bytesToGb,
+  type CreditRequest,
+} from "@bytetoll/contracts";
 import { adjustBalance, type Database, schema } from "@bytetoll/db";
 import { and, count, desc, eq, like } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
 import { toOrderView } from "../orders/order-view.ts";
 import type { Order } from "../orders/schemas.ts";
-import type { Account, AccountsQuery, CreditRequest, OrdersQuery } from "./schemas.ts";
 
 interface AccountRow {
   id: string;
@@ -14,7 +20,7 @@ interface AccountRow {
   created_at: Date | string;
 }
 
-const toAccount = (row: AccountRow): Account => ({
+const toAccount = (row: AccountRow): AdminAccount => ({
   id: row.id,
   email: row.email,
   balance_bytes: Number(row.balance_bytes),
@@ -56,7 +62,7 @@ export function createAdminService(database: Database) {
       };
     },
 
-    async accounts(query: AccountsQuery): Promise<{ data: Account[]; total: number }> {
+    async accounts(query: AccountsQuery): Promise<{ data: AdminAccount[]; total: number }> {
       const filter = query.email ? likePattern(query.email) : null;
       const where = filter ? "WHERE email LIKE $1" : "";
       const params = filter ? [filter] : [];
@@ -71,7 +77,7 @@ export function createAdminService(database: Database) {
       return { data: rows.map(toAccount), total: Number(totals[0]?.total ?? 0) };
     },
 
-    async orders(query: OrdersQuery): Promise<{ data: (Order & { email: string })[]; total: number }> {
+    async orders(query: AdminOrdersQuery): Promise<{ data: (Order & { email: string })[]; total: number }> {
       const { orders, users } = schema;
       const where = and(
         query.email ? like(users.email, likePattern(query.email)) : undefined,
