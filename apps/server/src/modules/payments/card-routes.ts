@@ -1,12 +1,6 @@
-import { errorResponse } from "@bytetoll/contracts";
-import { z } from "zod";
+import { cardSessionRequest, cardSessionResponse, errorResponse } from "@bytetoll/contracts";
 import { type App, requireUser } from "../../types.ts";
 import { errors } from "../orders/schemas.ts";
-
-const sessionRequest = z
-  .object({ order_id: z.string({ error: "order_id is required" }).min(1).max(64) })
-  .strict();
-const sessionResponse = z.object({ success: z.literal(true), data: z.object({ redirect_url: z.string() }) });
 
 /** POST /stripe/sessions: where to send the customer to pay a card order (Stripe Checkout, or the
  * sandbox card page outside production). */
@@ -19,9 +13,9 @@ export async function cardRoutes(app: App) {
         tags: ["payments"],
         summary: "Open the hosted card payment page for a card order",
         security: [{ bearer: [] }],
-        body: sessionRequest,
+        body: cardSessionRequest,
         response: {
-          200: sessionResponse,
+          200: cardSessionResponse,
           ...errors,
           409: errorResponse,
           502: errorResponse,
