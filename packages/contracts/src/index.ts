@@ -12,6 +12,7 @@ export * from "./envelope.ts";
 export * from "./intelligence.ts";
 export * from "./order-constants.ts";
 export * from "./orders.ts";
+export * from "./profile.ts";
 export * from "./public-config.ts";
 export * from "./realtime.ts";
 export * from "./usage.ts";

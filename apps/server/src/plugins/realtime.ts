@@ -1,3 +1,12 @@
+import {
+  BALANCE_UPDATED_EVENT,
+  type BalanceUpdatedEvent,
+  type ChannelAck,
+  DEAL_UPDATED_EVENT,
+  DEALS_CHANNEL,
+  ORDER_UPDATED_EVENT,
+  ordersChannel,
+} from "@bytetoll/contracts";
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
@@ -6,7 +15,7 @@ import { Server, type Socket } from "socket.io";
 import { closeRedis, reportRedisOutages, withFailedPublishesDropped } from "../lib/redis-outage.ts";
 import type { Order } from "../modules/orders/schemas.ts";
 import type { AuthUser } from "../types.ts";
-import { type ChannelAck, ordersChannel, parseChannel } from "./realtime-channels.ts";
+import { parseChannel } from "./realtime-channels.ts";
 import { createSocketRevocation } from "./realtime-revocation.ts";
 
 export interface Realtime {
@@ -15,6 +24,11 @@ export interface Realtime {
   publishOrder(order: Order): void;
   /** `deal.updated` to the public `deals` room. */
   publishDeal(deal: Record<string, unknown>): void;
+  /** Whether a socket on this instance is in the user's room. */
+  hasLocalListeners(userId: string): boolean;
+  /** `balance.updated` to the user's sockets on this instance only: every instance hears each
+   * balance change on the change feed and tells its own sockets, so nothing is sent twice. */
+  publishBalanceLocally(userId: string, balance: BalanceUpdatedEvent): void;
 }
 
 declare module "fastify" {
@@ -105,10 +119,16 @@ async function realtimePlugin(app: FastifyInstance) {
   app.decorate("realtime", {
     io,
     publishOrder(order: Order) {
-      io.to(ordersChannel(order.user_id)).emit("topup-transaction.updated", { topup_transaction: order });
+      io.to(ordersChannel(order.user_id)).emit(ORDER_UPDATED_EVENT, { topup_transaction: order });
     },
     publishDeal(deal: Record<string, unknown>) {
-      io.to("deals").emit("deal.updated", { deal });
+      io.to(DEALS_CHANNEL).emit(DEAL_UPDATED_EVENT, { deal });
+    },
+    hasLocalListeners(userId: string) {
+      return (io.of("/").adapter.rooms.get(ordersChannel(userId))?.size ?? 0) > 0;
+    },
+    publishBalanceLocally(userId: string, balance: BalanceUpdatedEvent) {
+      io.local.to(ordersChannel(userId)).emit(BALANCE_UPDATED_EVENT, balance);
     },
   });
 

@@ -1,12 +1,32 @@
-import { errorResponse } from "@bytetoll/contracts";
+import { errorResponse, profileResponse, profileUpdateSchema } from "@bytetoll/contracts";
 import { unauthorized } from "../../errors.ts";
 import { type App, requireUser } from "../../types.ts";
 import { createProfileRepository } from "./profile-repository.ts";
-import { profileResponse, profileUpdateSchema } from "./profile-schema.ts";
 
-/** PATCH /account/profile: the Profile dialog's editable field (DESIGN §2). */
+const responses = { 200: profileResponse, 401: errorResponse, 429: errorResponse };
+
+/** GET and PATCH /account/profile: the Profile dialog's editable fields (refund address,
+ * low-balance alert threshold). */
 export async function profileRoutes(app: App) {
   const repository = createProfileRepository(app.database);
+
+  app.get(
+    "/account/profile",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["account"],
+        summary: "The caller's profile: refund address and low-balance alert threshold",
+        security: [{ bearer: [] }],
+        response: responses,
+      },
+    },
+    async (request) => {
+      const profile = await repository.find(requireUser(request).id);
+      if (!profile) throw unauthorized();
+      return { success: true as const, data: profile };
+    },
+  );
 
   app.patch(
     "/account/profile",
@@ -14,17 +34,17 @@ export async function profileRoutes(app: App) {
       preHandler: app.authenticate,
       schema: {
         tags: ["account"],
-        summary: "Set or clear the caller's refund address",
+        summary: "Set or clear the caller's refund address and low-balance alert threshold",
         security: [{ bearer: [] }],
         body: profileUpdateSchema,
-        response: { 200: profileResponse, 400: errorResponse, 401: errorResponse, 429: errorResponse },
+        response: { ...responses, 400: errorResponse },
       },
     },
     async (request) => {
-      const row = await repository.setRefundAddress(requireUser(request).id, request.body.refund_address);
+      const profile = await repository.update(requireUser(request).id, request.body);
       // The token was valid a moment ago; an account deleted since then is signed out.
-      if (!row) throw unauthorized();
-      return { success: true as const, data: row };
+      if (!profile) throw unauthorized();
+      return { success: true as const, data: profile };
     },
   );
 }

@@ -20,7 +20,12 @@ describe("PATCH /account/profile", () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       success: true,
-      data: { id: alice.id, email: "profile-alice@example.com", refund_address: "bc1q:ab.cd_ef-9" },
+      data: {
+        id: alice.id,
+        email: "profile-alice@example.com",
+        refund_address: "bc1q:ab.cd_ef-9",
+        low_balance_threshold_gb: 1,
+      },
     });
     expect((await session(alice.token)).json().data.refund_address).toBe("bc1q:ab.cd_ef-9");
   });
@@ -63,7 +68,7 @@ describe("PATCH /account/profile", () => {
       "refund_address may contain only letters, digits and the characters : . _ -",
     ],
     ["a number", { refund_address: 42 }, "refund_address must be a string (or empty to clear it)."],
-    ["no field", {}, "refund_address must be a string (or empty to clear it)."],
+    ["no field", {}, "Invalid body: Send refund_address, low_balance_threshold_gb or both."],
   ])("refuses %s with 400 and leaves the address alone", async (_label, payload, message) => {
     const user = await signIn(t.app, `profile-bad-${_label.replace(/\W/g, "")}@example.com`);
     await patch(bearer(user.token), { refund_address: "kept-address" });
@@ -99,6 +104,7 @@ describe("PATCH /account/profile", () => {
       id: alice.id,
       email: "profile-own-alice@example.com",
       refund_address: "alice-address",
+      low_balance_threshold_gb: 1,
     });
     expect((await session(bob.token)).json().data).toEqual({
       id: bob.id,

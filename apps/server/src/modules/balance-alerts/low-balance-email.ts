@@ -1,0 +1,24 @@
+import { bytesToGb } from "@bytetoll/contracts";
+import { escapeHtml } from "../../lib/html-escape.ts";
+import type { MailMessage } from "../../plugins/mail.ts";
+
+/** The Buy Data page (the dashboard). */
+export const buyDataLink = (appUrl: string) => `${appUrl}/`;
+
+/** The one e-mail a customer gets when the balance falls below their threshold. */
+export function lowBalanceEmail(to: string, balanceBytes: number, appUrl: string): MailMessage {
+  const left = `${bytesToGb(balanceBytes)} GB`;
+  const link = buyDataLink(appUrl);
+  const text = [
+    `Your ByteToll balance is low: ${left} of data left.`,
+    "",
+    "Buy more data to keep your proxy running:",
+    link,
+    "",
+    "You can change or turn off this alert in Profile.",
+  ].join("\n");
+  const html = `<p>Your ByteToll balance is low: <strong>${escapeHtml(left)}</strong> of data left.</p>
+<p><a href="${escapeHtml(link)}">Buy Data</a> to keep your proxy running.</p>
+<p>You can change or turn off this alert in Profile.</p>`;
+  return { to, subject: `ByteToll: ${left} of data left`, text, html, link };
+}

@@ -1,0 +1,69 @@
+import type { AddressInfo } from "node:net";
+import { BALANCE_UPDATED_EVENT, type BalanceUpdatedEvent } from "@bytetoll/contracts";
+import { io as connect, type Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signIn } from "../../helpers/sign-in.ts";
+import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
+
+let t: TestApp;
+let url: string;
+const sockets: Socket[] = [];
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.listen({ port: 0, host: "127.0.0.1" });
+  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  for (const socket of sockets) socket.disconnect();
+  await t?.close();
+});
+
+/** A signed-in client in its own room, recording every balance.updated it receives. */
+async function listen(token: string, userId: string) {
+  const socket = connect(url, {
+    path: "/socket.io",
+    transports: ["websocket"],
+    reconnection: false,
+    auth: { token },
+  });
+  sockets.push(socket);
+  const received: BalanceUpdatedEvent[] = [];
+  socket.on(BALANCE_UPDATED_EVENT, (event: BalanceUpdatedEvent) => received.push(event));
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  expect(
+    await socket.timeout(5_000).emitWithAck("subscribe", { channel: `topup-transactions.${userId}` }),
+  ).toEqual({
+    ok: true,
+  });
+  return received;
+}
+
+const setBalance = (userId: string, bytes: number) =>
+  t.database.query("UPDATE users SET balance_bytes = $2 WHERE id = $1", [userId, bytes]);
+
+describe("balance.updated", () => {
+  it("pushes each balance change to its owner's room, at most once a second, ending on the latest figure", async () => {
+    const alice = await signIn(t.app, "push-alice@example.com");
+    const bob = await signIn(t.app, "push-bob@example.com");
+    const aliceEvents = await listen(alice.token, alice.id);
+    const bobEvents = await listen(bob.token, bob.id);
+
+    await setBalance(alice.id, 880_000_000);
+    await expect
+      .poll(() => aliceEvents.at(-1), { timeout: 5_000 })
+      .toEqual({ balance_gb: 0.88, balance_bytes: 880_000_000 });
+
+    // A burst of flushes within one second: the room hears at most one more, then the last state.
+    const burstStart = aliceEvents.length;
+    for (const bytes of [700_000_000, 500_000_000, 300_000_000, 0]) await setBalance(alice.id, bytes);
+    await expect
+      .poll(() => aliceEvents.at(-1), { timeout: 5_000 })
+      .toEqual({ balance_gb: 0, balance_bytes: 0 });
+    expect(aliceEvents.length - burstStart).toBeLessThanOrEqual(2);
+    expect(bobEvents).toEqual([]);
+  });
+});

@@ -1,0 +1,133 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer } from "../../helpers/sign-in.ts";
+import { createTestApp, TEST_APP_URL, type TestApp } from "../../helpers/test-app.ts";
+import { type SmtpInbox, signInOverSmtp, startSmtpInbox } from "./smtp-inbox.ts";
+
+const GB = 1e9;
+/** Longer than one balance-handling interval (1 s) plus the change feed's delivery. */
+const SETTLED_MS = 1_600;
+
+let inbox: SmtpInbox;
+let first: TestApp;
+let second: TestApp;
+
+beforeAll(async () => {
+  inbox = await startSmtpInbox();
+  const smtp = { SMTP_URL: inbox.url, MAIL_FROM: "ByteToll <alerts@bytetoll.test>" };
+  first = await createTestApp(smtp);
+  // A second server instance over the same database: both hear every balance change.
+  second = await createTestApp(smtp, { database: first.database });
+});
+afterAll(async () => {
+  await second?.close();
+  await first?.close();
+  await inbox?.close();
+});
+
+const profile = (token: string) =>
+  first.app.inject({ method: "GET", url: "/account/profile", headers: bearer(token) });
+const patchProfile = (token: string, payload: object) =>
+  first.app.inject({ method: "PATCH", url: "/account/profile", headers: bearer(token), payload });
+
+/** Any writer's balance change (gateway flush, payment, operator SQL) reaches the feed the same way. */
+const setBalance = (userId: string, bytes: number) =>
+  first.database.query("UPDATE users SET balance_bytes = $2 WHERE id = $1", [userId, bytes]);
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function lowBalanceMails(email: string) {
+  return inbox.to(email).filter((mail) => mail.body.includes("balance is low"));
+}
+
+describe("the low-balance threshold in Profile", () => {
+  it("defaults to 1 GB, can be changed or turned off, and refuses nonsense with a message", async () => {
+    const user = await signInOverSmtp(first.app, inbox, "threshold@example.com");
+    expect((await profile(user.token)).json()).toEqual({
+      success: true,
+      data: {
+        id: user.id,
+        email: "threshold@example.com",
+        refund_address: null,
+        low_balance_threshold_gb: 1,
+      },
+    });
+
+    const raised = await patchProfile(user.token, { low_balance_threshold_gb: 2.5 });
+    expect(raised.statusCode).toBe(200);
+    expect(raised.json().data.low_balance_threshold_gb).toBe(2.5);
+    // Setting the threshold leaves the refund address alone, and the other way round.
+    await patchProfile(user.token, { refund_address: "0xabc" });
+    expect((await profile(user.token)).json().data).toMatchObject({
+      refund_address: "0xabc",
+      low_balance_threshold_gb: 2.5,
+    });
+    expect((await patchProfile(user.token, { low_balance_threshold_gb: null })).json().data).toMatchObject({
+      refund_address: "0xabc",
+      low_balance_threshold_gb: null,
+    });
+
+    for (const [value, message] of [
+      [0, "low_balance_threshold_gb must be at least 0.01."],
+      [-1, "low_balance_threshold_gb must be at least 0.01."],
+      [100_001, "low_balance_threshold_gb must be at most 100000."],
+      ["1", "low_balance_threshold_gb must be a number of GB (or null to turn the alert off)."],
+    ] as const) {
+      const refused = await patchProfile(user.token, { low_balance_threshold_gb: value });
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ success: false, message });
+    }
+    const empty = await patchProfile(user.token, {});
+    expect(empty.statusCode).toBe(400);
+    expect(empty.json().message).toContain("Send refund_address, low_balance_threshold_gb or both.");
+    expect((await profile(user.token)).json().data.low_balance_threshold_gb).toBeNull();
+  });
+
+  it("answers 401 without a token", async () => {
+    expect((await first.app.inject({ method: "GET", url: "/account/profile" })).statusCode).toBe(401);
+  });
+});
+
+describe("the low-balance e-mail over real SMTP, with two server instances", () => {
+  it("sends one e-mail per crossing below the threshold, and again only after the balance went back above it", async () => {
+    const user = await signInOverSmtp(first.app, inbox, "crossing@example.com");
+    await setBalance(user.id, 1.5 * GB);
+    await pause(SETTLED_MS);
+    expect(await lowBalanceMails("crossing@example.com")).toHaveLength(0);
+
+    await setBalance(user.id, 0.8 * GB);
+    await expect.poll(() => lowBalanceMails("crossing@example.com"), { timeout: 5_000 }).toHaveLength(1);
+    const [mail] = await lowBalanceMails("crossing@example.com");
+    expect(mail!.body).toContain("Subject: ByteToll: 0.8 GB of data left");
+    expect(mail!.body).toContain("0.8 GB of data left");
+    expect(mail!.body).toContain(`<a href="${TEST_APP_URL}/">Buy Data</a>`);
+
+    // Still below, and further down: no repeat.
+    await setBalance(user.id, 0.5 * GB);
+    await pause(SETTLED_MS);
+    await setBalance(user.id, 0.2 * GB);
+    await pause(SETTLED_MS);
+    expect(await lowBalanceMails("crossing@example.com")).toHaveLength(1);
+
+    // Back above (a purchase), then below again: the next crossing is told once more.
+    await setBalance(user.id, 3 * GB);
+    await pause(SETTLED_MS);
+    await setBalance(user.id, 0.1 * GB);
+    await expect.poll(() => lowBalanceMails("crossing@example.com"), { timeout: 5_000 }).toHaveLength(2);
+    expect((await lowBalanceMails("crossing@example.com"))[1]!.body).toContain("0.1 GB of data left");
+    await pause(SETTLED_MS);
+    expect(await lowBalanceMails("crossing@example.com")).toHaveLength(2);
+  });
+
+  it("follows the customer's own threshold and sends nothing when it is off", async () => {
+    const custom = await signInOverSmtp(first.app, inbox, "custom@example.com");
+    const off = await signInOverSmtp(first.app, inbox, "off@example.com");
+    await patchProfile(custom.token, { low_balance_threshold_gb: 5 });
+    await patchProfile(off.token, { low_balance_threshold_gb: null });
+
+    await setBalance(custom.id, 4 * GB);
+    await setBalance(off.id, 0);
+    await expect.poll(() => lowBalanceMails("custom@example.com"), { timeout: 5_000 }).toHaveLength(1);
+    await pause(SETTLED_MS);
+    expect(await lowBalanceMails("off@example.com")).toHaveLength(0);
+  });
+});
