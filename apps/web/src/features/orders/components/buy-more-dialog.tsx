@@ -1,7 +1,7 @@
-import * as Dialog from "@radix-ui/react-dialog";
-import { Loader2, Plus, X } from "lucide-react";
+import { Loader2, Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
+import { Dialog, DialogHeader } from "../../../components/ui/dialog.tsx";
 import { FALLBACK_PRICE_PER_GB_USD, useConfig } from "../../../lib/config.ts";
 import { formatMoney } from "../../../lib/format.ts";
 import type { Network, PaymentMethod } from "../api/order.ts";
@@ -15,24 +15,20 @@ import { PaymentMethodChoice } from "./payment-method-choice.tsx";
 export function BuyMoreDialog() {
   const [open, setOpen] = useState(false);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      testId="buy-more-dialog"
+      trigger={
         <Button>
           <Plus aria-hidden="true" className="size-4" />
           Buy More
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <Dialog.Content
-          className="fixed top-1/2 left-1/2 z-50 max-h-[calc(100dvh-2rem)] w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-2xl bg-white p-6 shadow-xl focus:outline-none"
-          data-testid="buy-more-dialog"
-        >
-          {/* Mounted only while open, so every opening starts from the defaults. */}
-          <BuyMoreForm />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+    >
+      {/* Mounted only while open, so every opening starts from the defaults. */}
+      <BuyMoreForm />
+    </Dialog>
   );
 }
 
@@ -60,19 +56,10 @@ function BuyMoreForm() {
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
-      <div className="flex items-start justify-between gap-4">
-        <div>
-          <Dialog.Title className="text-lg font-semibold text-slate-900">Buy More Data</Dialog.Title>
-          <Dialog.Description className="mt-1 text-sm text-slate-500">
-            {formatMoney(pricePerGb)} per GB. Data never expires.
-          </Dialog.Description>
-        </div>
-        <Dialog.Close asChild>
-          <Button variant="ghost" aria-label="Close">
-            <X aria-hidden="true" className="size-5" />
-          </Button>
-        </Dialog.Close>
-      </div>
+      <DialogHeader
+        title="Buy More Data"
+        description={`${formatMoney(pricePerGb)} per GB. Data never expires.`}
+      />
 
       <AmountField
         label="Amount (GB)"
