@@ -1,8 +1,12 @@
-import type { UsagePeriod } from "@bytetoll/contracts";
-import { type ReactNode, Suspense, useId } from "react";
+import { DEFAULT_USAGE_DAYS, type UsageGrouping } from "@bytetoll/contracts";
+import { type ComponentType, type ReactNode, Suspense, useId } from "react";
+import { type UsageRowsByGrouping, useUsage } from "../api/get-usage.ts";
+import { useUsageCardControls } from "../hooks/use-usage-card-controls.ts";
+import { cardState } from "./card-state.ts";
 import { MetricRadio } from "./metric-radio.tsx";
 import { PeriodSelect } from "./period-select.tsx";
-import type { UsageMetric } from "./usage-chart-data.ts";
+import type { ChartDatum, UsageMetric } from "./usage-chart-data.ts";
+import { UsageDataTable } from "./usage-data-table.tsx";
 
 export const LOADING_CHART = "Loading chart…";
 export const NO_DATA = "No data available.";
@@ -18,35 +22,28 @@ export function ChartMessage({ children, alert = false }: { children: ReactNode;
   );
 }
 
-export interface UsageCardProps {
+/** What sets one Usage card apart from the others: its grouping, words, data and chart. */
+export interface UsageCardKind<G extends UsageGrouping> {
+  groupBy: G;
   title: string;
-  metric: UsageMetric;
-  onMetricChange: (metric: UsageMetric) => void;
-  period: UsagePeriod;
-  onPeriodChange: (period: UsagePeriod) => void;
-  /** The state of the card's query: pending (no data yet), an error message, or data. */
-  state:
-    | { status: "pending" }
-    | { status: "error"; message: string }
-    | { status: "empty" }
-    | { status: "ready" };
+  /** Top 5 by total with the remainder grouped as Others — the server does the grouping. */
+  withOthers?: boolean;
+  /** The rows as chart points for `metric`. */
+  toData: (rows: UsageRowsByGrouping[G], metric: UsageMetric) => ChartDatum[];
   /** The lazily loaded chart; only rendered once data is ready. */
-  chart: () => ReactNode;
+  Chart: ComponentType<{ data: ChartDatum[]; metric: UsageMetric }>;
   /** The same numbers as a table for screen readers (the chart itself is a picture). */
-  table: () => ReactNode;
+  table: { caption: string; firstColumn: string };
 }
 
-/** One of the three Usage cards of docs/product.md#routes-and-layout: title, metric radio, period selector, chart. */
-export function UsageCard({
-  title,
-  metric,
-  onMetricChange,
-  period,
-  onPeriodChange,
-  state,
-  chart,
-  table,
-}: UsageCardProps) {
+/** One Usage card: title, metric radio, period selector, chart and its table. */
+export function UsageCard<G extends UsageGrouping>({ kind }: { kind: UsageCardKind<G> }) {
+  const { metric, setMetric, period, setPeriod, queryPeriod } = useUsageCardControls(
+    DEFAULT_USAGE_DAYS[kind.groupBy],
+  );
+  const query = useUsage(kind.groupBy, queryPeriod, kind.withOthers);
+  const state = cardState(query);
+  const data = query.data ? kind.toData(query.data, metric) : [];
   const titleId = useId();
   return (
     <section
@@ -55,11 +52,11 @@ export function UsageCard({
     >
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h2 id={titleId} className="text-base font-semibold text-slate-900">
-          {title}
+          {kind.title}
         </h2>
         <div className="flex flex-wrap items-center gap-2">
-          <MetricRadio value={metric} onChange={onMetricChange} />
-          <PeriodSelect value={period} onChange={onPeriodChange} label={`${title} period`} />
+          <MetricRadio value={metric} onChange={setMetric} />
+          <PeriodSelect value={period} onChange={setPeriod} label={`${kind.title} period`} />
         </div>
       </div>
       <div className="mt-4">
@@ -71,8 +68,10 @@ export function UsageCard({
           <ChartMessage>{NO_DATA}</ChartMessage>
         ) : (
           <>
-            <Suspense fallback={<ChartMessage>{LOADING_CHART}</ChartMessage>}>{chart()}</Suspense>
-            {table()}
+            <Suspense fallback={<ChartMessage>{LOADING_CHART}</ChartMessage>}>
+              <kind.Chart data={data} metric={metric} />
+            </Suspense>
+            <UsageDataTable {...kind.table} data={data} metric={metric} />
           </>
         )}
       </div>

@@ -1,6 +1,5 @@
-import { DayUsageCard } from "./day-usage-card.tsx";
-import { DomainUsageCard } from "./domain-usage-card.tsx";
-import { ProxyTypeUsageCard } from "./proxy-type-usage-card.tsx";
+import { UsageCard } from "./usage-card.tsx";
+import { DAY_USAGE, DOMAIN_USAGE, PROXY_TYPE_USAGE } from "./usage-card-kinds.ts";
 import { UsageExport } from "./usage-export.tsx";
 
 /** /usage (docs/product.md#routes-and-layout): three cards and the CSV export. Days are UTC days, as the gateway files them. */
@@ -16,10 +15,10 @@ export function UsagePage() {
         </div>
         <UsageExport />
       </div>
-      <DayUsageCard />
+      <UsageCard kind={DAY_USAGE} />
       <div className="grid gap-6 lg:grid-cols-2">
-        <DomainUsageCard />
-        <ProxyTypeUsageCard />
+        <UsageCard kind={DOMAIN_USAGE} />
+        <UsageCard kind={PROXY_TYPE_USAGE} />
       </div>
     </section>
   );

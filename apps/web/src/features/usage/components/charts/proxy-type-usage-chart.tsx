@@ -11,7 +11,9 @@ import { UsageTooltip } from "./chart-tooltip.tsx";
 import { legendProps } from "./legend-props.tsx";
 
 /** docs/product.md#routes-and-layout: a donut of mobile and DC with the total in its centre, labelled Total. */
-export default function ProxyTypeUsageChart({ datum, metric }: { datum: ChartDatum; metric: UsageMetric }) {
+export default function ProxyTypeUsageChart({ data, metric }: { data: ChartDatum[]; metric: UsageMetric }) {
+  // The proxy-type card always draws exactly one point: all traffic.
+  const datum = data[0]!;
   const slices = [
     { name: "Mobile", value: datum.mobile, fill: MOBILE_COLOR },
     { name: "DC", value: datum.dc, fill: DC_COLOR },
