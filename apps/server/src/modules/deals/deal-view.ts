@@ -6,6 +6,7 @@ import {
   encodeDealId,
   type Payout,
 } from "@bytetoll/contracts";
+import { BYTES_PER_CENT } from "../orders/pricing.ts";
 import type { DealRow, PayoutRow } from "./repository.ts";
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -14,7 +15,8 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 export const dealPrice = (row: DealRow) => Number(row.priceUsdPerGb);
 
 /** Bytes a group-buy deposit of `amountCents` buys at `price` USD per GB (rounded down). */
-export const depositBytes = (amountCents: number, price: number) => Math.floor((amountCents * 1e7) / price);
+export const depositBytes = (amountCents: number, price: number) =>
+  Math.floor((amountCents * BYTES_PER_CENT) / price);
 
 /** What a flash sale has reserved or sold; for a group buy, the GB its counted deposits buy. */
 function reservedGb(row: DealRow): number {

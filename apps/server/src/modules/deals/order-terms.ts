@@ -1,4 +1,5 @@
 import {
+  BYTES_PER_GB,
   DEAL_UNAVAILABLE,
   FLASH_SALE_UNIT_GB,
   flashSaleTotalUsd,
@@ -57,7 +58,7 @@ function flashSaleTerms(deal: DealRow, input: DealOrderInput) {
   }
   const reserveGb = quantity * FLASH_SALE_UNIT_GB;
   if (Number(deal.reservedGb) + reserveGb > Number(deal.targetGb)) throw soldOut(deal);
-  return { amountCents: totalUsd * 100, bytes: reserveGb * 1e9, quantity, reserveGb };
+  return { amountCents: totalUsd * 100, bytes: reserveGb * BYTES_PER_GB, quantity, reserveGb };
 }
 
 /** A group-buy deposit: whole USD, at least MIN_DEPOSIT_USD. */

@@ -7,7 +7,7 @@ import {
   encodeDealId,
   type Payout,
 } from "@bytetoll/contracts";
-import { applyLedgerEntry, type Database } from "@bytetoll/db";
+import { creditDeposit, type Database, reverseDeposit } from "@bytetoll/db";
 import { AppError, notFound } from "../../errors.ts";
 import { dealPrice, depositBytes, toDealView, toPayoutView } from "./deal-view.ts";
 import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable, soldOut } from "./order-terms.ts";
@@ -61,21 +61,20 @@ export function createDealsService({ database, publish }: Deps) {
     const activated = await repository.activate(tx, deal.id);
     if (!activated) return undefined;
     for (const deposit of await repository.creditHeld(tx, deal.id)) {
-      await creditDeposit(tx, activated, deposit);
+      await creditDepositInTx(tx, activated, deposit);
     }
     return activated;
   }
 
-  async function creditDeposit(
+  async function creditDepositInTx(
     tx: Tx,
     deal: DealRow,
     deposit: { orderId: string; userId: string; amountCents: number },
   ): Promise<void> {
-    await applyLedgerEntry(tx, {
+    await creditDeposit(tx, {
       userId: deposit.userId,
-      kind: "deposit",
-      reference: `deal-deposit:${deposit.orderId}`,
-      deltaBytes: depositBytes(Number(deposit.amountCents), dealPrice(deal)),
+      orderId: deposit.orderId,
+      bytes: depositBytes(Number(deposit.amountCents), dealPrice(deal)),
       note: `Group buy ${encodeDealId(deal.id)}: ${deal.title}`,
     });
   }
@@ -122,7 +121,7 @@ export function createDealsService({ database, publish }: Deps) {
     });
     if (!inserted) return paid;
     await repository.addDeposited(tx, deal.id, deposit.amountCents);
-    if (credited) await creditDeposit(tx, deal, deposit);
+    if (credited) await creditDepositInTx(tx, deal, deposit);
     else if (deal.status === "expired" || deal.status === "cancelled")
       await refundHeldInTx(tx, deal, row.userId);
     else await activateInTx(tx, deal);
@@ -142,12 +141,11 @@ export function createDealsService({ database, publish }: Deps) {
     if (!(await repository.reverseDeposit(tx, row.id))) return null;
     if (counted) await repository.addDeposited(tx, deal.id, -Number(deposit.amountCents));
     if (deposit.status === "credited") {
-      await applyLedgerEntry(tx, {
+      await reverseDeposit(tx, {
         userId: deposit.userId,
+        orderId: row.id,
         kind,
-        reference: `deal-deposit:${row.id}`,
-        deltaBytes: -depositBytes(Number(deposit.amountCents), dealPrice(deal)),
-        note: `${kind === "refund" ? "Refund" : "Chargeback"} of group-buy deposit ${row.id}`,
+        bytes: depositBytes(Number(deposit.amountCents), dealPrice(deal)),
       });
     }
     publishSoon(await repository.find(deal.id, tx));

@@ -1,4 +1,4 @@
-import { bytesToGb, parseHostnameLines, type RoutingRule } from "@bytetoll/contracts";
+import { BYTES_PER_GB, bytesToGb, parseHostnameLines, type RoutingRule } from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
 import type { Config } from "../../config.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -29,7 +29,8 @@ export function createIntelligenceService({ database, config }: IntelligenceServ
       dc_gb_30d: bytesToGb(dcBytes),
       // Cents, so 0.1 + 0.2 style noise never shows.
       saved_usd_30d:
-        Math.round((dcBytes / 1e9) * (config.PRICE_PER_GB_USD - config.DC_PRICE_PER_GB_USD) * 100) / 100,
+        Math.round((dcBytes / BYTES_PER_GB) * (config.PRICE_PER_GB_USD - config.DC_PRICE_PER_GB_USD) * 100) /
+        100,
     };
   }
 

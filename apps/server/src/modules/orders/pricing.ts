@@ -1,7 +1,7 @@
 import { BYTES_PER_GB } from "@bytetoll/contracts";
 
 /** Bytes per US cent at one USD per GB (exactly 1e7). */
-const BYTES_PER_CENT = BYTES_PER_GB / 100;
+export const BYTES_PER_CENT = BYTES_PER_GB / 100;
 
 /** The bytes `amountCents` buys at `pricePerGbUsd` (whole bytes, rounded to the nearest). */
 export const bytesFor = (amountCents: number, pricePerGbUsd: number) =>

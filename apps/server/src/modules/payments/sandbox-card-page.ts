@@ -1,3 +1,4 @@
+import { BYTES_PER_GB } from "@bytetoll/contracts";
 import { escapeHtml } from "../../lib/html-escape.ts";
 import type { OrderRow } from "../orders/order-view.ts";
 
@@ -18,7 +19,7 @@ export const cardCheckoutPage = {
   form(row: OrderRow, appUrl: string): string {
     const back = `${appUrl}/checkout?order_id=${encodeURIComponent(row.id)}`;
     const amount = (Number(row.amountCents) / 100).toFixed(2);
-    const gb = Number(row.bytes) / 1e9;
+    const gb = Number(row.bytes) / BYTES_PER_GB;
     const payable = row.paymentStatus === "waiting" || row.paymentStatus === "expired";
     return page(
       "Sandbox card payment",

@@ -1,12 +1,9 @@
+import { DEAL_UPDATED_EVENT, DEALS_CHANNEL } from "@bytetoll/contracts";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { DataBalanceCard } from "../../features/balance/components/data-balance-card.tsx";
 import { ZeroBalanceWarning } from "../../features/balance/components/zero-balance-warning.tsx";
 import { PromotionsSection } from "../../features/deals/components/promotions-section.tsx";
-import {
-  DEAL_UPDATED_EVENT,
-  DEALS_CHANNEL,
-  useApplyDealUpdate,
-} from "../../features/deals/hooks/use-apply-deal-update.ts";
+import { useApplyDealUpdate } from "../../features/deals/hooks/use-apply-deal-update.ts";
 import { BuyMoreDialog } from "../../features/orders/components/buy-more-dialog.tsx";
 import { PayoutHistory } from "../../features/orders/components/payout-history.tsx";
 import { TransactionHistory } from "../../features/orders/components/transaction-history.tsx";

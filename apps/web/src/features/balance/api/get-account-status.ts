@@ -1,14 +1,10 @@
+import type { AccountStatus } from "@bytetoll/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { ApiError, type ApiSuccess, apiRequest } from "../../../lib/api-client.ts";
 import { DEFAULT_RETRIES } from "../../../lib/query-client.ts";
 import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
 
 /** GET /account/status (decision 003): the caller's balance. */
-export interface AccountStatus {
-  balance_gb: number;
-  balance_bytes: number;
-}
-
 export async function getAccountStatus(signal?: AbortSignal): Promise<AccountStatus> {
   const body = await apiRequest<ApiSuccess<AccountStatus>>("/account/status", { signal });
   return body.data;

@@ -4,10 +4,6 @@ import { useCallback } from "react";
 import { dealQueryKey } from "../api/get-deal.ts";
 import { LATEST_DEALS_QUERY_KEY } from "../api/get-latest-deals.ts";
 
-/** The realtime room and event that carry every change of a deal. */
-export const DEALS_CHANNEL = "deals";
-export const DEAL_UPDATED_EVENT = "deal.updated";
-
 function dealOf(payload: unknown): Deal | null {
   if (typeof payload !== "object" || payload === null) return null;
   const deal = (payload as { deal?: unknown }).deal;

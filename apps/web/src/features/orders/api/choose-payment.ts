@@ -1,11 +1,10 @@
+import type { ChoosePaymentRequest } from "@bytetoll/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, type ApiSuccess, apiRequest } from "../../../lib/api-client.ts";
 import { CREATE_FAILED_MESSAGE } from "./create-transaction.ts";
 import { transactionQueryKey } from "./get-transaction.ts";
 import { TRANSACTIONS_QUERY_KEY } from "./get-transactions.ts";
-import type { Network, Order } from "./order.ts";
-
-export type ChoosePaymentRequest = { method: "crypto"; network_type: Network } | { method: "card" };
+import type { Order } from "./order.ts";
 
 /**
  * POST /transactions/{orderId}/payment (decision 003): how to pay an order made at sign-in, which

@@ -1,3 +1,4 @@
+import { ORDER_UPDATED_EVENT, ordersChannel } from "@bytetoll/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
@@ -5,10 +6,6 @@ import { useRealtimeEvent } from "../../../lib/realtime/use-realtime-connection.
 import { transactionQueryKey } from "../api/get-transaction.ts";
 import { TRANSACTIONS_QUERY_KEY } from "../api/get-transactions.ts";
 import type { Order } from "../api/order.ts";
-
-export const ORDER_UPDATED_EVENT = "topup-transaction.updated";
-
-export const orderChannel = (userId: string) => `topup-transactions.${userId}`;
 
 function orderOf(payload: unknown): Order | null {
   if (typeof payload !== "object" || payload === null) return null;
@@ -34,5 +31,5 @@ export function useLiveOrderUpdates(userId: string | null): void {
     },
     [queryClient],
   );
-  useRealtimeEvent(userId ? orderChannel(userId) : null, ORDER_UPDATED_EVENT, onUpdate);
+  useRealtimeEvent(userId ? ordersChannel(userId) : null, ORDER_UPDATED_EVENT, onUpdate);
 }
