@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { applyLedgerEntry, type Database } from "@bytetoll/db";
+import { type Database, debitUsage } from "@bytetoll/db";
 import { sql } from "drizzle-orm";
 import { releaseLease } from "./lease.ts";
 import type { UsageRow } from "./meter.ts";
@@ -81,12 +81,7 @@ export async function commitBatch(
     const users = new Set(existing.rows.map((row) => row.id));
     for (const [userId, debit] of batch.debits) {
       if (debit <= 0 || !users.has(userId)) continue;
-      const result = await applyLedgerEntry(tx, {
-        userId,
-        kind: "usage",
-        reference: `${batch.id}:${userId}`,
-        deltaBytes: -debit,
-      });
+      const result = await debitUsage(tx, { userId, batchId: batch.id, bytes: debit });
       if (result.balanceBytes !== null) balances.set(userId, result.balanceBytes);
       // The user's row is locked now, then the lease row: the order a grant locks them in.
       if (leaseHolder !== undefined) await releaseLease(tx, leaseHolder, userId, debit);
