@@ -1,11 +1,5 @@
+import { DEALS_CHANNEL, ORDERS_CHANNEL_PREFIX, ordersChannel } from "@bytetoll/contracts";
 import type { AuthUser } from "../types.ts";
-
-export type ChannelAck = { ok: true } | { ok: false; message: string };
-
-export const DEALS_CHANNEL = "deals";
-const ORDERS_PREFIX = "topup-transactions.";
-
-export const ordersChannel = (userId: string) => `${ORDERS_PREFIX}${userId}`;
 
 /** Which room a `subscribe`/`unsubscribe` names, and whether this socket may join it: `deals` is
  * public, `topup-transactions.{userId}` only for the signed-in owner. */
@@ -17,7 +11,7 @@ export function parseChannel(
     payload && typeof payload === "object" ? (payload as { channel?: unknown }).channel : undefined;
   if (typeof channel !== "string") return { ok: false, message: "channel is required" };
   if (channel === DEALS_CHANNEL) return { ok: true, room: channel };
-  if (channel.startsWith(ORDERS_PREFIX)) {
+  if (channel.startsWith(ORDERS_CHANNEL_PREFIX)) {
     if (!user) return { ok: false, message: "Unauthorized" };
     if (channel !== ordersChannel(user.id)) return { ok: false, message: "Forbidden" };
     return { ok: true, room: channel };
