@@ -16,6 +16,8 @@ export const dealDepositsQueryOptions = (id: string) =>
     queryKey: dealDepositsQueryKey(id),
     queryFn: ({ signal }) => getDealDeposits(id, signal),
     staleTime: 30_000,
+    // A deposit is paid on the checkout page: coming back to the list shows it.
+    refetchOnMount: "always",
   });
 
 /** Read only while someone is signed in. */

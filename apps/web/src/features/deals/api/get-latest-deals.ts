@@ -20,6 +20,9 @@ export const latestDealsQueryOptions = (poll = false) =>
     queryKey: LATEST_DEALS_QUERY_KEY,
     queryFn: ({ signal }) => getLatestDeals(signal),
     staleTime: 5 * 60 * 1000,
+    // deal.updated is only heard while the list is on screen: coming back reads what was missed
+    // (a purchase made on checkout moved the progress meanwhile).
+    refetchOnMount: "always",
     refetchInterval: poll ? DEALS_POLL_MS : false,
   });
 

@@ -1,6 +1,7 @@
 import { WITHDRAW_FAILED } from "@bytetoll/contracts";
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { ApiError, apiRequest } from "../../../lib/api-client.ts";
+import { PAYOUTS_QUERY_KEY } from "../../../lib/payouts-query-key.ts";
 import { dealDepositsQueryKey } from "./get-deal-deposits.ts";
 import { LATEST_DEALS_QUERY_KEY } from "./get-latest-deals.ts";
 
@@ -27,6 +28,8 @@ export function useWithdrawDeposit(id: string) {
       await Promise.all([
         queryClient.invalidateQueries({ queryKey: dealDepositsQueryKey(id) }),
         queryClient.invalidateQueries({ queryKey: LATEST_DEALS_QUERY_KEY }),
+        // The withdrawal is a payout now: the history lists it.
+        queryClient.invalidateQueries({ queryKey: PAYOUTS_QUERY_KEY }),
       ]);
     },
   });

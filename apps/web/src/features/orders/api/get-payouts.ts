@@ -1,8 +1,7 @@
 import type { Payout, PayoutListResponse } from "@bytetoll/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
-
-export const PAYOUTS_QUERY_KEY = ["payouts"] as const;
+import { PAYOUTS_QUERY_KEY } from "../../../lib/payouts-query-key.ts";
 
 /** GET /payouts: the signed-in user's withdrawn and refunded deposits, newest first. */
 export async function getPayouts(signal?: AbortSignal): Promise<Payout[]> {
