@@ -1,5 +1,4 @@
-/** Decision 003: the server refuses orders above this many USD. */
-export const MAX_ORDER_USD = 100_000;
+import { MAX_ORDER_USD } from "@bytetoll/contracts";
 
 /** docs/product.md#routes-and-layout/§9: Buy More starts at 100 GB and never goes below 1 GB. */
 export const DEFAULT_PURCHASE_GB = 100;
