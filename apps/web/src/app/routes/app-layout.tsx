@@ -4,6 +4,8 @@ import { HelpLinks } from "../../components/layout/help-links.tsx";
 import { LayoutSkeleton } from "../../components/layout/layout-skeleton.tsx";
 import { ProfileMenu } from "../../features/auth/components/profile-menu.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
+import { BalanceBadge } from "../../features/balance/components/balance-badge.tsx";
+import { LowBalanceAlertForm } from "../../features/balance/components/low-balance-alert-form.tsx";
 import { ProfileApiToken } from "../../features/connect/components/profile-api-token.tsx";
 import { useConfig } from "../../lib/config.ts";
 
@@ -23,8 +25,9 @@ export function Component() {
     <AppShell
       actions={
         <>
+          {session.status === "signed-in" ? <BalanceBadge userId={session.user.id} /> : null}
           <HelpLinks config={config} />
-          <ProfileMenu apiToken={<ProfileApiToken />} />
+          <ProfileMenu apiToken={<ProfileApiToken />} balanceAlert={<LowBalanceAlertForm />} />
         </>
       }
     >

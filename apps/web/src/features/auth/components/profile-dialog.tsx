@@ -4,7 +4,8 @@ import { Dialog, DialogHeader } from "../../../components/ui/dialog.tsx";
 import { ProfileRefundAddressForm } from "./profile-refund-address-form.tsx";
 import { ProfileSignOutEverywhere } from "./profile-sign-out-everywhere.tsx";
 
-/** Profile: e-mail, the editable refund address, the API token (`apiToken`, given by the app),
+/** Profile: e-mail, the editable refund address, the low-balance alert and the API token
+ * (`balanceAlert`, `apiToken`, given by the app),
  * sign-out everywhere. Closed, the content unmounts: the token is fetched and the draft reset
  * only when it opens. */
 export function ProfileDialog({
@@ -12,11 +13,13 @@ export function ProfileDialog({
   open,
   onOpenChange,
   apiToken,
+  balanceAlert,
 }: {
   user: SessionUser;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   apiToken: ReactNode;
+  balanceAlert: ReactNode;
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange} testId="profile-dialog">
@@ -29,6 +32,7 @@ export function ProfileDialog({
           </p>
         </div>
         <ProfileRefundAddressForm saved={user.refund_address} />
+        {balanceAlert}
         {apiToken}
         <div className="border-t border-slate-100 pt-4">
           <ProfileSignOutEverywhere />

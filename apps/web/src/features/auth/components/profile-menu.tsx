@@ -13,8 +13,9 @@ const itemClass =
   "data-[highlighted]:bg-slate-100 data-[highlighted]:text-slate-900";
 
 /** Profile menu: Profile and Logout when signed in, a Sign In icon otherwise. `apiToken` is the
- * API token section the app puts into the Profile dialog. */
-export function ProfileMenu({ apiToken }: { apiToken: ReactNode }) {
+ * API token section and `balanceAlert` the low-balance alert section the app puts into the Profile
+ * dialog. */
+export function ProfileMenu({ apiToken, balanceAlert }: { apiToken: ReactNode; balanceAlert: ReactNode }) {
   const session = useSession();
   const logout = useLogout();
   const [profileOpen, setProfileOpen] = useState(false);
@@ -69,6 +70,7 @@ export function ProfileMenu({ apiToken }: { apiToken: ReactNode }) {
         open={profileOpen}
         onOpenChange={setProfileOpen}
         apiToken={apiToken}
+        balanceAlert={balanceAlert}
       />
       <ProfileToaster />
     </>

@@ -1,0 +1,48 @@
+import { type AccountStatus, BALANCE_UPDATED_EVENT, ordersChannel } from "@bytetoll/contracts";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useCallback, useEffect } from "react";
+import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
+import { useRealtimeConnection, useRealtimeEvent } from "../../../lib/realtime/use-realtime-connection.ts";
+import { accountStatusQueryOptions } from "../api/get-account-status.ts";
+
+/** While the socket is down the balance is read again this often. */
+export const BALANCE_POLL_MS = 30_000;
+
+function balanceOf(payload: unknown): AccountStatus | null {
+  if (typeof payload !== "object" || payload === null) return null;
+  const { balance_gb, balance_bytes } = payload as Partial<AccountStatus>;
+  return typeof balance_gb === "number" && typeof balance_bytes === "number"
+    ? { balance_gb, balance_bytes }
+    : null;
+}
+
+/**
+ * The signed-in user's balance, kept live: each `balance.updated` on the user's realtime room
+ * replaces the cached figure (every card and warning reading it follows), and while the socket
+ * is not connected the balance is polled instead. A (re)connect reads it once, since changes
+ * may have been missed in between.
+ */
+export function useLiveBalance(userId: string) {
+  const queryClient = useQueryClient();
+  const realtime = useRealtimeConnection();
+  const connected = realtime === "connected";
+
+  const onUpdate = useCallback(
+    (payload: unknown) => {
+      const balance = balanceOf(payload);
+      if (!balance) return;
+      // A read still in flight started before this change: its answer would be older.
+      void queryClient
+        .cancelQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY })
+        .then(() => queryClient.setQueryData(ACCOUNT_STATUS_QUERY_KEY, balance));
+    },
+    [queryClient],
+  );
+  useRealtimeEvent(ordersChannel(userId), BALANCE_UPDATED_EVENT, onUpdate);
+
+  useEffect(() => {
+    if (connected) void queryClient.invalidateQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY });
+  }, [connected, queryClient]);
+
+  return useQuery({ ...accountStatusQueryOptions(), refetchInterval: connected ? false : BALANCE_POLL_MS });
+}
