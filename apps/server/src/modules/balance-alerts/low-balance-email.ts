@@ -20,5 +20,7 @@ export function lowBalanceEmail(to: string, balanceBytes: number, appUrl: string
   const html = `<p>Your ByteToll balance is low: <strong>${escapeHtml(left)}</strong> of data left.</p>
 <p><a href="${escapeHtml(link)}">Buy Data</a> to keep your proxy running.</p>
 <p>You can change or turn off this alert in Profile.</p>`;
-  return { to, subject: `ByteToll: ${left} of data left`, text, html, link };
+  // No outbox link: that slot is for sign-in links (the dev outbox prints it as one and tests
+  // sign in with the newest); this e-mail's link is in its text.
+  return { to, subject: `ByteToll: ${left} of data left`, text, html, link: null };
 }

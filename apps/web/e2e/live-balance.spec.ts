@@ -1,0 +1,146 @@
+import http from "node:http";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./fixtures/browser.ts";
+import { type RunningServer, startServer } from "./fixtures/server.ts";
+import { signInThroughPage } from "./fixtures/sign-in.ts";
+
+/** Enough to move a new account's 1 GB to 0.97 GB (figures have 2 decimals). */
+const BODY_BYTES = 30_000_000;
+/** Well under the 30 s the page polls at while its socket is down: only a push is this fast. */
+const PUSH_DEADLINE_MS = 15_000;
+
+let server: RunningServer;
+let browser: Browser;
+let gatewayPort: number;
+let origin: http.Server;
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const port = (probe.address() as AddressInfo).port;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+beforeAll(async () => {
+  gatewayPort = await freePort();
+  origin = http.createServer((_request, response) => {
+    response.writeHead(200, {
+      "content-type": "application/octet-stream",
+      "content-length": BODY_BYTES,
+      connection: "close",
+    });
+    response.end(Buffer.alloc(BODY_BYTES, 121));
+  });
+  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  [server, browser] = await Promise.all([
+    // The gateway runs inside the server process; loopback origins are opened for this test only.
+    startServer({
+      GATEWAY_BIND: "127.0.0.1",
+      GATEWAY_HTTP_PORT: String(gatewayPort),
+      EGRESS_ALLOW: "127.0.0.1/32",
+    }),
+    launchBrowser(),
+  ]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  await new Promise((resolve) => origin?.close(resolve));
+});
+
+async function tokenOf(page: Page): Promise<string> {
+  const stored = await page.evaluate(() => window.localStorage.getItem("bytetoll.token"));
+  return (JSON.parse(stored ?? "{}") as { token: string }).token;
+}
+
+/** One plain-HTTP GET through the gateway with the customer's proxy credentials. */
+function fetchThroughGateway(username: string, password: string): Promise<void> {
+  const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/file`;
+  return new Promise((resolve, reject) => {
+    const request = http.request({
+      host: "127.0.0.1",
+      port: gatewayPort,
+      path: target,
+      agent: false,
+      headers: {
+        host: new URL(target).host,
+        connection: "close",
+        "proxy-authorization": `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`,
+      },
+    });
+    request.on("response", (response) => {
+      if (response.statusCode !== 200) reject(new Error(`gateway answered ${response.statusCode}`));
+      response.resume();
+      response.on("end", resolve);
+    });
+    request.on("error", reject);
+    request.end();
+  });
+}
+
+async function outboxSubjects(email: string): Promise<string[]> {
+  const response = await fetch(`${server.url}/dev/outbox/messages?to=${encodeURIComponent(email)}`);
+  const body = (await response.json()) as { data: Array<{ subject: string }> };
+  return body.data.map((message) => message.subject);
+}
+
+describe.each([
+  { name: "desktop", width: 1366, height: 850 },
+  { name: "phone", width: 390, height: 844 },
+])("the live balance ($name, $width×$height)", ({ name, width, height }) => {
+  it("moves the top-bar figure when traffic goes through the real gateway, without a reload", async () => {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width, height } });
+    const page = await context.newPage();
+    const email = `live-${name}-${Date.now()}@example.com`;
+    await signInThroughPage(page, server, email);
+
+    const badge = page.getByRole("banner").getByTestId("balance-badge");
+    await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe("1 GB");
+    expect(await badge.getAttribute("href")).toBe("/");
+    expect(await badge.isVisible()).toBe(true);
+    // The top bar fits the screen with the figure in it.
+    expect(
+      await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+    ).toBeLessThanOrEqual(0);
+
+    // Any other signed-in page shows it too; the traffic happens while the customer is there.
+    await page.goto("/usage");
+    await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe("1 GB");
+    await page.evaluate(() => {
+      (window as unknown as { notReloaded: boolean }).notReloaded = true;
+    });
+
+    const credentials = await fetch(`${server.url}/credentials/latest`, {
+      headers: { authorization: `Bearer ${await tokenOf(page)}` },
+    }).then((response) => response.json() as Promise<{ data: { username: string; password: string } }>);
+    await fetchThroughGateway(credentials.data.username, credentials.data.password);
+    const sent = Date.now();
+
+    await expect.poll(() => badge.textContent(), { timeout: PUSH_DEADLINE_MS }).toBe("0.97 GB");
+    const elapsed = Date.now() - sent;
+    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(
+      true,
+    );
+    expect(elapsed).toBeLessThan(PUSH_DEADLINE_MS);
+
+    // The badge leads to Buy Data, whose card shows the same figure.
+    await badge.click();
+    await page.waitForURL(`${server.url}/`);
+    await expect.poll(() => page.getByTestId("balance-gb").textContent()).toBe("0.97 GB");
+
+    // The default 1 GB threshold was crossed: one low-balance e-mail in the dev outbox.
+    await expect
+      .poll(() => outboxSubjects(email), { timeout: 10_000 })
+      .toContain("ByteToll: 0.97 GB of data left");
+    expect((await outboxSubjects(email)).filter((subject) => subject.includes("of data left"))).toHaveLength(
+      1,
+    );
+    await context.close();
+  });
+});
