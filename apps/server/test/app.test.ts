@@ -180,6 +180,8 @@ describe("GET /config", () => {
         node_sdk_url: `${TEST_APP_URL}/docs/integrations#nodejs`,
         php_sdk_url: `${TEST_APP_URL}/docs/integrations#php`,
         mcp_server_url: `${TEST_APP_URL}/docs/integrations#mcp`,
+        // Deals' share links point at the marketing site; it defaults to the dashboard.
+        marketing_url: TEST_APP_URL,
       },
     });
   });
