@@ -1,7 +1,7 @@
 import { type Database, type Db, schema } from "@bytetoll/db";
 import { and, desc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
 
-const { dealDeposits, dealReservations, deals, orders, payouts, users } = schema;
+const { dealReservations, deals, orders, payouts } = schema;
 
 export type DealRow = typeof deals.$inferSelect;
 export type PayoutRow = typeof payouts.$inferSelect;
@@ -136,70 +136,6 @@ export function createDealsRepository(database: Database) {
       return row ? Number(row.id) : null;
     },
 
-    /** Records a paid deposit once; false when this order's deposit is already recorded. */
-    async insertDeposit(
-      tx: Tx,
-      deposit: { orderId: string; dealId: number; userId: string; amountCents: number; status: string },
-    ): Promise<boolean> {
-      const rows = await tx.insert(dealDeposits).values(deposit).onConflictDoNothing().returning();
-      return rows.length > 0;
-    },
-
-    /** Locks the order's deposit, if it has one. */
-    async lockDeposit(tx: Tx, orderId: string) {
-      const [row] = await tx
-        .select()
-        .from(dealDeposits)
-        .where(eq(dealDeposits.orderId, orderId))
-        .for("update");
-      return row;
-    },
-
-    /** held | credited | refundable → reversed: the provider gave the deposit's money back. */
-    async reverseDeposit(tx: Tx, orderId: string): Promise<boolean> {
-      const rows = await tx
-        .update(dealDeposits)
-        .set({ status: "reversed", updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(dealDeposits.orderId, orderId),
-            inArray(dealDeposits.status, ["held", "credited", "refundable"]),
-          ),
-        )
-        .returning({ orderId: dealDeposits.orderId });
-      return rows.length > 0;
-    },
-
-    /** paid → refunded for a deposit order whose money went back. */
-    async markOrderRefunded(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
-      const [row] = await tx
-        .update(orders)
-        .set({ paymentStatus: "refunded", updatedAt: sql`now()` })
-        .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "paid")))
-        .returning();
-      return row;
-    },
-
-    /** A deposit order is paid: it is held by the deal, not credited. */
-    async markOrderPaid(tx: Tx, orderId: string, payinHash: string | null): Promise<OrderRow | undefined> {
-      const [row] = await tx
-        .update(orders)
-        .set({
-          paymentStatus: "paid",
-          payinHash: payinHash ?? sql`${orders.payinHash}`,
-          paidAt: sql`coalesce(${orders.paidAt}, now())`,
-          updatedAt: sql`now()`,
-        })
-        .where(
-          and(
-            eq(orders.id, orderId),
-            inArray(orders.paymentStatus, ["waiting", "expired", "partially_paid"]),
-          ),
-        )
-        .returning();
-      return row;
-    },
-
     async addDeposited(tx: Tx, dealId: number, deltaCents: number): Promise<void> {
       await tx
         .update(deals)
@@ -281,133 +217,6 @@ export function createDealsRepository(database: Database) {
         .set({ status: "cancelled", updatedAt: sql`now()` })
         .where(and(eq(deals.id, dealId), inArray(deals.status, ["pending", "live"])))
         .returning();
-      return row;
-    },
-
-    /** held → credited for every deposit of the deal; returns what was credited. */
-    async creditHeld(tx: Tx, dealId: number) {
-      return tx
-        .update(dealDeposits)
-        .set({ status: "credited", updatedAt: sql`now()` })
-        .where(and(eq(dealDeposits.dealId, dealId), eq(dealDeposits.status, "held")))
-        .returning({
-          orderId: dealDeposits.orderId,
-          userId: dealDeposits.userId,
-          amountCents: dealDeposits.amountCents,
-        });
-    },
-
-    /** Per owner, the deposits of the deal in `statuses`, with the owner's refund address. */
-    async depositsByOwner(tx: Tx, dealId: number, statuses: string[], userId?: string) {
-      const rows = await tx
-        .select({
-          userId: dealDeposits.userId,
-          refundAddress: users.refundAddress,
-          cents: sql<string>`sum(${dealDeposits.amountCents})`,
-          held: sql<string>`sum(${dealDeposits.amountCents}) FILTER (WHERE ${dealDeposits.status} = 'held')`,
-        })
-        .from(dealDeposits)
-        .innerJoin(users, eq(users.id, dealDeposits.userId))
-        .where(
-          and(
-            eq(dealDeposits.dealId, dealId),
-            inArray(dealDeposits.status, statuses),
-            userId ? eq(dealDeposits.userId, userId) : undefined,
-          ),
-        )
-        .groupBy(dealDeposits.userId, users.refundAddress);
-      return rows.map((row) => ({
-        userId: row.userId,
-        refundAddress: row.refundAddress,
-        cents: Number(row.cents),
-        heldCents: Number(row.held ?? 0),
-      }));
-    },
-
-    async insertPayout(
-      tx: Tx,
-      payout: { userId: string; dealId: number; kind: string; amountCents: number; walletAddress: string },
-    ): Promise<PayoutRow> {
-      const [row] = await tx.insert(payouts).values(payout).returning();
-      if (!row) throw new Error("payout insert returned nothing");
-      return row;
-    },
-
-    /** Moves an owner's deposits of the deal from `statuses` to `status` (with their payout). */
-    async moveDeposits(
-      tx: Tx,
-      where: { dealId: number; userId: string; from: string[] },
-      to: { status: string; payoutId: string | null },
-    ): Promise<void> {
-      await tx
-        .update(dealDeposits)
-        .set({ status: to.status, payoutId: to.payoutId, updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(dealDeposits.dealId, where.dealId),
-            eq(dealDeposits.userId, where.userId),
-            inArray(dealDeposits.status, where.from),
-          ),
-        );
-    },
-
-    /** The caller's deposits in the deal that are still theirs to withdraw or be credited. */
-    async openDepositCents(userId: string, dealId: number): Promise<number> {
-      const [row] = await db
-        .select({ cents: sql<string>`coalesce(sum(${dealDeposits.amountCents}), 0)` })
-        .from(dealDeposits)
-        .where(
-          and(
-            eq(dealDeposits.userId, userId),
-            eq(dealDeposits.dealId, dealId),
-            inArray(dealDeposits.status, ["held", "refundable"]),
-          ),
-        );
-      return Number(row?.cents ?? 0);
-    },
-
-    async listPayouts(filter: { status?: string; userId?: string; limit: number }): Promise<PayoutRow[]> {
-      return db
-        .select()
-        .from(payouts)
-        .where(
-          and(
-            filter.status ? eq(payouts.status, filter.status) : undefined,
-            filter.userId ? eq(payouts.userId, filter.userId) : undefined,
-          ),
-        )
-        .orderBy(desc(payouts.createdAt), desc(payouts.id))
-        .limit(filter.limit);
-    },
-
-    /** pending → sent with the transaction hash; one conditional UPDATE. */
-    async markPayoutSent(id: string, txHash: string): Promise<PayoutRow | undefined> {
-      const [row] = await db
-        .update(payouts)
-        .set({ status: "sent", txHash, updatedAt: sql`now()` })
-        .where(and(eq(payouts.id, id), eq(payouts.status, "pending")))
-        .returning();
-      return row;
-    },
-
-    /** pending → failed; the deposits it carried become refundable (withdrawable again). */
-    async markPayoutFailed(tx: Tx, id: string): Promise<PayoutRow | undefined> {
-      const [row] = await tx
-        .update(payouts)
-        .set({ status: "failed", updatedAt: sql`now()` })
-        .where(and(eq(payouts.id, id), eq(payouts.status, "pending")))
-        .returning();
-      if (row) {
-        await tx
-          .update(dealDeposits)
-          .set({ status: "refundable", payoutId: null, updatedAt: sql`now()` })
-          .where(eq(dealDeposits.payoutId, id));
-      }
-      return row;
-    },
-
-    async findPayout(id: string): Promise<PayoutRow | undefined> {
-      const [row] = await db.select().from(payouts).where(eq(payouts.id, id));
       return row;
     },
   };

@@ -10,6 +10,7 @@ import {
 import { creditDeposit, type Database, reverseDeposit } from "@bytetoll/db";
 import { AppError, notFound } from "../../errors.ts";
 import { dealPrice, depositBytes, toDealView, toPayoutView } from "./deal-view.ts";
+import { createDepositRepository } from "./deposit-repository.ts";
 import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable, soldOut } from "./order-terms.ts";
 import { createDealsRepository, type DealRow, type OrderRow, type Tx } from "./repository.ts";
 
@@ -39,6 +40,7 @@ interface Deps {
  */
 export function createDealsService({ database, publish }: Deps) {
   const repository = createDealsRepository(database);
+  const deposits = createDepositRepository(database);
 
   const publishRows = (rows: (DealRow | undefined | null)[]) => {
     for (const row of rows) if (row) publish(toDealView(row));
@@ -60,7 +62,7 @@ export function createDealsService({ database, publish }: Deps) {
   async function activateInTx(tx: Tx, deal: DealRow): Promise<DealRow | undefined> {
     const activated = await repository.activate(tx, deal.id);
     if (!activated) return undefined;
-    for (const deposit of await repository.creditHeld(tx, deal.id)) {
+    for (const deposit of await deposits.creditHeld(tx, deal.id)) {
       await creditDepositInTx(tx, activated, deposit);
     }
     return activated;
@@ -83,21 +85,21 @@ export function createDealsService({ database, publish }: Deps) {
    * address, or, without one, refundable (withdrawn later with an address). */
   async function refundHeldInTx(tx: Tx, deal: DealRow, userId?: string): Promise<void> {
     let released = 0;
-    for (const owner of await repository.depositsByOwner(tx, deal.id, ["held"], userId)) {
+    for (const owner of await deposits.depositsByOwner(tx, deal.id, ["held"], userId)) {
       released += owner.cents;
       const where = { dealId: deal.id, userId: owner.userId, from: ["held"] };
       if (!owner.refundAddress) {
-        await repository.moveDeposits(tx, where, { status: "refundable", payoutId: null });
+        await deposits.moveDeposits(tx, where, { status: "refundable", payoutId: null });
         continue;
       }
-      const payout = await repository.insertPayout(tx, {
+      const payout = await deposits.insertPayout(tx, {
         userId: owner.userId,
         dealId: deal.id,
         kind: "refund",
         amountCents: owner.cents,
         walletAddress: owner.refundAddress,
       });
-      await repository.moveDeposits(tx, where, { status: "paid_out", payoutId: payout.id });
+      await deposits.moveDeposits(tx, where, { status: "paid_out", payoutId: payout.id });
     }
     if (released > 0) await repository.addDeposited(tx, deal.id, -released);
   }
@@ -106,7 +108,7 @@ export function createDealsService({ database, publish }: Deps) {
    * credited; for one that has ended, refunded). Returns the paid order, or null if it was
    * already recorded. */
   async function holdDepositInTx(tx: Tx, deal: DealRow, row: OrderRow, reading: DealPaymentReading) {
-    const paid = await repository.markOrderPaid(tx, row.id, reading.payinHash ?? null);
+    const paid = await deposits.markOrderPaid(tx, row.id, reading.payinHash ?? null);
     if (!paid) return null;
     const deposit = {
       orderId: row.id,
@@ -115,7 +117,7 @@ export function createDealsService({ database, publish }: Deps) {
       amountCents: Number(row.amountCents),
     };
     const credited = deal.status === "activated";
-    const inserted = await repository.insertDeposit(tx, {
+    const inserted = await deposits.insertDeposit(tx, {
       ...deposit,
       status: credited ? "credited" : "held",
     });
@@ -135,10 +137,10 @@ export function createDealsService({ database, publish }: Deps) {
    * payout already carries cannot be taken back here (the operator settles that): null.
    */
   async function reverseDepositInTx(tx: Tx, deal: DealRow, row: OrderRow, kind: "refund" | "chargeback") {
-    const deposit = await repository.lockDeposit(tx, row.id);
+    const deposit = await deposits.lockDeposit(tx, row.id);
     if (!deposit) return undefined;
     const counted = deposit.status === "held" || deposit.status === "credited";
-    if (!(await repository.reverseDeposit(tx, row.id))) return null;
+    if (!(await deposits.reverseDeposit(tx, row.id))) return null;
     if (counted) await repository.addDeposited(tx, deal.id, -Number(deposit.amountCents));
     if (deposit.status === "credited") {
       await reverseDeposit(tx, {
@@ -149,7 +151,7 @@ export function createDealsService({ database, publish }: Deps) {
       });
     }
     publishSoon(await repository.find(deal.id, tx));
-    return (await repository.markOrderRefunded(tx, row.id)) ?? null;
+    return (await deposits.markOrderRefunded(tx, row.id)) ?? null;
   }
 
   /** The scheduler's end of a deal: a group buy that reached its target activates instead. */
@@ -229,7 +231,7 @@ export function createDealsService({ database, publish }: Deps) {
       const id = decodeDealId(encodedId);
       const deal = id === null ? undefined : await repository.find(id);
       if (!deal) throw dealUnavailable();
-      return (await repository.openDepositCents(userId, deal.id)) / 100;
+      return (await deposits.openDepositCents(userId, deal.id)) / 100;
     },
 
     /** POST /deals/{id}/withdraw: the caller's held or refundable deposits become one payout. */
@@ -243,19 +245,19 @@ export function createDealsService({ database, publish }: Deps) {
             "deal_activated",
           );
         }
-        const [owner] = await repository.depositsByOwner(tx, deal.id, ["held", "refundable"], userId);
+        const [owner] = await deposits.depositsByOwner(tx, deal.id, ["held", "refundable"], userId);
         if (!owner || owner.cents <= 0) {
           throw new AppError(409, "You have no deposit to withdraw from this deal.", "nothing_to_withdraw");
         }
         const live = deal.status === "live" || deal.status === "pending";
-        const payout = await repository.insertPayout(tx, {
+        const payout = await deposits.insertPayout(tx, {
           userId,
           dealId: deal.id,
           kind: live ? "withdrawal" : "refund",
           amountCents: owner.cents,
           walletAddress,
         });
-        await repository.moveDeposits(
+        await deposits.moveDeposits(
           tx,
           { dealId: deal.id, userId, from: ["held", "refundable"] },
           { status: "paid_out", payoutId: payout.id },
@@ -348,11 +350,11 @@ export function createDealsService({ database, publish }: Deps) {
     },
 
     async payouts(filter: { status?: string; userId?: string }): Promise<Payout[]> {
-      return (await repository.listPayouts({ ...filter, limit: 500 })).map(toPayoutView);
+      return (await deposits.listPayouts({ ...filter, limit: 500 })).map(toPayoutView);
     },
 
     async payoutSent(id: string, txHash: string): Promise<Payout> {
-      const row = UUID.test(id) ? await repository.markPayoutSent(id, txHash) : undefined;
+      const row = UUID.test(id) ? await deposits.markPayoutSent(id, txHash) : undefined;
       if (row) return toPayoutView(row);
       throw await payoutNotPending(id);
     },
@@ -360,7 +362,7 @@ export function createDealsService({ database, publish }: Deps) {
     /** pending → failed: the deposits it carried are owed again (withdrawable with an address). */
     async payoutFailed(id: string): Promise<Payout> {
       const row = UUID.test(id)
-        ? await repository.transaction((tx) => repository.markPayoutFailed(tx, id))
+        ? await repository.transaction((tx) => deposits.markPayoutFailed(tx, id))
         : undefined;
       if (row) return toPayoutView(row);
       throw await payoutNotPending(id);
@@ -368,7 +370,7 @@ export function createDealsService({ database, publish }: Deps) {
   };
 
   async function payoutNotPending(id: string): Promise<AppError> {
-    const existing = UUID.test(id) ? await repository.findPayout(id) : undefined;
+    const existing = UUID.test(id) ? await deposits.findPayout(id) : undefined;
     if (!existing) return notFound(PAYOUT_NOT_FOUND);
     return new AppError(409, `This payout is ${existing.status}, not pending.`, "payout_not_pending");
   }
