@@ -161,7 +161,7 @@ interface Subject {
 }
 
 /** Five: a single bulk download swings by ±30% on a shared two-core box, so the median needs them. */
-const ROUNDS = 5;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 
 async function idleTunnelMemory(subject: Subject, originPort: number): Promise<number | null> {
   if (subject.pid === null) return null;
