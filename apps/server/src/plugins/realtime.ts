@@ -5,6 +5,7 @@ import {
   DEAL_UPDATED_EVENT,
   DEALS_CHANNEL,
   ORDER_UPDATED_EVENT,
+  ORDERS_CHANNEL_PREFIX,
   ordersChannel,
 } from "@bytetoll/contracts";
 import { createAdapter } from "@socket.io/redis-adapter";
@@ -26,6 +27,8 @@ export interface Realtime {
   publishDeal(deal: Record<string, unknown>): void;
   /** Whether a socket on this instance is in the user's room. */
   hasLocalListeners(userId: string): boolean;
+  /** Users with a socket in their room on this instance. */
+  localListeners(): string[];
   /** `balance.updated` to the user's sockets on this instance only: every instance hears each
    * balance change on the change feed and tells its own sockets, so nothing is sent twice. */
   publishBalanceLocally(userId: string, balance: BalanceUpdatedEvent): void;
@@ -126,6 +129,12 @@ async function realtimePlugin(app: FastifyInstance) {
     },
     hasLocalListeners(userId: string) {
       return (io.of("/").adapter.rooms.get(ordersChannel(userId))?.size ?? 0) > 0;
+    },
+    localListeners() {
+      const rooms = [...io.of("/").adapter.rooms.keys()];
+      return rooms
+        .filter((room) => room.startsWith(ORDERS_CHANNEL_PREFIX))
+        .map((room) => room.slice(ORDERS_CHANNEL_PREFIX.length));
     },
     publishBalanceLocally(userId: string, balance: BalanceUpdatedEvent) {
       io.local.to(ordersChannel(userId)).emit(BALANCE_UPDATED_EVENT, balance);

@@ -48,7 +48,13 @@ async function balanceAlertsPlugin(app: FastifyInstance) {
   });
 
   app.changeFeed.onChange((payload) => {
-    const change = payload === null ? null : parseChange(payload);
+    // Null: the feed is back after an outage and changes may have been missed; the sockets
+    // here get their balance again (the e-mail check runs again at the user's next change).
+    if (payload === null) {
+      for (const userId of app.realtime.localListeners()) throttle.trigger(userId);
+      return;
+    }
+    const change = parseChange(payload);
     if (change?.kind === "user") throttle.trigger(change.key);
   });
   app.addHook("preClose", () => throttle.stop());

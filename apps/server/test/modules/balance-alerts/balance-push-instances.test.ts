@@ -7,7 +7,7 @@ import { customerWithoutEmail } from "../orders/helpers.ts";
 
 // With REDIS_URL the instances also share Socket.IO's Redis adapter, as in production: a push
 // sent to the whole room from every instance would then arrive once per instance.
-const shared = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
+const shared: Record<string, string> = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
 /** Longer than one balance-handling interval (1 s) plus the change feed's delivery. */
 const SETTLED_MS = 1_600;
 

@@ -66,4 +66,24 @@ describe("balance.updated", () => {
     expect(aliceEvents.length - burstStart).toBeLessThanOrEqual(2);
     expect(bobEvents).toEqual([]);
   });
+
+  it.runIf(Boolean(process.env.DATABASE_URL))(
+    "sends the balance again once the change feed is back after an outage (a change may have been missed)",
+    async () => {
+      const carol = await signIn(t.app, "push-carol@example.com");
+      const events = await listen(carol.token, carol.id);
+      const { balances } = t.app.changeFeed.caches;
+      await t.database.query(
+        `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+          WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
+      );
+      for (let i = 0; i < 100 && balances.live; i++) await new Promise((resolve) => setTimeout(resolve, 5));
+      expect(balances.live).toBe(false);
+      // Written while nobody listens: no notification reaches this instance.
+      await setBalance(carol.id, 123_000_000);
+      await expect
+        .poll(() => events.at(-1), { timeout: 10_000 })
+        .toEqual({ balance_gb: 0.12, balance_bytes: 123_000_000 });
+    },
+  );
 });
