@@ -60,7 +60,8 @@ describe("the gateway npm start runs in the same process", () => {
   });
 
   it("keeps its usage journal in DATA_DIR, the default one included, on either database", () => {
-    for (const env of [{}, { DATABASE_URL: "postgres://db.example/bytetoll" }]) {
+    const envs: Record<string, string>[] = [{}, { DATABASE_URL: "postgres://db.example/bytetoll" }];
+    for (const env of envs) {
       const config = testConfig(env);
       expect(planEmbeddedGateway(config)?.config.stateDir).toBe(config.DATA_DIR);
     }
