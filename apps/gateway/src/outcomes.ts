@@ -92,8 +92,14 @@ export class ConnectionOutcomes {
     target.socket.on("error", (error: NodeJS.ErrnoException) => {
       reset ||= error.code === "ECONNRESET" || error.code === "EPIPE";
     });
+    // Where the target's own traffic starts on the socket's counters. The billing cursor cannot
+    // tell: the meter moves it on every chunk, so at close it has seen almost nothing.
+    const unbilledAtStart = target.unbilled();
+    const readAtStart = target.socket.bytesRead - unbilledAtStart.received;
+    const writtenAtStart = target.socket.bytesWritten - unbilledAtStart.sent;
     target.socket.once("close", () => {
-      const { received, sent } = target.unbilled();
+      const received = target.socket.bytesRead - readAtStart;
+      const sent = target.socket.bytesWritten - writtenAtStart;
       const cutShort = admitted.target.port === 443 && sent > 0 && received < TLS_FIRST_FLIGHT_BYTES;
       this.record(admitted, reset ? "reset" : cutShort ? "tls_cut" : "ok");
     });

@@ -1,0 +1,58 @@
+import net from "node:net";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { pino } from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Admitted } from "./admission.ts";
+import { ConnectionOutcomes } from "./outcomes.ts";
+
+/** A loopback address of its own, so port 443 is free whatever else runs on this machine. */
+const HOST = "127.0.0.77";
+
+let database: TestDatabase;
+let site: net.Server;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  // Answers a TLS ClientHello with a few bytes and hangs up: a handshake cut short.
+  site = net.createServer((socket) => {
+    socket.once("data", () => socket.end(Buffer.alloc(7)));
+  });
+  await new Promise<void>((resolve) => site.listen(443, HOST, resolve));
+});
+afterAll(async () => {
+  await new Promise((resolve) => site.close(resolve));
+  await database.close();
+});
+
+function tunnelTo(domain: string): Admitted {
+  return {
+    target: { address: HOST, port: 443, domain },
+    proxyType: "dc",
+    upstream: { kind: "direct", id: "direct" },
+  } as Admitted;
+}
+
+describe("connection outcomes", () => {
+  it("counts a tunnel to 443 whose target hung up before a TLS first flight as cut short", async () => {
+    const outcomes = new ConnectionOutcomes(database, pino({ level: "silent" }));
+    const target = await outcomes.dialTunnel(tunnelTo("cut.example"));
+    const closed = new Promise((resolve) => target.socket.once("close", resolve));
+    // The meter takes the tunnel's bytes as they pass, as it does for every live tunnel.
+    const take = () => {
+      target.takeUnbilled();
+      return true;
+    };
+    if (target.reads) target.reads.sink = take;
+    else target.socket.on("data", take);
+    target.socket.write(Buffer.alloc(300, 1));
+    await closed;
+    target.takeUnbilled();
+    await outcomes.flush();
+    const [row] = await database.query<{ connections: string; tls_cut: string }>(
+      "SELECT connections, tls_cut FROM domain_outcomes WHERE domain = 'cut.example'",
+    );
+    expect({ connections: Number(row?.connections), tlsCut: Number(row?.tls_cut) }).toEqual({
+      connections: 1,
+      tlsCut: 1,
+    });
+  });
+});
