@@ -11,3 +11,7 @@ ALTER TABLE "users" ADD CONSTRAINT "users_low_balance_threshold_check" CHECK ("l
 --> statement-breakpoint
 -- Accounts already below the threshold crossed it before this existed: no e-mail for that one.
 UPDATE "users" SET "low_balance_notified_at" = now() WHERE "balance_bytes" < "low_balance_threshold_bytes";
+--> statement-breakpoint
+-- A new account starts at 0 and has crossed nothing yet: it is armed once its balance first
+-- reaches the threshold (the free GB does), so a first small purchase sends no alert.
+ALTER TABLE "users" ALTER COLUMN "low_balance_notified_at" SET DEFAULT now();

@@ -32,8 +32,9 @@ export const users = pgTable("users", {
   leasedBytes: bigint("leased_bytes", { mode: "number" }).notNull().default(0),
   /** Below this balance the customer gets one e-mail; null = off. */
   lowBalanceThresholdBytes: bigint("low_balance_threshold_bytes", { mode: "number" }).default(1_000_000_000),
-  /** Set when that e-mail went out; cleared once the balance is back at or above the threshold. */
-  lowBalanceNotifiedAt: timestamp("low_balance_notified_at", { withTimezone: true }),
+  /** Set when that e-mail went out (and on a new account, which has crossed nothing yet); cleared
+   * once the balance is at or above the threshold, which arms the next e-mail. */
+  lowBalanceNotifiedAt: timestamp("low_balance_notified_at", { withTimezone: true }).defaultNow(),
   createdAt: createdAt(),
 });
 

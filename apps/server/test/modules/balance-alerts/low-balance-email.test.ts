@@ -130,4 +130,17 @@ describe("the low-balance e-mail over real SMTP, with two server instances", () 
     await pause(SETTLED_MS);
     expect(await lowBalanceMails("off@example.com")).toHaveLength(0);
   });
+
+  it("does not alert an account that has never been at or above its threshold (FREE_GB off, a first small purchase)", async () => {
+    const [user] = await first.database.query<{ id: string }>(
+      "INSERT INTO users (email) VALUES ('never-above@example.com') RETURNING id",
+    );
+    await setBalance(user!.id, 0.5 * GB);
+    await pause(SETTLED_MS);
+    expect(await lowBalanceMails("never-above@example.com")).toHaveLength(0);
+    await setBalance(user!.id, 2 * GB);
+    await pause(SETTLED_MS);
+    await setBalance(user!.id, 0.4 * GB);
+    await expect.poll(() => lowBalanceMails("never-above@example.com"), { timeout: 5_000 }).toHaveLength(1);
+  });
 });
