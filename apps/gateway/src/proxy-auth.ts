@@ -6,7 +6,7 @@ export interface BasicCredentials {
 /** No username the server hands out holds a control character (a NUL cannot even be stored in
  * PostgreSQL text): such a name is a wrong credential, decided before any lookup. */
 export function isPlausibleUsername(username: string): boolean {
-  return !/[\x00-\x1f\x7f]/.test(username);
+  return !/\p{Cc}/u.test(username);
 }
 
 /** `Proxy-Authorization: Basic base64(user:pass)`; anything else is treated as absent. */
