@@ -140,6 +140,20 @@ describe.each([
       (await outboxSubjects(email)).filter((subject) => /of data left$/.test(subject));
     await expect.poll(alerts, { timeout: 10_000 }).toHaveLength(1);
     expect((await alerts())[0]).toMatch(/^ByteToll: 0\.9\d GB of data left$/);
+
+    // The threshold is the customer's to set in Profile.
+    await page.getByRole("button", { name: "Account menu" }).click();
+    await page.getByRole("menuitem", { name: "Profile" }).click();
+    const alert = page.getByRole("dialog", { name: "Profile" }).getByTestId("low-balance-alert");
+    const amount = alert.getByLabel("When my balance falls below");
+    await expect.poll(() => amount.inputValue()).toBe("1");
+    await amount.fill("0.5");
+    await alert.getByRole("button", { name: "Save" }).click();
+    await alert.getByText("Low-balance alert saved").waitFor();
+    const profile = await fetch(`${server.url}/account/profile`, {
+      headers: { authorization: `Bearer ${await tokenOf(page)}` },
+    }).then((response) => response.json() as Promise<{ data: { low_balance_threshold_gb: number | null } }>);
+    expect(profile.data.low_balance_threshold_gb).toBe(0.5);
     await context.close();
   });
 });
