@@ -12,9 +12,12 @@ import { CryptoCheckoutForm } from "../../features/orders/components/crypto-chec
 import { DealUnavailable } from "../../features/orders/components/deal-unavailable.tsx";
 import { OrderStatusView } from "../../features/orders/components/order-status-view.tsx";
 import { parseUsdParam } from "../../features/orders/purchase-amount.ts";
+import { usePageTitle } from "../../lib/page-title.ts";
 
 /** /checkout: signed in, outside the dashboard layout (docs/product.md#routes-and-layout). */
 export function Component() {
+  const [search] = useSearchParams();
+  usePageTitle(search.get("order_id") ? "Order" : "Checkout");
   return (
     <RequireSignedIn fallback={<LayoutSkeleton />}>
       <div className="min-h-dvh bg-slate-50">

@@ -8,10 +8,12 @@ import { BuyMoreDialog } from "../../features/orders/components/buy-more-dialog.
 import { PayoutHistory } from "../../features/orders/components/payout-history.tsx";
 import { TransactionHistory } from "../../features/orders/components/transaction-history.tsx";
 import { useConfig } from "../../lib/config.ts";
+import { usePageTitle } from "../../lib/page-title.ts";
 import { useRealtimeConnection, useRealtimeEvent } from "../../lib/realtime/use-realtime-connection.ts";
 
 /** / (docs/product.md#dashboard): balance with Buy More, promotions, purchase history. */
 export function Component() {
+  usePageTitle("Buy Data");
   return (
     <section aria-labelledby="screen-title" className="mx-auto max-w-5xl space-y-6">
       <h1 id="screen-title" className="text-2xl font-semibold tracking-tight text-slate-900">

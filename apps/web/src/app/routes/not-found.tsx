@@ -5,9 +5,11 @@ import { buttonClassName } from "../../components/ui/button.tsx";
 import { Skeleton } from "../../components/ui/skeleton.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { useConfig } from "../../lib/config.ts";
+import { usePageTitle } from "../../lib/page-title.ts";
 
 /** Any unknown path (docs/product.md#not-found). */
 export function Component() {
+  usePageTitle("Page Not Found");
   const session = useSession();
   const { data: config } = useConfig();
 
