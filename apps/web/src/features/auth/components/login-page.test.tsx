@@ -78,6 +78,28 @@ describe("login screen", () => {
     expect(screen.getByText(FORMAT_MESSAGE)).toBeInTheDocument();
   });
 
+  it("says the e-mail is required when the field is emptied and left", async () => {
+    stubApi();
+    await openLogin();
+    fireEvent.change(emailField(), { target: { value: "a@" } });
+    fireEvent.change(emailField(), { target: { value: "" } });
+    fireEvent.blur(emailField());
+    expect(screen.getByText("Email is required.")).toBeInTheDocument();
+    expect(emailField()).toHaveAttribute("aria-invalid", "true");
+  });
+
+  it("says the e-mail is required 500 ms after the field is emptied", async () => {
+    stubApi();
+    await openLogin();
+    vi.useFakeTimers();
+    fireEvent.change(emailField(), { target: { value: "a@example.com" } });
+    fireEvent.change(emailField(), { target: { value: "" } });
+    act(() => vi.advanceTimersByTime(499));
+    expect(screen.queryByText("Email is required.")).not.toBeInTheDocument();
+    act(() => vi.advanceTimersByTime(1));
+    expect(screen.getByText("Email is required.")).toBeInTheDocument();
+  });
+
   it("keeps the button disabled while the e-mail is empty or invalid", async () => {
     stubApi();
     await openLogin();

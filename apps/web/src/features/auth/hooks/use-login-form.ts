@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
 import { ApiError } from "../../../lib/api-client.ts";
 import { requestLoginLink } from "../api/request-login-link.ts";
-import { EMAIL_INVALID_MESSAGE, EMAIL_VALIDATION_DELAY_MS, emailProblem } from "../email-validation.ts";
+import { EMAIL_VALIDATION_DELAY_MS, emailProblem } from "../email-validation.ts";
 import { buildLoginRequest, type LoginPrefill } from "../login-request.ts";
 
 /** docs/product.md#login states, plus the in-flight submit. */
@@ -37,9 +37,9 @@ export function useLoginForm({ search, prefill, initialising }: LoginFormOptions
   }, []);
   useEffect(() => cancelTimer, [cancelTimer]);
 
-  /** Only the format message is shown while typing; an empty field just keeps the button disabled. */
-  const showFormatProblem = useCallback((value: string) => {
-    setValidationMessage(emailProblem(value) === EMAIL_INVALID_MESSAGE ? EMAIL_INVALID_MESSAGE : null);
+  /** The field's problem, empty included: shown once typing has stopped or the field is left. */
+  const showProblem = useCallback((value: string) => {
+    setValidationMessage(emailProblem(value));
   }, []);
 
   const onEmailChange = useCallback(
@@ -50,15 +50,15 @@ export function useLoginForm({ search, prefill, initialising }: LoginFormOptions
       setStatus((current) => (current === "error" ? "stale" : current));
       setSubmitError(null);
       cancelTimer();
-      timer.current = setTimeout(() => showFormatProblem(value), EMAIL_VALIDATION_DELAY_MS);
+      timer.current = setTimeout(() => showProblem(value), EMAIL_VALIDATION_DELAY_MS);
     },
-    [cancelTimer, showFormatProblem],
+    [cancelTimer, showProblem],
   );
 
   const onEmailBlur = useCallback(() => {
     cancelTimer();
-    showFormatProblem(email);
-  }, [cancelTimer, showFormatProblem, email]);
+    showProblem(email);
+  }, [cancelTimer, showProblem, email]);
 
   const submit = useCallback(async () => {
     cancelTimer();
