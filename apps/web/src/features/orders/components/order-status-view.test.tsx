@@ -100,10 +100,23 @@ describe("order status view", () => {
     expect(screen.queryByText(/Waiting for payment/)).not.toBeInTheDocument();
   });
 
-  it("shows the server's message for an order that is not the user's", async () => {
+  it("says an unknown order (or someone else's) is not found and offers the way back", async () => {
     orderApi(() => fail(404, "Order not found"));
+    const { router } = renderRoute("/checkout?order_id=ord_test_1");
+    expect(await screen.findByRole("heading", { name: "Order not found" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent(
+      "Check the link, or find the order in your purchase history.",
+    );
+    await userEvent.click(screen.getByRole("link", { name: "Go back to Dashboard" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+  });
+
+  it("shows the server's message with the way back when the order cannot be read", async () => {
+    orderApi(() => fail(403, "Unauthorized"));
     renderRoute("/checkout?order_id=ord_test_1");
-    expect(await screen.findByRole("alert")).toHaveTextContent("Order not found");
+    expect(await screen.findByRole("heading", { name: "We couldn't load this order" })).toBeInTheDocument();
+    expect(screen.getByRole("alert")).toHaveTextContent("Unauthorized");
+    expect(screen.getByRole("link", { name: "Go back to Dashboard" })).toHaveAttribute("href", "/");
   });
 
   it("turns paid when the realtime event arrives, without asking the server again", async () => {

@@ -15,6 +15,7 @@ import { NETWORK_NAMES } from "./crypto-network-fields.tsx";
 import { LiveStatusIndicator } from "./live-status-indicator.tsx";
 import { orderKind } from "./order-kind.ts";
 import { OrderStatusBadge } from "./order-status-badge.tsx";
+import { OrderUnavailable } from "./order-unavailable.tsx";
 
 /** /checkout?order_id=… (docs/product.md#routes-and-layout): the order's payment state, live and refreshable by hand.
  * `dealNotice` shows, on an unpaid order made for a deal, whether that deal is still on. */
@@ -41,11 +42,7 @@ export function OrderStatusView({
     );
   }
   if (order.isError) {
-    return (
-      <div role="alert" className="rounded-2xl border border-red-200 bg-red-50 p-6 text-sm text-red-700">
-        {errorMessage(order.error, "Failed to fetch transaction")}
-      </div>
-    );
+    return <OrderUnavailable error={order.error} />;
   }
 
   const data = order.data;
