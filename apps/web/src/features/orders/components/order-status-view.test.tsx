@@ -100,6 +100,23 @@ describe("order status view", () => {
     expect(screen.queryByText(/Waiting for payment/)).not.toBeInTheDocument();
   });
 
+  it.each([
+    ["nowpayments", "Powered by NOWPayments."],
+    ["stripe", "Powered by Stripe."],
+    ["sandbox", "Powered by the sandbox payment provider."],
+  ])("names the %s provider the order's payment was opened with", async (provider, line) => {
+    orderApi({ ...orderFixture(), provider } as Order);
+    renderRoute("/checkout?order_id=ord_test_1");
+    expect(await screen.findByText(line)).toBeInTheDocument();
+  });
+
+  it("names no provider when the order does not carry one", async () => {
+    orderApi(orderFixture());
+    renderRoute("/checkout?order_id=ord_test_1");
+    await screen.findByText("Unpaid");
+    expect(screen.queryByText(/Powered by/)).not.toBeInTheDocument();
+  });
+
   it("says an unknown order (or someone else's) is not found and offers the way back", async () => {
     orderApi(() => fail(404, "Order not found"));
     const { router } = renderRoute("/checkout?order_id=ord_test_1");

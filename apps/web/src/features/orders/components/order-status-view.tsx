@@ -10,6 +10,7 @@ import type { Order } from "../api/order.ts";
 import { useLiveOrderUpdates } from "../hooks/use-live-order-updates.ts";
 import { useRefreshOrder } from "../hooks/use-refresh-order.ts";
 import { errorMessage, goToCardPage } from "../hooks/use-start-purchase.ts";
+import { paymentProviderName } from "../payment-provider.ts";
 import { CryptoCheckoutForm } from "./crypto-checkout-form.tsx";
 import { NETWORK_NAMES } from "./crypto-network-fields.tsx";
 import { LiveStatusIndicator } from "./live-status-indicator.tsx";
@@ -147,8 +148,15 @@ function WaitingForPayment({ order }: { order: Order }) {
         <Loader2 aria-hidden="true" className="size-4 animate-spin text-indigo-600" />
         Waiting for payment… This page updates by itself when it arrives.
       </p>
+      <PoweredBy order={order} />
     </section>
   );
+}
+
+/** "Powered by NOWPayments.": the provider the order's payment was opened with, when the order names it. */
+function PoweredBy({ order }: { order: Order }) {
+  const name = paymentProviderName(order);
+  return name ? <p className="text-xs text-slate-500">Powered by {name}.</p> : null;
 }
 
 /** Part of the payment arrived: nothing is credited until all of it has (decision 010). The
