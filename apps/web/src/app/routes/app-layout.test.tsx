@@ -37,6 +37,19 @@ describe("dashboard layout", () => {
     expect(router.state.location.pathname).toBe("/smart-routings");
   });
 
+  it("offers Skip to content as the first stop, on a solid dark chip, leading to the screen", async () => {
+    signedIn();
+    renderRoute("/usage");
+    await screen.findByRole("heading", { name: "Usage" });
+    await userEvent.tab();
+    const skip = screen.getByRole("link", { name: "Skip to content" });
+    expect(skip).toHaveFocus();
+    expect(skip.className).toMatch(/\bbg-indigo-700\b/);
+    expect(skip.className).toMatch(/\btext-white\b/);
+    expect(skip.className).not.toMatch(/\bbg-white\b/);
+    expect(document.querySelector(skip.getAttribute("href") ?? "")).toBeInstanceOf(HTMLElement);
+  });
+
   it("shows the skeleton layout while the session initialises", async () => {
     signInWithToken();
     stubApi({ "GET /auth/session": () => new Promise<Response>(() => {}) });

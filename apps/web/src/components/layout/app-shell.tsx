@@ -6,6 +6,9 @@ import { BrandLogo } from "../ui/brand-logo.tsx";
 import { Button } from "../ui/button.tsx";
 import { SideNav } from "./side-nav.tsx";
 
+const SKIP_LINK_CLASSES =
+  "sr-only rounded-lg bg-indigo-700 px-4 py-2 text-sm font-semibold text-white shadow-lg focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-[60] focus:outline-none focus:ring-2 focus:ring-indigo-300 focus:ring-offset-2";
+
 /**
  * The dashboard frame (docs/product.md#layout): a fixed sidebar from the lg breakpoint, a drawer behind a
  * hamburger below it, and a top bar whose actions the app composes (docs, support, profile).
@@ -20,10 +23,8 @@ export function AppShell({ actions, children }: { actions: ReactNode; children: 
 
   return (
     <div className="min-h-dvh bg-slate-50">
-      <a
-        href="#main-content"
-        className="sr-only rounded-lg bg-white px-4 py-2 text-sm font-medium text-indigo-700 shadow focus:not-sr-only focus:fixed focus:top-3 focus:left-3 focus:z-50 focus:outline-none focus:ring-2 focus:ring-indigo-500"
-      >
+      {/* Solid and dark, not white: it opens over the white sidebar, where a white chip had no visible edge. */}
+      <a href="#main-content" className={SKIP_LINK_CLASSES}>
         Skip to content
       </a>
       <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-slate-200 bg-white lg:flex">
