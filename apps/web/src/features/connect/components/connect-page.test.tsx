@@ -188,6 +188,15 @@ describe("Example code, API token and cards", () => {
     );
   });
 
+  it("wraps the example code on a phone and scrolls it inside the card from sm up", async () => {
+    signedIn();
+    renderRoute("/connect");
+    const block = (await screen.findByTestId("example-code")).closest("pre") as HTMLElement;
+    const classes = block.className.split(/\s+/);
+    expect(classes).toEqual(expect.arrayContaining(["whitespace-pre-wrap", "break-all", "max-w-full"]));
+    expect(classes).toEqual(expect.arrayContaining(["sm:whitespace-pre", "overflow-x-auto"]));
+  });
+
   it("masks the API token after 15 characters and regenerates it after confirmation", async () => {
     const fresh = "bt_NEWTOKEN0123456789abcdefghijklmnopqrstuvw";
     const api = signedIn({ "POST /account/api-token/regenerate": ok({ token: fresh }) });

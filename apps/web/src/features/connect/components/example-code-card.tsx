@@ -4,6 +4,11 @@ import { classNames } from "../../../lib/class-names.ts";
 import { EXAMPLE_TABS, type ExampleInput, type ExampleLanguage, exampleCode } from "../example-snippets.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
 
+/** On a phone the lines wrap (a cURL line is wider than the screen); from sm up they keep their shape and
+ * scroll inside the card. Either way the block never widens the page. */
+const EXAMPLE_CODE_CLASSES =
+  "mt-4 max-w-full overflow-x-auto rounded-xl bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100 whitespace-pre-wrap break-all sm:whitespace-pre sm:break-normal";
+
 /** docs/product.md#example-code: cURL, Node.js and Python tabs with the current credentials. */
 export function ExampleCodeCard({ input }: { input: ExampleInput | null }) {
   const [language, setLanguage] = useState<ExampleLanguage>("curl");
@@ -33,11 +38,7 @@ export function ExampleCodeCard({ input }: { input: ExampleInput | null }) {
         </div>
         <CopyButton value={code} label="Copy example code" />
       </div>
-      <pre
-        role="tabpanel"
-        aria-label="Example code"
-        className="mt-4 overflow-x-auto rounded-xl bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100"
-      >
+      <pre role="tabpanel" aria-label="Example code" className={EXAMPLE_CODE_CLASSES}>
         <code data-testid="example-code">{code || "Loading credentials…"}</code>
       </pre>
     </CollapsibleCard>
