@@ -8,6 +8,8 @@ export const STORAGE_KEYS = {
   step1Completed: "bytetoll.step1-completed",
   step3Completed: "bytetoll.step3-completed",
   stickySession: "bytetoll.sticky-session",
+  /** The sticky-session id itself, kept while sticky is on so a copied username still matches after a reload. */
+  stickySessionId: "bytetoll.sticky-session-id",
   intelligence: "bytetoll.intelligence",
   enableCredentialsApi: "bytetoll.enable-credentials-api",
   step1Collapsed: "bytetoll.step1-collapsed",

@@ -9,6 +9,11 @@ export function randomSessionId(): string {
   return Array.from(bytes, (byte) => ALPHANUMERICS[byte % ALPHANUMERICS.length]).join("");
 }
 
+/** An id this page could have generated: exactly 8 letters or digits. */
+export function isSessionId(value: string | null): value is string {
+  return value !== null && new RegExp(`^[A-Za-z0-9]{${SESSION_ID_LENGTH}}$`).test(value);
+}
+
 export interface UsernameOptions {
   /** Set while sticky session is on. */
   sessionId: string | null;

@@ -5,6 +5,7 @@ import { STORAGE_KEYS } from "../../../lib/storage-keys.ts";
 import { fail, ok, signInWithToken, stubApi, TEST_CONFIG, TEST_USER } from "../../../test/api-stub.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 import { collapsedStorageKey } from "./collapsible-card.tsx";
+import { STICKY_HINT } from "./credentials-card.tsx";
 
 const CREDENTIALS = {
   username: "btabcdefghij",
@@ -78,6 +79,46 @@ describe("Connect page credentials", () => {
     await waitFor(() => expect(router.state.location.search).toContain("ss=true"));
     expect(router.state.location.search).toContain("w=1");
     expect(window.localStorage.getItem(STORAGE_KEYS.intelligence)).toBe("true");
+  });
+
+  it("keeps the sticky session id across a reload and rotates it only with New session", async () => {
+    signedIn();
+    const first = renderRoute("/connect");
+    const user = userEvent.setup();
+    await shownUsername();
+    expect(screen.getByText(STICKY_HINT)).toBeInTheDocument();
+    expect(screen.queryByRole("button", { name: "New session" })).not.toBeInTheDocument();
+    await user.click(screen.getByRole("switch", { name: "Sticky session" }));
+    const sticky = usernameValue();
+    expect(sticky).toMatch(/^btabcdefghij-session-[A-Za-z0-9]{8}$/);
+    first.unmount();
+
+    renderRoute("/connect");
+    await waitFor(() => expect(usernameValue()).toBe(sticky));
+
+    await user.click(screen.getByRole("button", { name: "New session" }));
+    const rotated = usernameValue();
+    expect(rotated).toMatch(/^btabcdefghij-session-[A-Za-z0-9]{8}$/);
+    expect(rotated).not.toBe(sticky);
+    await waitFor(() =>
+      expect(window.localStorage.getItem(STORAGE_KEYS.stickySessionId)).toBe(rotated.slice(-8)),
+    );
+
+    await user.click(screen.getByRole("switch", { name: "Sticky session" }));
+    expect(window.localStorage.getItem(STORAGE_KEYS.stickySessionId)).toBeNull();
+    expect(screen.queryByRole("button", { name: "New session" })).not.toBeInTheDocument();
+  });
+
+  it("ignores a stored sticky id that is not 8 letters or digits", async () => {
+    signedIn();
+    window.localStorage.setItem(STORAGE_KEYS.stickySession, "true");
+    window.localStorage.setItem(STORAGE_KEYS.stickySessionId, "bad-id!");
+    renderRoute("/connect");
+    const username = await shownUsername();
+    expect(username).toMatch(/^btabcdefghij-session-[A-Za-z0-9]{8}$/);
+    await waitFor(() =>
+      expect(window.localStorage.getItem(STORAGE_KEYS.stickySessionId)).toBe(username.slice(-8)),
+    );
   });
 
   it("shows the red error box when the credentials cannot be loaded", async () => {

@@ -1,4 +1,5 @@
 import { PROXY_TEST_SUCCEEDED } from "@bytetoll/contracts";
+import { RefreshCw } from "lucide-react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
@@ -8,6 +9,9 @@ import type { ConnectCredentials } from "../hooks/use-connect-credentials.ts";
 import type { UsernameOptionsState } from "../hooks/use-username-options.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
 import { ConnectionTestError, ConnectionTestSuccess } from "./connection-test-result.tsx";
+
+export const STICKY_HINT =
+  "Sticky: every request keeps the same exit IP until you start a new session. Off (rotating): each request may use a different one.";
 
 export interface CredentialsCardProps {
   credentials: ConnectCredentials;
@@ -74,10 +78,16 @@ export function CredentialsCard({ credentials, username, options, proxy }: Crede
       <div className="space-y-4">
         <ToggleSwitch
           label="Sticky session"
-          hint="Keep the same exit IP for this session."
+          hint={STICKY_HINT}
           checked={options.sticky}
           onChange={options.setSticky}
         />
+        {options.sticky ? (
+          <Button variant="secondary" className="py-1.5 text-xs" onClick={options.rotateSession}>
+            <RefreshCw aria-hidden="true" className="size-3.5" />
+            New session
+          </Button>
+        ) : null}
         <ToggleSwitch
           label="Intelligence"
           hint={

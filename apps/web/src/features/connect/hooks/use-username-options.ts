@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { STORAGE_KEYS } from "../../../lib/storage-keys.ts";
-import { randomSessionId, type UsernameOptions } from "../username-options.ts";
+import { isSessionId, randomSessionId, type UsernameOptions } from "../username-options.ts";
 
 /** docs/product.md#routes-and-layout query parameters for the two toggles. */
 export const STICKY_PARAM = "ss";
@@ -12,6 +12,25 @@ function readStoredFlag(key: string): boolean {
     return window.localStorage.getItem(key) === "true";
   } catch {
     return false;
+  }
+}
+
+/** The stored sticky id when it is a well-formed one, else a fresh id. */
+function storedOrNewSessionId(): string {
+  try {
+    const stored = window.localStorage.getItem(STORAGE_KEYS.stickySessionId);
+    return isSessionId(stored) ? stored : randomSessionId();
+  } catch {
+    return randomSessionId();
+  }
+}
+
+function writeStoredSessionId(sessionId: string | null): void {
+  try {
+    if (sessionId) window.localStorage.setItem(STORAGE_KEYS.stickySessionId, sessionId);
+    else window.localStorage.removeItem(STORAGE_KEYS.stickySessionId);
+  } catch {
+    // Storage refused: the id lasts until the page is reloaded.
   }
 }
 
@@ -27,6 +46,8 @@ function writeStoredFlag(key: string, on: boolean): void {
 export interface UsernameOptionsState extends UsernameOptions {
   sticky: boolean;
   setSticky(on: boolean): void;
+  /** A new sticky id, and with it a new exit IP. */
+  rotateSession(): void;
   setIntelligence(on: boolean): void;
 }
 
@@ -43,13 +64,15 @@ export function useUsernameOptions(): UsernameOptionsState {
   const [intelligence, setIntelligenceState] = useState(
     () => searchParams.get(INTELLIGENCE_PARAM) === "true" || readStoredFlag(STORAGE_KEYS.intelligence),
   );
-  const [sessionId, setSessionId] = useState<string | null>(() => (sticky ? randomSessionId() : null));
+  // The id survives reloads while sticky stays on, so a username copied earlier keeps matching the page.
+  const [sessionId, setSessionId] = useState<string | null>(() => (sticky ? storedOrNewSessionId() : null));
 
   // Mirror the state into storage and the URL (replace: a toggle is not a navigation step). Only
   // a URL that differs is written, so the new search params do not trigger another write.
   useEffect(() => {
     writeStoredFlag(STORAGE_KEYS.stickySession, sticky);
     writeStoredFlag(STORAGE_KEYS.intelligence, intelligence);
+    writeStoredSessionId(sessionId);
     const next = new URLSearchParams(searchParams);
     if (sticky) next.set(STICKY_PARAM, "true");
     else next.delete(STICKY_PARAM);
@@ -58,16 +81,17 @@ export function useUsernameOptions(): UsernameOptionsState {
     if (next.toString() !== searchParams.toString()) {
       setSearchParams(next, { replace: true, preventScrollReset: true });
     }
-  }, [sticky, intelligence, searchParams, setSearchParams]);
+  }, [sticky, sessionId, intelligence, searchParams, setSearchParams]);
 
   const setSticky = useCallback((on: boolean) => {
     setStickyState(on);
     setSessionId(on ? randomSessionId() : null);
   }, []);
+  const rotateSession = useCallback(() => setSessionId(randomSessionId()), []);
   const setIntelligence = useCallback((on: boolean) => setIntelligenceState(on), []);
 
   return useMemo(
-    () => ({ sticky, sessionId, intelligence, setSticky, setIntelligence }),
-    [sticky, sessionId, intelligence, setSticky, setIntelligence],
+    () => ({ sticky, sessionId, intelligence, setSticky, rotateSession, setIntelligence }),
+    [sticky, sessionId, intelligence, setSticky, rotateSession, setIntelligence],
   );
 }
