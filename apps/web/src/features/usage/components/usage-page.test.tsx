@@ -93,12 +93,12 @@ describe("Usage page", SLOW, () => {
     await screen.findByText("Usage per day (UTC)");
     expect(tableRows(card("Usage per Day"))).toEqual([
       ["Feb 27", "0 GB", "0 GB", "0 GB"],
-      ["Feb 28", "1.5 GB", "0.25 GB", "1.75 GB"],
+      ["Feb 28", "1.5 GB", "250 MB", "1.75 GB"],
       ["Mar 1", "0 GB", "2 GB", "2 GB"],
     ]);
     expect(tableRows(card("Usage per Domain"))).toEqual([
       ["shop.example", "3 GB", "0 GB", "3 GB"],
-      ["Others", "0.5 GB", "0.1 GB", "0.6 GB"],
+      ["Others", "500 MB", "100 MB", "600 MB"],
     ]);
     const donut = card("Usage by Proxy Type");
     expect(await within(donut).findByText("Total")).toBeInTheDocument();

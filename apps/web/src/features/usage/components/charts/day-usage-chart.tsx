@@ -2,9 +2,9 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import {
   type ChartDatum,
   DC_COLOR,
-  formatAxisTick,
   MOBILE_COLOR,
   type UsageMetric,
+  valueAxisProps,
 } from "../usage-chart-data.ts";
 import { UsageTooltip } from "./chart-tooltip.tsx";
 import { legendProps } from "./legend-props.tsx";
@@ -16,14 +16,7 @@ export default function DayUsageChart({ data, metric }: { data: ChartDatum[]; me
       <BarChart data={data} margin={{ top: 8, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid vertical={false} stroke="#e5e7eb" />
         <XAxis dataKey="label" tick={{ fontSize: 12 }} tickLine={false} minTickGap={12} />
-        <YAxis
-          tick={{ fontSize: 12 }}
-          tickLine={false}
-          axisLine={false}
-          width={64}
-          tickFormatter={(value: number) => formatAxisTick(value, metric)}
-          allowDecimals={metric === "gb"}
-        />
+        <YAxis {...valueAxisProps(data, metric)} axisLine={false} width={64} />
         <Tooltip content={<UsageTooltip metric={metric} />} cursor={{ fill: "#f1f5f9" }} />
         <Legend {...legendProps} />
         <Bar dataKey="mobile" name="Mobile" stackId="usage" fill={MOBILE_COLOR} isAnimationActive={false} />

@@ -2,15 +2,17 @@ import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAx
 import {
   type ChartDatum,
   DC_COLOR,
-  formatAxisTick,
+  domainChartHeight,
   MOBILE_COLOR,
   type UsageMetric,
+  valueAxisProps,
 } from "../usage-chart-data.ts";
 import { UsageTooltip } from "./chart-tooltip.tsx";
 import { legendProps } from "./legend-props.tsx";
 
-const ROW_HEIGHT = 36;
 const LABEL_CHARACTERS = 16;
+/** Bars stay bar-shaped when a few domains are spread over the card's full height. */
+const MAX_BAR_SIZE = 28;
 
 /** Long domains are cut for the axis; the tooltip and the table keep the whole name. */
 const shortLabel = (label: string) =>
@@ -19,16 +21,10 @@ const shortLabel = (label: string) =>
 /** docs/product.md#routes-and-layout: horizontal stacked bars, one per domain (top 5 + Others), largest on top. */
 export default function DomainUsageChart({ data, metric }: { data: ChartDatum[]; metric: UsageMetric }) {
   return (
-    <ResponsiveContainer width="100%" height={data.length * ROW_HEIGHT + 64}>
+    <ResponsiveContainer width="100%" height={domainChartHeight(data.length)}>
       <BarChart data={data} layout="vertical" margin={{ top: 0, right: 8, bottom: 0, left: 0 }}>
         <CartesianGrid horizontal={false} stroke="#e5e7eb" />
-        <XAxis
-          type="number"
-          tick={{ fontSize: 12 }}
-          tickLine={false}
-          tickFormatter={(value: number) => formatAxisTick(value, metric)}
-          allowDecimals={metric === "gb"}
-        />
+        <XAxis {...valueAxisProps(data, metric)} />
         <YAxis
           type="category"
           dataKey="label"
@@ -39,8 +35,22 @@ export default function DomainUsageChart({ data, metric }: { data: ChartDatum[];
         />
         <Tooltip content={<UsageTooltip metric={metric} />} cursor={{ fill: "#f1f5f9" }} />
         <Legend {...legendProps} />
-        <Bar dataKey="mobile" name="Mobile" stackId="usage" fill={MOBILE_COLOR} isAnimationActive={false} />
-        <Bar dataKey="dc" name="DC" stackId="usage" fill={DC_COLOR} isAnimationActive={false} />
+        <Bar
+          dataKey="mobile"
+          name="Mobile"
+          stackId="usage"
+          fill={MOBILE_COLOR}
+          maxBarSize={MAX_BAR_SIZE}
+          isAnimationActive={false}
+        />
+        <Bar
+          dataKey="dc"
+          name="DC"
+          stackId="usage"
+          fill={DC_COLOR}
+          maxBarSize={MAX_BAR_SIZE}
+          isAnimationActive={false}
+        />
       </BarChart>
     </ResponsiveContainer>
   );

@@ -2,6 +2,8 @@ import { Legend, Pie, PieChart, ResponsiveContainer, Tooltip } from "recharts";
 import {
   type ChartDatum,
   DC_COLOR,
+  DONUT_CHART_HEIGHT,
+  donutSliceStroke,
   formatMetric,
   MOBILE_COLOR,
   totalOf,
@@ -20,7 +22,7 @@ export default function ProxyTypeUsageChart({ data, metric }: { data: ChartDatum
   ];
   return (
     <div className="relative">
-      <ResponsiveContainer width="100%" height={260}>
+      <ResponsiveContainer width="100%" height={DONUT_CHART_HEIGHT}>
         <PieChart>
           <Pie
             data={slices}
@@ -28,7 +30,9 @@ export default function ProxyTypeUsageChart({ data, metric }: { data: ChartDatum
             nameKey="name"
             innerRadius="58%"
             outerRadius="80%"
-            stroke="#ffffff"
+            stroke={donutSliceStroke(datum)}
+            startAngle={90}
+            endAngle={-270}
             isAnimationActive={false}
           />
           <Tooltip content={<UsageTooltip metric={metric} />} />
