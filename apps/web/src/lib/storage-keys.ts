@@ -13,6 +13,12 @@ export const STORAGE_KEYS = {
   intelligence: "bytetoll.intelligence",
   enableCredentialsApi: "bytetoll.enable-credentials-api",
   step1Collapsed: "bytetoll.step1-collapsed",
+  /** Get started: the proxy credentials were copied on Connect. */
+  credentialsCopied: "bytetoll.get-started-credentials-copied",
+  /** Get started: a Test Connection succeeded. */
+  connectionTested: "bytetoll.get-started-connection-tested",
+  /** Get started: the checklist is folded away. */
+  getStartedCollapsed: "bytetoll.get-started-collapsed",
   /** The prefilled anonymous credentials a login link was asked for with, until its callback. */
   pendingCredentialClaim: "bytetoll.pending-credential-claim",
 } as const;

@@ -8,7 +8,18 @@ export const COPIED_FOR_MS = 2000;
 type CopyState = "idle" | "copied" | "failed";
 
 /** Copies `value`; shows Copied! for 2 s, or Failed to copy when the browser refuses (docs/product.md#messages). */
-export function CopyButton({ value, label, disabled }: { value: string; label: string; disabled?: boolean }) {
+export function CopyButton({
+  value,
+  label,
+  disabled,
+  onCopied,
+}: {
+  value: string;
+  label: string;
+  disabled?: boolean;
+  /** Called once the value is on the clipboard. */
+  onCopied?: () => void;
+}) {
   const [state, setState] = useState<CopyState>("idle");
 
   useEffect(() => {
@@ -22,6 +33,7 @@ export function CopyButton({ value, label, disabled }: { value: string; label: s
       if (!navigator.clipboard) throw new Error("Clipboard unavailable");
       await navigator.clipboard.writeText(value);
       setState("copied");
+      onCopied?.();
     } catch {
       setState("failed");
     }

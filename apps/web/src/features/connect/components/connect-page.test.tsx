@@ -177,6 +177,26 @@ describe("Test Connection", () => {
     }
   });
 
+  it("records a successful test and copied credentials for the dashboard's Get started list, not a failed test", async () => {
+    let reply = () => fail(422, "Your balance is used up. Buy more data to continue.");
+    signedIn({ "POST /credentials/test": () => reply() });
+    renderRoute("/connect");
+    const user = userEvent.setup();
+    await shownUsername();
+    await user.click(screen.getByRole("button", { name: "Test Connection" }));
+    await screen.findByRole("alert");
+    expect(window.localStorage.getItem(STORAGE_KEYS.connectionTested)).toBeNull();
+
+    reply = () => ok(TEST_DATA, "Connected through the proxy.");
+    await user.click(screen.getByRole("button", { name: "Test Connection" }));
+    await screen.findByRole("status");
+    expect(window.localStorage.getItem(STORAGE_KEYS.connectionTested)).toBe("true");
+
+    expect(window.localStorage.getItem(STORAGE_KEYS.credentialsCopied)).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Copy password" }));
+    await waitFor(() => expect(window.localStorage.getItem(STORAGE_KEYS.credentialsCopied)).toBe("true"));
+  });
+
   it("shows the error banner with the server's message, or Proxy test failed without one", async () => {
     let reply = () => fail(422, "Your balance is used up. Buy more data to continue.");
     signedIn({ "POST /credentials/test": () => reply() });

@@ -4,6 +4,7 @@ import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { ToggleSwitch } from "../../../components/ui/toggle-switch.tsx";
+import { recordStepDone } from "../../../lib/get-started.ts";
 import { useTestConnection } from "../api/test-connection.ts";
 import type { ConnectCredentials } from "../hooks/use-connect-credentials.ts";
 import type { UsernameOptionsState } from "../hooks/use-username-options.ts";
@@ -34,7 +35,7 @@ function Field({ label, value, copyLabel }: { label: string; value: string; copy
           placeholder="…"
           className="min-w-0 flex-1 rounded-lg border border-slate-200 bg-slate-50 px-3 py-2 font-mono text-sm text-slate-900"
         />
-        <CopyButton value={value} label={copyLabel} />
+        <CopyButton value={value} label={copyLabel} onCopied={() => recordStepDone("credentialsCopied")} />
       </div>
     </div>
   );
@@ -49,7 +50,10 @@ export function CredentialsCard({ credentials, username, options, proxy }: Crede
 
   function runTest() {
     if (!proxy) return;
-    test.mutate({ username, password, proxy_host: proxy.host, proxy_port: proxy.port });
+    test.mutate(
+      { username, password, proxy_host: proxy.host, proxy_port: proxy.port },
+      { onSuccess: () => recordStepDone("connectionTested") },
+    );
   }
 
   return (
