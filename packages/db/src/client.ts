@@ -11,7 +11,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import * as schema from "./schema.ts";
-import { sharedListeners } from "./shared-listeners.ts";
+import { type ListenHandlers, sharedListeners } from "./shared-listeners.ts";
 
 /** One type for both drivers: PGlite's drizzle database speaks the same query builder and its
  * raw results also carry `rows`, so code above this package never branches on the driver. */
@@ -27,12 +27,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export interface ListenHandlers {
-  notification(payload: string): void;
-  /** true once listening (again); false when the connection is lost and notifications may be
-   * missed until the next true. PostgreSQL reconnects by itself; PGlite never loses it. */
-  live(isLive: boolean): void;
-}
+export type { ListenHandlers } from "./shared-listeners.ts";
 
 export const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
 

@@ -1,4 +1,10 @@
-import type { ListenHandlers } from "./client.ts";
+/** What one LISTEN subscriber is told. */
+export interface ListenHandlers {
+  notification(payload: string): void;
+  /** true once listening (again); false when the connection is lost and notifications may be
+   * missed until the next true. PostgreSQL reconnects by itself; PGlite never loses it. */
+  live(isLive: boolean): void;
+}
 
 type Subscribe = (channel: string, handlers: ListenHandlers) => Promise<() => Promise<void>>;
 
