@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
-import { type AddressInfo, createServer as createNetServer, type Socket } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
+import { freePort, getOkThroughProxy } from "@bytetoll/gateway/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
@@ -17,17 +18,6 @@ let gatewayPort: number;
 let origin: http.Server;
 /** Raw bytes the origin's sockets carried, counted by the origin itself at socket close. */
 let originBytes = 0;
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createNetServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const port = (probe.address() as AddressInfo).port;
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 beforeAll(async () => {
   gatewayPort = await freePort();
@@ -93,28 +83,9 @@ async function tokenOf(page: Page): Promise<string> {
 }
 
 /** One plain-HTTP GET through the gateway with the customer's proxy credentials. */
-function fetchThroughGateway(username: string, password: string): Promise<void> {
+async function fetchThroughGateway(username: string, password: string): Promise<void> {
   const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/file`;
-  return new Promise((resolve, reject) => {
-    const request = http.request({
-      host: "127.0.0.1",
-      port: gatewayPort,
-      path: target,
-      agent: false,
-      headers: {
-        host: new URL(target).host,
-        connection: "close",
-        "proxy-authorization": `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`,
-      },
-    });
-    request.on("response", (response) => {
-      if (response.statusCode !== 200) reject(new Error(`gateway answered ${response.statusCode}`));
-      response.resume();
-      response.on("end", resolve);
-    });
-    request.on("error", reject);
-    request.end();
-  });
+  await getOkThroughProxy({ proxyPort: gatewayPort, target, username, password });
 }
 
 describe("the Usage page", () => {

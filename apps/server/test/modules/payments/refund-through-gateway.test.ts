@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Gateway } from "@bytetoll/gateway";
+import { getThroughProxy } from "@bytetoll/gateway/testing";
 import Stripe from "stripe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../helpers/test-app.ts";
@@ -109,46 +110,7 @@ async function paidCardOrder(who: Customer, amountUsd: number) {
  * code and body length once the response has been read to its end. */
 function throughGateway(username: string, password: string) {
   const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/bytes`;
-  return new Promise<{ status: number; error: string | undefined; bytes: number }>((resolve, reject) => {
-    const request = http.request({
-      host: "127.0.0.1",
-      port: gateway.httpPort,
-      path: target,
-      agent: false,
-      headers: {
-        host: new URL(target).host,
-        connection: "close",
-        "proxy-authorization": `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`,
-      },
-    });
-    let headersAt = -1;
-    const started = Date.now();
-    request.on("response", (response) => {
-      headersAt = Date.now() - started;
-      let bytes = 0;
-      response.on("error", reject);
-      response.on("data", (chunk: Buffer) => {
-        bytes += chunk.length;
-      });
-      response.on("end", () =>
-        resolve({
-          status: response.statusCode ?? 0,
-          error: response.headers["x-bytetoll-error"] as string | undefined,
-          bytes,
-        }),
-      );
-    });
-    request.on("error", reject);
-    // A relay that stops mid-way is a failure to report, not a wait for the test's own timeout.
-    request.setTimeout(5_000, () =>
-      request.destroy(
-        new Error(
-          `no progress through the gateway for 5 s (${headersAt < 0 ? "no response" : `response after ${headersAt} ms`})`,
-        ),
-      ),
-    );
-    request.end();
-  });
+  return getThroughProxy({ proxyPort: gateway.httpPort, target, username, password });
 }
 
 async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs: number): Promise<T> {

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { applyLedgerEntry, hashSecret, randomSecret } from "@bytetoll/db";
 import type { Gateway } from "@bytetoll/gateway";
+import { getOkThroughProxy } from "@bytetoll/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
@@ -63,30 +64,11 @@ async function proxyUserFor(userId: string) {
 }
 
 /** One plain-HTTP request through the gateway; resolves once the origin has closed its socket. */
-function fetchThroughGateway(username: string, password: string): Promise<void> {
+async function fetchThroughGateway(username: string, password: string): Promise<void> {
   const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/bytes`;
   const closed = new Promise<void>((resolve) => originSocketsClosed.push(resolve));
-  const done = new Promise<void>((resolve, reject) => {
-    const request = http.request({
-      host: "127.0.0.1",
-      port: gateway.httpPort,
-      path: target,
-      agent: false,
-      headers: {
-        host: new URL(target).host,
-        connection: "close",
-        "proxy-authorization": `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`,
-      },
-    });
-    request.on("response", (response) => {
-      if (response.statusCode !== 200) reject(new Error(`gateway answered ${response.statusCode}`));
-      response.resume();
-      response.on("end", resolve);
-    });
-    request.on("error", reject);
-    request.end();
-  });
-  return done.then(() => closed);
+  await getOkThroughProxy({ proxyPort: gateway.httpPort, target, username, password });
+  await closed;
 }
 
 describe("usage through the gateway", () => {

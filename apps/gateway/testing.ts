@@ -1,0 +1,110 @@
+import http from "node:http";
+import net from "node:net";
+
+/** Test support shared by the gateway's, the server's and the web app's tests and the benches:
+ * loopback ports and a proxy client that sends a request as a customer's software does. */
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now. */
+export async function freePort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve, reject) => {
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", resolve);
+  });
+  const { port } = probe.address() as net.AddressInfo;
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+  });
+}
+
+/** Resolves once 127.0.0.1:`port` accepts a connection; tries every 50 ms, `attempts` times. */
+export async function waitForPort(port: number, attempts = 300): Promise<void> {
+  for (let attempt = 0; attempt < attempts; attempt++) {
+    if (await accepts(port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`nothing listens on ${port}`);
+}
+
+export interface ProxiedGet {
+  /** The plain-HTTP forward proxy's port on 127.0.0.1. */
+  proxyPort: number;
+  /** The absolute URL the proxy is asked to fetch. */
+  target: string;
+  username: string;
+  password: string;
+}
+
+export interface ProxiedResponse {
+  status: number;
+  /** The gateway's refusal code (x-bytetoll-error), when it refused. */
+  error: string | undefined;
+  /** Body bytes read to the end of the response. */
+  bytes: number;
+}
+
+/** One plain-HTTP GET through a forward proxy with Basic proxy credentials, on its own
+ * connection; resolves once the response has been read to its end. A relay that makes no
+ * progress for 5 s fails rather than waiting for the test's own timeout. */
+export function getThroughProxy({
+  proxyPort,
+  target,
+  username,
+  password,
+}: ProxiedGet): Promise<ProxiedResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request({
+      host: "127.0.0.1",
+      port: proxyPort,
+      path: target,
+      agent: false,
+      headers: {
+        host: new URL(target).host,
+        connection: "close",
+        "proxy-authorization": `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`,
+      },
+    });
+    let headersAt = -1;
+    const started = Date.now();
+    request.on("response", (response) => {
+      headersAt = Date.now() - started;
+      let bytes = 0;
+      response.on("error", reject);
+      response.on("data", (chunk: Buffer) => {
+        bytes += chunk.length;
+      });
+      response.on("end", () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          error: response.headers["x-bytetoll-error"] as string | undefined,
+          bytes,
+        }),
+      );
+    });
+    request.on("error", reject);
+    request.setTimeout(5_000, () =>
+      request.destroy(
+        new Error(
+          `no progress through the proxy for 5 s (${headersAt < 0 ? "no response" : `response after ${headersAt} ms`})`,
+        ),
+      ),
+    );
+    request.end();
+  });
+}
+
+/** getThroughProxy for a request that must succeed: fails unless the proxy relayed a 200. */
+export async function getOkThroughProxy(get: ProxiedGet): Promise<ProxiedResponse> {
+  const response = await getThroughProxy(get);
+  if (response.status !== 200) throw new Error(`gateway answered ${response.status}`);
+  return response;
+}
