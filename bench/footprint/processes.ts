@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort, waitForPort } from "@bytetoll/gateway/testing";
 
 /** Resident memory of a process now (VmRSS) and at its highest so far (VmHWM), in MB. */
 export function memoryOf(pid: number): { rss: number; peak: number } {
@@ -60,14 +60,6 @@ export function serverTreePeakSampler(wrapper: number): () => number {
   };
 }
 
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Resolves once a GET of `url` answers 200; how long that took from `since` (ms). */
 export async function firstAnswer(url: string, since: bigint, child: ChildProcess): Promise<number> {
   for (;;) {
@@ -87,21 +79,6 @@ export function stopped(child: ChildProcess): Promise<void> {
     child.once("exit", () => resolve());
     child.kill("SIGTERM");
   });
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing listens on ${port}`);
 }
 
 export const TINYPROXY = "/usr/bin/tinyproxy";
@@ -129,6 +106,6 @@ export async function startTinyproxy(): Promise<{ child: ChildProcess; port: num
     ].join("\n"),
   );
   const child = spawn(TINYPROXY, ["-d", "-c", join(dir, "tinyproxy.conf")], { stdio: "ignore" });
-  await waitForPort(port);
+  await waitForPort(port, 100);
   return { child, port, dir };
 }

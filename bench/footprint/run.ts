@@ -5,11 +5,11 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { applyLedgerEntry, type Database, hashSecret, openDatabase, schema } from "@bytetoll/db";
 import { createThrowawayPostgres } from "@bytetoll/db/testing";
+import { freePort } from "@bytetoll/gateway/testing";
 import { idleTunnels, type Path, smallRequests } from "../gateway/load.ts";
 import {
   childOf,
   firstAnswer,
-  freePort,
   memoryOf,
   serverTreePeakSampler,
   startTinyproxy,

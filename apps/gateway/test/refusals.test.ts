@@ -1,8 +1,8 @@
-import net from "node:net";
 import { hashSecret } from "@bytetoll/db";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
+import { freePort } from "../testing.ts";
 import { basic, curl, rawExchange, type SeededUser, seedUser, startGateway } from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
 
@@ -34,14 +34,6 @@ function plainGet(authorization: string | null, target = `127.0.0.1:${origin.por
 function connect(authorization: string | null, target = `127.0.0.1:${origin.port}`) {
   const auth = authorization === null ? "" : `Proxy-Authorization: ${authorization}\r\n`;
   return rawExchange(gateway.httpPort, `CONNECT ${target} HTTP/1.1\r\nHost: ${target}\r\n${auth}\r\n`);
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
 }
 
 describe("refusals carry their reason", () => {

@@ -1,11 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import net, { type AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freePort, waitForPort } from "../testing.ts";
 import { balanceOf, basic, openTunnel, seedUser, usageOf } from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
 
@@ -31,29 +31,6 @@ afterAll(async () => {
   await database.close();
   rmSync(dataDir, { recursive: true, force: true });
 });
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 300; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`the gateway never listened on ${port}`);
-}
 
 /** The gateway as production runs it: main.ts in its own process, PostgreSQL, a DATA_DIR. */
 async function startGatewayProcess(httpPort: number, httpsPort: number): Promise<ChildProcess> {

@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
-import { type AddressInfo, connect, createServer, type Socket } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import type { Gateway } from "@bytetoll/gateway";
+import { freePort } from "@bytetoll/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
 import { createEmbeddedGateway, planEmbeddedGateway } from "../src/embedded-gateway.ts";
@@ -73,17 +74,6 @@ describe("the gateway npm start runs in the same process", () => {
     expect([plan?.config.httpPort, plan?.config.httpsPort]).toEqual([18080, 18443]);
   });
 });
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address() as AddressInfo;
-      probe.close(() => done(address.port));
-    });
-  });
-}
 
 /** Writes `request` and reads one response head (bounded); the socket stays open for a tunnel. */
 function exchange(socket: Socket, request: string): Promise<{ status: number; error: string | undefined }> {

@@ -4,8 +4,9 @@ import { connect } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@bytetoll/gateway/testing";
 import { describe, expect, it } from "vitest";
-import { freePort, startServerProcess } from "./helpers/server-process.ts";
+import { startServerProcess } from "./helpers/server-process.ts";
 
 const faultProbe = fileURLToPath(new URL("./helpers/fault-probe.mjs", import.meta.url));
 

@@ -1,7 +1,7 @@
 import http from "node:http";
-import { createServer } from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import type { Gateway } from "@bytetoll/gateway";
+import { freePort } from "@bytetoll/gateway/testing";
 import { createTestApp, type TestApp } from "./test-app.ts";
 import { startTestGateway } from "./test-gateway.ts";
 
@@ -19,17 +19,6 @@ export interface RunningInstall {
   /** Signs a new customer in through the e-mail link and answers their API token. */
   apiToken(email: string): Promise<string>;
   close(): Promise<void>;
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 let addressSeq = 0;

@@ -1,20 +1,11 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@bytetoll/gateway/testing";
 
 const root = fileURLToPath(new URL("../../../..", import.meta.url));
-
-/** A TCP port nothing listens on right now (the OS picks it). */
-export async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as { port: number };
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
 
 /** Polls /healthz on loopback until it answers; rejects with the output if the process exits first. */
 async function untilServing(port: number, exited: Promise<number | null>, output: () => string) {

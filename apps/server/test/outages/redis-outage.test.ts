@@ -1,10 +1,11 @@
 import type { AddressInfo } from "node:net";
 import { type FaultProxy, startFaultProxy } from "@bytetoll/db/fault-proxy";
 import { createTestDatabase } from "@bytetoll/db/testing";
+import { freePort } from "@bytetoll/gateway/testing";
 import { io as connect, type Socket } from "socket.io-client";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Order } from "../../src/modules/orders/schemas.ts";
-import { freePort, runAdmin, startServerProcess } from "../helpers/server-process.ts";
+import { runAdmin, startServerProcess } from "../helpers/server-process.ts";
 import { createTestApp } from "../helpers/test-app.ts";
 import { createOrder, customerWithoutEmail, sandboxPay } from "../modules/orders/helpers.ts";
 

@@ -1,7 +1,7 @@
-import { createServer } from "node:net";
 import { applyLedgerEntry } from "@bytetoll/db";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { createGateway, type Gateway, loadGatewayConfig } from "@bytetoll/gateway";
+import { freePort } from "@bytetoll/gateway/testing";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../../../src/app.ts";
@@ -12,17 +12,6 @@ import { bearer, latestLinkToken } from "../../helpers/sign-in.ts";
 import { testConfig } from "../../helpers/test-app.ts";
 
 const REDIS_URL = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const probe = createServer();
-    probe.once("error", fail);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => done(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
 
 let database: TestDatabase;
 let app: App;
