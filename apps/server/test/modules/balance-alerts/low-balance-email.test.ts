@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer } from "../../helpers/sign-in.ts";
+import { type SmtpInbox, signInOverSmtp, startSmtpInbox } from "../../helpers/smtp-inbox.ts";
 import { createTestApp, TEST_APP_URL, type TestApp } from "../../helpers/test-app.ts";
-import { type SmtpInbox, signInOverSmtp, startSmtpInbox } from "./smtp-inbox.ts";
 
 const GB = 1e9;
 /** Longer than one balance-handling interval (1 s) plus the change feed's delivery. */

@@ -1,8 +1,10 @@
 import type { AddressInfo } from "node:net";
 import { SMTPServer } from "smtp-server";
-import type { App } from "../../../src/types.ts";
+import type { App } from "../../src/types.ts";
 
 export interface ReceivedMail {
+  /** The envelope sender (MAIL FROM). */
+  from: string | undefined;
   to: string[];
   /** The message source with quoted-printable soft breaks and escapes undone. */
   body: string;
@@ -26,7 +28,9 @@ export async function startSmtpInbox() {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
+        const from = session.envelope.mailFrom;
         received.push({
+          from: from ? from.address : undefined,
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
           body: decodeQuotedPrintable(Buffer.concat(chunks).toString("utf8")),
         });
@@ -38,6 +42,8 @@ export async function startSmtpInbox() {
   const { port } = smtp.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    /** Every message received, oldest first. */
+    received: received as readonly ReceivedMail[],
     /** Messages to `address`, oldest first. */
     to: (address: string) => received.filter((mail) => mail.to.includes(address)),
     close: () => new Promise<void>((resolve) => smtp.close(() => resolve())),
