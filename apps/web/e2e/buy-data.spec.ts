@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
-import { signInThroughPage } from "./fixtures/sign-in.ts";
+import { signInNewCustomer } from "./fixtures/sign-in.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -18,11 +18,9 @@ afterAll(async () => {
 const ACK = "I understand that sending tokens using another blockchain network will result in loss of funds.";
 
 /** A new customer signs in through the page and lands on the dashboard with the free 1 GB. */
-async function signInNewCustomer(prefix: string): Promise<Page> {
+async function newCustomerOnDashboard(prefix: string): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url });
-  const page = await context.newPage();
-  const email = `${prefix}-${Date.now()}@example.com`;
-  await signInThroughPage(page, server, email);
+  const { page } = await signInNewCustomer(context, server, prefix);
   await page.getByTestId("balance-gb").filter({ hasText: "1 GB" }).waitFor();
   return page;
 }
@@ -42,7 +40,7 @@ function orderIdOf(page: Page): string {
 
 describe("buying data", () => {
   it("buys 5 GB with USDC on Solana and sees the order turn paid live", async () => {
-    const page = await signInNewCustomer("usdc");
+    const page = await newCustomerOnDashboard("usdc");
     await page.getByText("No purchases yet").waitFor();
 
     const dialog = await openBuyMore(page, 5);
@@ -79,7 +77,7 @@ describe("buying data", () => {
   });
 
   it("buys 2 GB by card through the sandbox card page", async () => {
-    const page = await signInNewCustomer("card");
+    const page = await newCustomerOnDashboard("card");
     const dialog = await openBuyMore(page, 2);
     // The radio itself is visually hidden; people click its card-shaped label.
     await dialog.getByText("Card", { exact: true }).click();

@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
-import { signInThroughPage } from "./fixtures/sign-in.ts";
+import { signInNewCustomer } from "./fixtures/sign-in.ts";
 
 const ADMIN_TOKEN = "e2e-admin-token-0123456789abcdef";
 
@@ -29,9 +29,7 @@ async function operator(path: string, body?: unknown) {
 
 async function signedInDashboard(): Promise<Page> {
   const context = await browser.newContext({ baseURL: server.url });
-  const page = await context.newPage();
-  await signInThroughPage(page, server, `deals-${Date.now()}@example.com`);
-  return page;
+  return (await signInNewCustomer(context, server, "deals")).page;
 }
 
 describe("Promotions, live", () => {

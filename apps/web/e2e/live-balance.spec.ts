@@ -5,7 +5,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
-import { signInThroughPage } from "./fixtures/sign-in.ts";
+import { signInNewCustomer } from "./fixtures/sign-in.ts";
 
 /** Enough to move a new account's 1 GB to 0.97 GB (figures have 2 decimals). */
 const BODY_BYTES = 30_000_000;
@@ -67,9 +67,7 @@ describe.each([
 ])("the live balance ($name, $width×$height)", ({ name, width, height }) => {
   it("moves the top-bar figure when traffic goes through the real gateway, without a reload", async () => {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width, height } });
-    const page = await context.newPage();
-    const email = `live-${name}-${Date.now()}@example.com`;
-    await signInThroughPage(page, server, email);
+    const { page, email } = await signInNewCustomer(context, server, `live-${name}`);
 
     const badge = page.getByRole("banner").getByTestId("balance-badge");
     await expect.poll(() => badge.textContent(), { timeout: 15_000 }).toBe("1 GB");

@@ -6,7 +6,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
-import { signInThroughPage } from "./fixtures/sign-in.ts";
+import { signInNewCustomer } from "./fixtures/sign-in.ts";
 
 /** A class name only Recharts' own code carries (it survives minification as a string). */
 const RECHARTS_MARK = "recharts-responsive-container";
@@ -69,13 +69,6 @@ async function loadedRecharts(scripts: Map<string, Promise<string>>): Promise<bo
   return bodies.some((body) => body.includes(RECHARTS_MARK));
 }
 
-async function signIn(context: BrowserContext, prefix: string): Promise<Page> {
-  const page = await context.newPage();
-  const email = `${prefix}-${Date.now()}@example.com`;
-  await signInThroughPage(page, server, email);
-  return page;
-}
-
 /** The signed-in page's own bearer token (docs/product.md#data-shapes: stored app token). */
 async function tokenOf(page: Page): Promise<string> {
   const stored = await page.evaluate(() => window.localStorage.getItem("bytetoll.token"));
@@ -92,7 +85,7 @@ describe("the Usage page", () => {
   it("shows a new account the empty state, then its traffic through the gateway within seconds", async () => {
     const context = await browser.newContext({ baseURL: server.url });
     const scripts = recordScripts(context);
-    const page = await signIn(context, "usage");
+    const { page } = await signInNewCustomer(context, server, "usage");
     await page.getByRole("link", { name: "Buy Data" }).first().waitFor();
     // The dashboard is up and nothing of the chart library has been downloaded.
     expect(await loadedRecharts(scripts)).toBe(false);
@@ -140,7 +133,7 @@ describe("the Usage page", () => {
 
   it("fits a 375 px phone and works by keyboard", async () => {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 375, height: 800 } });
-    const page = await signIn(context, "usage-phone");
+    const { page } = await signInNewCustomer(context, server, "usage-phone");
     await page.goto("/usage");
     await page.getByRole("heading", { name: "Usage per Day" }).waitFor();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
