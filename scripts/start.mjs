@@ -28,12 +28,16 @@ function webBuildIsStale() {
   return Math.max(...sources.map(newestMtime)) > statSync(builtIndex).mtimeMs;
 }
 
+// Everything this wrapper and its builds say goes to stderr: stdout carries the server's log
+// lines, JSON ones for a log collector.
+const buildOutput = { stdio: ["ignore", process.stderr, process.stderr] };
+
 if (!existsSync(path.join(web, "index.html"))) {
-  console.log("apps/web has no index.html yet: starting the server without a web build.");
+  console.error("apps/web has no index.html yet: starting the server without a web build.");
 } else if (webBuildIsStale()) {
-  console.log("Building the web app (apps/web/dist is missing or older than its sources)…");
+  console.error("Building the web app (apps/web/dist is missing or older than its sources)…");
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const build = spawnSync(npm, ["run", "build", "-w", "@bytetoll/web"], { cwd: root, stdio: "inherit" });
+  const build = spawnSync(npm, ["run", "build", "-w", "@bytetoll/web"], { cwd: root, ...buildOutput });
   if (build.status !== 0) {
     console.error("The web build failed; fix it or run `npm run build` to see why.");
     process.exit(build.status ?? 1);
@@ -47,12 +51,9 @@ if (
   !existsSync(serverOutput) ||
   Math.max(...serverSources.map(newestMtime)) > statSync(serverOutput).mtimeMs
 ) {
-  // On stderr: stdout carries the server's log lines, JSON ones for a log collector.
   console.error("Compiling the server (its build is missing or older than its sources)…");
   // In a child process, so this long-lived wrapper never loads the compiler.
-  const build = spawnSync(process.execPath, [path.join(root, "scripts/build-server.mjs")], {
-    stdio: "inherit",
-  });
+  const build = spawnSync(process.execPath, [path.join(root, "scripts/build-server.mjs")], buildOutput);
   if (build.status !== 0) {
     console.error("Compiling the server failed; run `npm run build` to see why.");
     process.exit(build.status ?? 1);
@@ -64,9 +65,7 @@ const downloads = DOWNLOAD_NAMES.map((name) => path.join(downloadsDir, name));
 const integrationSources = integrationSourceDirs.map((dir) => path.join(root, dir));
 if (Math.min(...downloads.map(newestMtime)) < Math.max(...integrationSources.map(newestMtime))) {
   console.error("Packing the SDK, MCP and PHP downloads (missing or older than their sources)…");
-  const build = spawnSync(process.execPath, [path.join(root, "scripts/build-integrations.mjs")], {
-    stdio: "inherit",
-  });
+  const build = spawnSync(process.execPath, [path.join(root, "scripts/build-integrations.mjs")], buildOutput);
   if (build.status !== 0)
     console.error("Packing the downloads failed; /downloads answers 404 until `npm run build`.");
 }
