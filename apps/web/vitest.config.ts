@@ -8,5 +8,8 @@ export default defineProject({
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test/setup.ts"],
+    // jsdom renders share two cores with the server and browser projects; a first render of a
+    // lazy route can take seconds then, which is no failure of the page.
+    testTimeout: 20_000,
   },
 });
