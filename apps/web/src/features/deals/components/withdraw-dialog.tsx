@@ -1,8 +1,8 @@
 import { WALLET_ADDRESS_REQUIRED, WITHDRAW_FAILED } from "@bytetoll/contracts";
-import * as Dialog from "@radix-ui/react-dialog";
-import { Loader2, X } from "lucide-react";
+import { Loader2 } from "lucide-react";
 import { type FormEvent, useId, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
+import { Dialog, DialogHeader } from "../../../components/ui/dialog.tsx";
 import { formatMoney } from "../../../lib/format.ts";
 import { useWithdrawDeposit } from "../api/withdraw-deposit.ts";
 
@@ -16,24 +16,22 @@ interface WithdrawDialogProps {
 export function WithdrawDialog({ dealId, deposit, refundAddress }: WithdrawDialogProps) {
   const [open, setOpen] = useState(false);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
+    <Dialog
+      open={open}
+      onOpenChange={setOpen}
+      trigger={
         <Button variant="secondary" className="py-1.5" disabled={deposit <= 0}>
           Withdraw
         </Button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="fixed inset-0 z-40 bg-slate-900/40" />
-        <Dialog.Content className="fixed top-1/2 left-1/2 z-50 w-[calc(100vw-2rem)] max-w-md -translate-x-1/2 -translate-y-1/2 rounded-2xl bg-white p-6 shadow-xl focus:outline-none">
-          <WithdrawForm
-            dealId={dealId}
-            deposit={deposit}
-            refundAddress={refundAddress}
-            onDone={() => setOpen(false)}
-          />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+    >
+      <WithdrawForm
+        dealId={dealId}
+        deposit={deposit}
+        refundAddress={refundAddress}
+        onDone={() => setOpen(false)}
+      />
+    </Dialog>
   );
 }
 
@@ -66,19 +64,10 @@ function WithdrawForm({
 
   return (
     <form onSubmit={submit} noValidate className="space-y-5">
-      <div className="flex items-start justify-between gap-4">
-        <div>
-          <Dialog.Title className="text-lg font-semibold text-slate-900">Withdraw deposit</Dialog.Title>
-          <Dialog.Description className="mt-1 text-sm text-slate-500">
-            {formatMoney(deposit)} is sent back to this wallet in USDC.
-          </Dialog.Description>
-        </div>
-        <Dialog.Close asChild>
-          <Button variant="ghost" aria-label="Close">
-            <X aria-hidden="true" className="size-5" />
-          </Button>
-        </Dialog.Close>
-      </div>
+      <DialogHeader
+        title="Withdraw deposit"
+        description={`${formatMoney(deposit)} is sent back to this wallet in USDC.`}
+      />
       <div className="space-y-1.5">
         <label htmlFor={inputId} className="block text-sm font-medium text-slate-700">
           Wallet address
