@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { connect } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
@@ -6,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@bytetoll/gateway/testing";
 import { describe, expect, it } from "vitest";
-import { startServerProcess } from "./helpers/server-process.ts";
+import { spawnScript, startServerProcess } from "./helpers/server-process.ts";
 
 const faultProbe = fileURLToPath(new URL("./helpers/fault-probe.mjs", import.meta.url));
 
@@ -37,45 +36,32 @@ describe("process-level safety nets", () => {
 
 describe("the standalone gateway's safety net", () => {
   it("logs a rejection nobody handled and keeps proxying", async () => {
-    const root = fileURLToPath(new URL("../../..", import.meta.url));
+    const _root = fileURLToPath(new URL("../../..", import.meta.url));
     const dataDir = mkdtempSync(path.join(tmpdir(), "bytetoll-gateway-"));
     const [httpPort, httpsPort] = [await freePort(), await freePort()];
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", "--import", faultProbe, path.join(root, "apps/gateway/src/main.ts")],
+    const { child, output, exited } = spawnScript(
+      "apps/gateway/src/main.ts",
       {
-        cwd: root,
-        env: {
-          PATH: process.env.PATH,
-          DATA_DIR: dataDir,
-          GATEWAY_BIND: "127.0.0.1",
-          GATEWAY_HTTP_PORT: String(httpPort),
-          GATEWAY_HTTPS_PORT: String(httpsPort),
-          GATEWAY_METRICS_PORT: "off",
-          FAULT_PROBE: "rejection",
-        },
-        stdio: ["ignore", "pipe", "pipe"],
+        DATA_DIR: dataDir,
+        GATEWAY_BIND: "127.0.0.1",
+        GATEWAY_HTTP_PORT: String(httpPort),
+        GATEWAY_HTTPS_PORT: String(httpsPort),
+        GATEWAY_METRICS_PORT: "off",
+        FAULT_PROBE: "rejection",
       },
+      { preload: faultProbe },
     );
-    let output = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      output += chunk.toString();
-    });
-    const exited = new Promise<number | null>((resolve) => child.on("exit", resolve));
     try {
       const deadline = Date.now() + 60_000;
       while (!(await reachable("127.0.0.1", httpPort))) {
         if (Date.now() > deadline || child.exitCode !== null)
-          throw new Error(`gateway did not start:\n${output}`);
+          throw new Error(`gateway did not start:\n${output()}`);
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       child.kill("SIGUSR2");
       await new Promise((resolve) => setTimeout(resolve, 500));
-      expect(output).toContain("unhandled promise rejection");
-      expect(output).toContain("probe: a rejection nobody handles");
+      expect(output()).toContain("unhandled promise rejection");
+      expect(output()).toContain("probe: a rejection nobody handles");
       expect(await reachable("127.0.0.1", httpPort)).toBe(true);
       expect(child.exitCode).toBeNull();
     } finally {

@@ -7,6 +7,41 @@ import { freePort } from "@bytetoll/gateway/testing";
 
 const root = fileURLToPath(new URL("../../../..", import.meta.url));
 
+export interface SpawnedScript {
+  child: ChildProcess;
+  /** Everything the process printed so far (stdout and stderr). */
+  output(): string;
+  /** Resolves with the exit code once the process has exited. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * A TypeScript entry point of this repository (`script`, from the root) run by node with tsx as a
+ * loader (not its CLI, which runs a second process: signals reach the script itself), with only
+ * PATH and `env` in its environment; `args` follow the script, `preload` is a module loaded first.
+ */
+export function spawnScript(
+  script: string,
+  env: Record<string, string>,
+  options: { preload?: string; args?: string[] } = {},
+): SpawnedScript {
+  const preloads = options.preload ? ["--import", options.preload] : [];
+  const argv = ["--import", "tsx", ...preloads, path.join(root, script), ...(options.args ?? [])];
+  const child = spawn(process.execPath, argv, {
+    cwd: root,
+    env: { PATH: process.env.PATH, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output += chunk.toString();
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited };
+}
+
 /** Polls /healthz on loopback until it answers; rejects with the output if the process exits first. */
 async function untilServing(port: number, exited: Promise<number | null>, output: () => string) {
   let exitCode: number | null | undefined;
@@ -27,14 +62,9 @@ async function untilServing(port: number, exited: Promise<number | null>, output
   throw new Error(`the server did not serve within 60 s:\n${output()}`);
 }
 
-export interface ServerProcess {
-  child: ChildProcess;
+export interface ServerProcess extends SpawnedScript {
   port: number;
   url: string;
-  /** Everything the process printed so far (stdout and stderr). */
-  output(): string;
-  /** Resolves with the exit code once the process has exited. */
-  exited: Promise<number | null>;
   /** SIGTERM, then the exit code. */
   stop(): Promise<number | null>;
 }
@@ -50,38 +80,18 @@ export async function startServerProcess(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "bytetoll-server-"));
-  // tsx as a loader (not its CLI, which runs a second process): signals reach the server itself.
-  const preloads = options.preload ? ["--import", options.preload] : [];
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", ...preloads, path.join(root, "apps/server/src/server.ts")],
-    {
-      cwd: root,
-      env: {
-        PATH: process.env.PATH,
-        PORT: String(port),
-        DATA_DIR: dataDir,
-        LOG_LEVEL: "warn",
-        GATEWAY_DISABLED: "true",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
+  const { child, output, exited } = spawnScript(
+    "apps/server/src/server.ts",
+    { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", GATEWAY_DISABLED: "true", ...env },
+    options,
   );
-  let output = "";
-  const collect = (chunk: Buffer) => {
-    output += chunk.toString();
-  };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
-  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   void exited.then(() => rmSync(dataDir, { recursive: true, force: true }));
-  await untilServing(port, exited, () => output);
+  await untilServing(port, exited, output);
   return {
     child,
     port,
     url: `http://127.0.0.1:${port}`,
-    output: () => output,
+    output,
     exited,
     async stop() {
       if (child.exitCode === null) child.kill("SIGTERM");
@@ -95,21 +105,6 @@ export function runAdmin(
   args: string[],
   env: Record<string, string>,
 ): Promise<{ code: number | null; output: string }> {
-  const child = spawn(
-    process.execPath,
-    ["--import", "tsx", path.join(root, "apps/server/src/cli/admin.ts"), ...args],
-    {
-      cwd: root,
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-  let output = "";
-  child.stdout.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  child.stderr.on("data", (chunk: Buffer) => {
-    output += chunk.toString();
-  });
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, output })));
+  const admin = spawnScript("apps/server/src/cli/admin.ts", env, { args });
+  return admin.exited.then((code) => ({ code, output: admin.output() }));
 }
