@@ -108,3 +108,43 @@ export async function getOkThroughProxy(get: ProxiedGet): Promise<ProxiedRespons
   if (response.status !== 200) throw new Error(`gateway answered ${response.status}`);
   return response;
 }
+
+export interface ByteOrigin {
+  /** http://127.0.0.1:<port><path> */
+  url(path: string): string;
+  /** Raw bytes the origin's sockets carried (headers included), counted by the origin itself
+   * at each socket's close. */
+  bytesCarried(): number;
+  /** Resolves when the origin's next socket to be accepted has closed. */
+  nextSocketClosed(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** A plain HTTP site on 127.0.0.1 that answers every request with `bodyBytes` bytes and closes
+ * the connection after it, so its own byte count is complete at socket close. */
+export async function startByteOrigin(bodyBytes: number): Promise<ByteOrigin> {
+  let carried = 0;
+  const closeWaiters: Array<() => void> = [];
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, {
+      "content-type": "application/octet-stream",
+      "content-length": bodyBytes,
+      connection: "close",
+    });
+    response.end(Buffer.alloc(bodyBytes, 120));
+  });
+  server.on("connection", (socket: net.Socket) => {
+    socket.on("close", () => {
+      carried += socket.bytesRead + socket.bytesWritten;
+      closeWaiters.shift()?.();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  return {
+    url: (path) => `http://127.0.0.1:${port}${path}`,
+    bytesCarried: () => carried,
+    nextSocketClosed: () => new Promise((resolve) => closeWaiters.push(resolve)),
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}

@@ -1,6 +1,4 @@
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { freePort, getOkThroughProxy } from "@bytetoll/gateway/testing";
+import { type ByteOrigin, freePort, getOkThroughProxy, startByteOrigin } from "@bytetoll/gateway/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
@@ -15,19 +13,11 @@ const PUSH_DEADLINE_MS = 15_000;
 let server: RunningServer;
 let browser: Browser;
 let gatewayPort: number;
-let origin: http.Server;
+let origin: ByteOrigin;
 
 beforeAll(async () => {
   gatewayPort = await freePort();
-  origin = http.createServer((_request, response) => {
-    response.writeHead(200, {
-      "content-type": "application/octet-stream",
-      "content-length": BODY_BYTES,
-      connection: "close",
-    });
-    response.end(Buffer.alloc(BODY_BYTES, 121));
-  });
-  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  origin = await startByteOrigin(BODY_BYTES);
   [server, browser] = await Promise.all([
     // The gateway runs inside the server process; loopback origins are opened for this test only.
     startServer({
@@ -41,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await new Promise((resolve) => origin?.close(resolve));
+  await origin?.close();
 });
 
 async function tokenOf(page: Page): Promise<string> {
@@ -51,8 +41,7 @@ async function tokenOf(page: Page): Promise<string> {
 
 /** One plain-HTTP GET through the gateway with the customer's proxy credentials. */
 async function fetchThroughGateway(username: string, password: string): Promise<void> {
-  const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/file`;
-  await getOkThroughProxy({ proxyPort: gatewayPort, target, username, password });
+  await getOkThroughProxy({ proxyPort: gatewayPort, target: origin.url("/file"), username, password });
 }
 
 async function outboxSubjects(email: string): Promise<string[]> {

@@ -1,7 +1,5 @@
 import { readFileSync } from "node:fs";
-import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
-import { freePort, getOkThroughProxy } from "@bytetoll/gateway/testing";
+import { type ByteOrigin, freePort, getOkThroughProxy, startByteOrigin } from "@bytetoll/gateway/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
@@ -15,26 +13,11 @@ const BODY_BYTES = 2_000_000;
 let server: RunningServer;
 let browser: Browser;
 let gatewayPort: number;
-let origin: http.Server;
-/** Raw bytes the origin's sockets carried, counted by the origin itself at socket close. */
-let originBytes = 0;
+let origin: ByteOrigin;
 
 beforeAll(async () => {
   gatewayPort = await freePort();
-  origin = http.createServer((_request, response) => {
-    response.writeHead(200, {
-      "content-type": "application/octet-stream",
-      "content-length": BODY_BYTES,
-      connection: "close",
-    });
-    response.end(Buffer.alloc(BODY_BYTES, 121));
-  });
-  origin.on("connection", (socket: Socket) => {
-    socket.on("close", () => {
-      originBytes += socket.bytesRead + socket.bytesWritten;
-    });
-  });
-  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  origin = await startByteOrigin(BODY_BYTES);
   [server, browser] = await Promise.all([
     // The gateway runs inside the server process; loopback origins are opened for this test only.
     startServer({
@@ -48,7 +31,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await server?.stop();
-  await new Promise((resolve) => origin?.close(resolve));
+  await origin?.close();
 });
 
 /** Every JavaScript file the page downloads, with its text, so tests can see what was loaded. */
@@ -77,8 +60,7 @@ async function tokenOf(page: Page): Promise<string> {
 
 /** One plain-HTTP GET through the gateway with the customer's proxy credentials. */
 async function fetchThroughGateway(username: string, password: string): Promise<void> {
-  const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/file`;
-  await getOkThroughProxy({ proxyPort: gatewayPort, target, username, password });
+  await getOkThroughProxy({ proxyPort: gatewayPort, target: origin.url("/file"), username, password });
 }
 
 describe("the Usage page", () => {
@@ -124,7 +106,7 @@ describe("the Usage page", () => {
     const path = await download.path();
     const csv = readFileSync(path, "utf8");
     expect(csv).toMatch(/^date,domain,proxy_type,bytes,requests\r\n/);
-    expect(csv).toContain(`,127.0.0.1,mobile,${originBytes},2\r\n`);
+    expect(csv).toContain(`,127.0.0.1,mobile,${origin.bytesCarried()},2\r\n`);
     expect(download.suggestedFilename()).toMatch(
       /^bytetoll-usage-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/,
     );

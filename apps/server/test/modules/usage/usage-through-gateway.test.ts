@@ -1,8 +1,6 @@
-import http from "node:http";
-import type { AddressInfo, Socket } from "node:net";
 import { applyLedgerEntry, hashSecret, randomSecret } from "@bytetoll/db";
 import type { Gateway } from "@bytetoll/gateway";
-import { getOkThroughProxy } from "@bytetoll/gateway/testing";
+import { type ByteOrigin, getOkThroughProxy, startByteOrigin } from "@bytetoll/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
@@ -14,35 +12,18 @@ const BODY_BYTES = 5_000_000;
 
 let t: TestApp;
 let gateway: Gateway;
-let origin: http.Server;
-/** Raw bytes the origin's sockets carried, counted by the origin itself, at socket close. */
-let originBytes = 0;
-const originSocketsClosed: Array<() => void> = [];
+let origin: ByteOrigin;
 
 beforeAll(async () => {
   t = await createTestApp();
-  origin = http.createServer((_request, response) => {
-    // Closing after each response lets the test read the origin's byte count at socket close.
-    response.writeHead(200, {
-      "content-type": "application/octet-stream",
-      "content-length": BODY_BYTES,
-      connection: "close",
-    });
-    response.end(Buffer.alloc(BODY_BYTES, 120));
-  });
-  origin.on("connection", (socket: Socket) => {
-    socket.on("close", () => {
-      originBytes += socket.bytesRead + socket.bytesWritten;
-      originSocketsClosed.shift()?.();
-    });
-  });
-  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  // It closes after each response, so its own byte count is complete at socket close.
+  origin = await startByteOrigin(BODY_BYTES);
   // The gateway's own flush timer (≤ 2 s) is what this test relies on; nothing flushes by hand.
   gateway = await startTestGateway(t.database, { flushIntervalMs: 1_000 });
 });
 afterAll(async () => {
   await gateway?.close();
-  await new Promise((resolve) => origin?.close(resolve));
+  await origin?.close();
   await t?.close();
 });
 
@@ -65,9 +46,8 @@ async function proxyUserFor(userId: string) {
 
 /** One plain-HTTP request through the gateway; resolves once the origin has closed its socket. */
 async function fetchThroughGateway(username: string, password: string): Promise<void> {
-  const target = `http://127.0.0.1:${(origin.address() as AddressInfo).port}/bytes`;
-  const closed = new Promise<void>((resolve) => originSocketsClosed.push(resolve));
-  await getOkThroughProxy({ proxyPort: gateway.httpPort, target, username, password });
+  const closed = origin.nextSocketClosed();
+  await getOkThroughProxy({ proxyPort: gateway.httpPort, target: origin.url("/bytes"), username, password });
   await closed;
 }
 
@@ -86,7 +66,7 @@ describe("usage through the gateway", () => {
       csv = (await get("/proxies/usage/export?days=1")).body;
       // A flush may land between a request being counted and its last bytes being metered:
       // the promise is that the whole transfer shows within the window, so wait for all of it.
-      if (csv.includes(`,${originBytes},2\r\n`)) break;
+      if (csv.includes(`,${origin.bytesCarried()},2\r\n`)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const [header, line, ...rest] = csv.split("\r\n");
@@ -99,9 +79,9 @@ describe("usage through the gateway", () => {
       requests: "2",
     });
     // Every byte the origin saw, request and response headers included (docs/product.md#gateway).
-    expect(Number(bytes)).toBe(originBytes);
+    expect(Number(bytes)).toBe(origin.bytesCarried());
 
-    const expectedGb = Math.round((originBytes / 1e9) * 100) / 100;
+    const expectedGb = Math.round((origin.bytesCarried() / 1e9) * 100) / 100;
     const byDomain = (await get("/proxies/usage?group_by=domain&days=1&others=true")).json().data;
     expect(byDomain).toEqual([
       { value: "127.0.0.1", mobile_gb: expectedGb, dc_gb: 0, mobile_requests: 2, dc_requests: 0 },
