@@ -1,10 +1,10 @@
-import type { AddressInfo } from "node:net";
 import { type FaultProxy, startFaultProxy } from "@bytetoll/db/fault-proxy";
 import { createTestDatabase } from "@bytetoll/db/testing";
 import { freePort } from "@bytetoll/gateway/testing";
-import { io as connect, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import type { Order } from "../../src/modules/orders/schemas.ts";
+import { connectRealtime } from "../helpers/realtime-client.ts";
 import { runAdmin, startServerProcess } from "../helpers/server-process.ts";
 import { createTestApp } from "../helpers/test-app.ts";
 import { createOrder, customerWithoutEmail, sandboxPay } from "../modules/orders/helpers.ts";
@@ -136,16 +136,7 @@ describe("realtime fan-out across two instances", () => {
     try {
       await second.app.listen({ port: 0, host: "127.0.0.1" });
       const alice = await customerWithoutEmail(first.database, first.config.JWT_SECRET, "fanout@example.com");
-      const { port } = second.app.server.address() as AddressInfo;
-      socket = connect(`http://127.0.0.1:${port}`, {
-        transports: ["websocket"],
-        reconnection: false,
-        auth: { token: alice.token },
-      });
-      await new Promise<void>((resolve, reject) => {
-        socket?.once("connect", () => resolve());
-        socket?.once("connect_error", reject);
-      });
+      socket = await connectRealtime(second.app, alice.token);
       await socket.timeout(5_000).emitWithAck("subscribe", { channel: `topup-transactions.${alice.id}` });
       const paidSeen = new Set<string>();
       socket.on("topup-transaction.updated", (payload: { topup_transaction: Order }) => {

@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
-import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { io as connect, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Order } from "../../src/modules/orders/schemas.ts";
+import { connectRealtime } from "../helpers/realtime-client.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
 import { type Customer, createOrder, customerWithoutEmail, sandboxPay } from "../modules/orders/helpers.ts";
 
@@ -41,16 +41,7 @@ describe.skipIf(skipReason !== null)(
     });
 
     it("delivers an order change made on one instance to a client of the other", async () => {
-      const port = (second.app.server.address() as AddressInfo).port;
-      socket = connect(`http://127.0.0.1:${port}`, {
-        transports: ["websocket"],
-        reconnection: false,
-        auth: { token: alice.token },
-      });
-      await new Promise<void>((resolve, reject) => {
-        socket?.once("connect", () => resolve());
-        socket?.once("connect_error", reject);
-      });
+      socket = await connectRealtime(second.app, alice.token);
       expect(
         await socket.timeout(5_000).emitWithAck("subscribe", { channel: `topup-transactions.${alice.id}` }),
       ).toEqual({

@@ -1,7 +1,7 @@
-import type { AddressInfo } from "node:net";
 import { BALANCE_UPDATED_EVENT, type BalanceUpdatedEvent } from "@bytetoll/contracts";
-import { io as connect, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectRealtime } from "../../helpers/realtime-client.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { customerWithoutEmail } from "../orders/helpers.ts";
 
@@ -27,20 +27,10 @@ afterAll(async () => {
 });
 
 async function listenOn(t: TestApp, token: string, userId: string): Promise<BalanceUpdatedEvent[]> {
-  const url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
-  const socket = connect(url, {
-    path: "/socket.io",
-    transports: ["websocket"],
-    reconnection: false,
-    auth: { token },
-  });
+  const socket = await connectRealtime(t.app, token);
   sockets.push(socket);
   const received: BalanceUpdatedEvent[] = [];
   socket.on(BALANCE_UPDATED_EVENT, (event: BalanceUpdatedEvent) => received.push(event));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
   await socket.timeout(5_000).emitWithAck("subscribe", { channel: `topup-transactions.${userId}` });
   return received;
 }

@@ -1,18 +1,16 @@
-import type { AddressInfo } from "node:net";
 import { BALANCE_UPDATED_EVENT, type BalanceUpdatedEvent } from "@bytetoll/contracts";
-import { io as connect, type Socket } from "socket.io-client";
+import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectRealtime } from "../../helpers/realtime-client.ts";
 import { signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 
 let t: TestApp;
-let url: string;
 const sockets: Socket[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
   await t.app.listen({ port: 0, host: "127.0.0.1" });
-  url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
   for (const socket of sockets) socket.disconnect();
@@ -21,19 +19,10 @@ afterAll(async () => {
 
 /** A signed-in client in its own room, recording every balance.updated it receives. */
 async function listen(token: string, userId: string) {
-  const socket = connect(url, {
-    path: "/socket.io",
-    transports: ["websocket"],
-    reconnection: false,
-    auth: { token },
-  });
+  const socket = await connectRealtime(t.app, token);
   sockets.push(socket);
   const received: BalanceUpdatedEvent[] = [];
   socket.on(BALANCE_UPDATED_EVENT, (event: BalanceUpdatedEvent) => received.push(event));
-  await new Promise<void>((resolve, reject) => {
-    socket.once("connect", () => resolve());
-    socket.once("connect_error", reject);
-  });
   expect(
     await socket.timeout(5_000).emitWithAck("subscribe", { channel: `topup-transactions.${userId}` }),
   ).toEqual({
