@@ -15,6 +15,9 @@ import {
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
+/** Requests per minute per user or address on every API route without a tighter limit. */
+export const DEFAULT_RATE_LIMIT_PER_MINUTE = 600;
+
 /** The built-in integration guide (GET), the default target of the SDK and MCP links. Under
  * /docs beside the API reference, which Vite's dev server already forwards to the API. */
 export const INTEGRATION_GUIDE_PATH = "/docs/integrations";
@@ -133,6 +136,13 @@ const envSchema = gatewayEnvSchema
       .default(10_000),
     HEADERS_TIMEOUT_MS: milliseconds(15_000),
     REQUEST_TIMEOUT_MS: milliseconds(30_000),
+    // API requests per minute per signed-in user, or per address for anonymous calls, on every
+    // route without a tighter limit of its own.
+    RATE_LIMIT_PER_MINUTE: z.coerce
+      .number({ error: "must be a number" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .default(DEFAULT_RATE_LIMIT_PER_MINUTE),
     // `npm start` runs the gateway in the same process unless this is true (it runs elsewhere).
     GATEWAY_DISABLED: booleanFlag.default(false),
   })

@@ -10,8 +10,8 @@ import { Redis } from "ioredis";
 import { AppError } from "../errors.ts";
 import { closeRedis, readyOrAfter, reportRedisOutages } from "../lib/redis-outage.ts";
 
-/** Requests per minute per IP on every route without its own, tighter limit. */
-export const GLOBAL_REQUESTS_PER_MINUTE = 600;
+/** RATE_LIMIT_PER_MINUTE's default. */
+export { DEFAULT_RATE_LIMIT_PER_MINUTE as GLOBAL_REQUESTS_PER_MINUTE } from "../config.ts";
 
 type Counter = FastifyRateLimitStore;
 type CounterCtor = new (
@@ -91,7 +91,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
   }
   await app.register(rateLimit, {
     global: true,
-    max: GLOBAL_REQUESTS_PER_MINUTE,
+    max: app.config.RATE_LIMIT_PER_MINUTE,
     timeWindow: 60_000,
     // Customers behind one address (an office, a proxy) must not lock each other out: a signed-in
     // call counts against its user, an anonymous one against its address. A token that does not
