@@ -2,7 +2,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
-import { signInNewCustomer } from "./fixtures/sign-in.ts";
+import { signInNewCustomer, submitLoginForm } from "./fixtures/sign-in.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -98,11 +98,7 @@ describe("buying data", () => {
     const page = await context.newPage();
     const email = `usd-link-${Date.now()}@example.com`;
     await page.goto("/login?usd=30");
-    await page.getByPlaceholder("Enter your email").fill(email);
-    await page.getByRole("button", { name: "Send Me a Login Link" }).click();
-    await page.getByText(`Login link sent to ${email}`).waitFor();
-    const [link] = await server.loginLinks(email);
-    if (!link) throw new Error(`no login link for ${email}`);
+    const link = await submitLoginForm(page, server, email);
     // Following the link makes the account and the order; the callback lands on that order.
     await page.goto(link);
     await page.waitForURL(/\/checkout\?order_id=/);

@@ -8,7 +8,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
-import { signInThroughPage } from "./fixtures/sign-in.ts";
+import { signInThroughPage, submitLoginForm } from "./fixtures/sign-in.ts";
 
 const run = promisify(execFile);
 const repoRoot = resolve(import.meta.dirname, "../../..");
@@ -116,11 +116,7 @@ describe("the Connect page", () => {
     await page.getByRole("link", { name: "Sign In to keep them" }).click();
     await page.waitForURL(/\/login$/);
     const email = `visitor-${Date.now()}@example.com`;
-    await page.getByPlaceholder("Enter your email").fill(email);
-    await page.getByRole("button", { name: "Send Me a Login Link" }).click();
-    await page.getByText(`Login link sent to ${email}`).waitFor();
-    const [link] = await server.loginLinks(email);
-    if (!link) throw new Error(`no login link for ${email}`);
+    const link = await submitLoginForm(page, server, email);
     await page.goto(link);
     await page.waitForURL(`${server.url}/`);
 
