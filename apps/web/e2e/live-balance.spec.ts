@@ -1,8 +1,8 @@
-import { type ByteOrigin, freePort, getOkThroughProxy, startByteOrigin } from "@bytetoll/gateway/testing";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
-import { type RunningServer, startServer } from "./fixtures/server.ts";
+import { type ServerWithGateway, startServerWithGateway } from "./fixtures/gateway.ts";
+import type { RunningServer } from "./fixtures/server.ts";
 import { signInNewCustomer } from "./fixtures/sign-in.ts";
 
 /** Enough to move a new account's 1 GB to 0.97 GB (figures have 2 decimals). */
@@ -12,36 +12,20 @@ const PUSH_DEADLINE_MS = 15_000;
 
 let server: RunningServer;
 let browser: Browser;
-let gatewayPort: number;
-let origin: ByteOrigin;
+let site: ServerWithGateway;
 
 beforeAll(async () => {
-  gatewayPort = await freePort();
-  origin = await startByteOrigin(BODY_BYTES);
-  [server, browser] = await Promise.all([
-    // The gateway runs inside the server process; loopback origins are opened for this test only.
-    startServer({
-      GATEWAY_BIND: "127.0.0.1",
-      GATEWAY_HTTP_PORT: String(gatewayPort),
-      EGRESS_ALLOW: "127.0.0.1/32",
-    }),
-    launchBrowser(),
-  ]);
+  [site, browser] = await Promise.all([startServerWithGateway(BODY_BYTES), launchBrowser()]);
+  server = site.server;
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await origin?.close();
+  await site?.stop();
 });
 
 async function tokenOf(page: Page): Promise<string> {
   const stored = await page.evaluate(() => window.localStorage.getItem("bytetoll.token"));
   return (JSON.parse(stored ?? "{}") as { token: string }).token;
-}
-
-/** One plain-HTTP GET through the gateway with the customer's proxy credentials. */
-async function fetchThroughGateway(username: string, password: string): Promise<void> {
-  await getOkThroughProxy({ proxyPort: gatewayPort, target: origin.url("/file"), username, password });
 }
 
 async function outboxSubjects(email: string): Promise<string[]> {
@@ -77,7 +61,7 @@ describe.each([
     const credentials = await fetch(`${server.url}/credentials/latest`, {
       headers: { authorization: `Bearer ${await tokenOf(page)}` },
     }).then((response) => response.json() as Promise<{ data: { username: string; password: string } }>);
-    await fetchThroughGateway(credentials.data.username, credentials.data.password);
+    await site.fetchThroughGateway(credentials.data.username, credentials.data.password);
     const sent = Date.now();
 
     await expect.poll(() => badge.textContent(), { timeout: PUSH_DEADLINE_MS }).toBe("0.97 GB");

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { type ByteOrigin, freePort, getOkThroughProxy, startByteOrigin } from "@bytetoll/gateway/testing";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
-import { type RunningServer, startServer } from "./fixtures/server.ts";
+import { type ServerWithGateway, startServerWithGateway } from "./fixtures/gateway.ts";
+import type { RunningServer } from "./fixtures/server.ts";
 import { signInNewCustomer } from "./fixtures/sign-in.ts";
 
 /** A class name only Recharts' own code carries (it survives minification as a string). */
@@ -12,26 +12,15 @@ const BODY_BYTES = 2_000_000;
 
 let server: RunningServer;
 let browser: Browser;
-let gatewayPort: number;
-let origin: ByteOrigin;
+let site: ServerWithGateway;
 
 beforeAll(async () => {
-  gatewayPort = await freePort();
-  origin = await startByteOrigin(BODY_BYTES);
-  [server, browser] = await Promise.all([
-    // The gateway runs inside the server process; loopback origins are opened for this test only.
-    startServer({
-      GATEWAY_BIND: "127.0.0.1",
-      GATEWAY_HTTP_PORT: String(gatewayPort),
-      EGRESS_ALLOW: "127.0.0.1/32",
-    }),
-    launchBrowser(),
-  ]);
+  [site, browser] = await Promise.all([startServerWithGateway(BODY_BYTES), launchBrowser()]);
+  server = site.server;
 });
 afterAll(async () => {
   await browser?.close();
-  await server?.stop();
-  await origin?.close();
+  await site?.stop();
 });
 
 /** Every JavaScript file the page downloads, with its text, so tests can see what was loaded. */
@@ -58,11 +47,6 @@ async function tokenOf(page: Page): Promise<string> {
   return (JSON.parse(stored ?? "{}") as { token: string }).token;
 }
 
-/** One plain-HTTP GET through the gateway with the customer's proxy credentials. */
-async function fetchThroughGateway(username: string, password: string): Promise<void> {
-  await getOkThroughProxy({ proxyPort: gatewayPort, target: origin.url("/file"), username, password });
-}
-
 describe("the Usage page", () => {
   it("shows a new account the empty state, then its traffic through the gateway within seconds", async () => {
     const context = await browser.newContext({ baseURL: server.url });
@@ -82,8 +66,8 @@ describe("the Usage page", () => {
     const credentials = await fetch(`${server.url}/credentials/latest`, {
       headers: { authorization: `Bearer ${await tokenOf(page)}` },
     }).then((response) => response.json() as Promise<{ data: { username: string; password: string } }>);
-    await fetchThroughGateway(credentials.data.username, credentials.data.password);
-    await fetchThroughGateway(credentials.data.username, credentials.data.password);
+    await site.fetchThroughGateway(credentials.data.username, credentials.data.password);
+    await site.fetchThroughGateway(credentials.data.username, credentials.data.password);
 
     // No reload: the open page picks the traffic up by itself once the gateway has flushed it.
     const domainCard = page.getByRole("region", { name: "Usage per Domain" });
@@ -106,7 +90,7 @@ describe("the Usage page", () => {
     const path = await download.path();
     const csv = readFileSync(path, "utf8");
     expect(csv).toMatch(/^date,domain,proxy_type,bytes,requests\r\n/);
-    expect(csv).toContain(`,127.0.0.1,mobile,${origin.bytesCarried()},2\r\n`);
+    expect(csv).toContain(`,127.0.0.1,mobile,${site.origin.bytesCarried()},2\r\n`);
     expect(download.suggestedFilename()).toMatch(
       /^bytetoll-usage-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/,
     );
