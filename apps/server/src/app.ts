@@ -2,9 +2,10 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { Database } from "@bytetoll/db";
-import Fastify, { type FastifyBaseLogger } from "fastify";
+import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
+import { LOG_REDACTION } from "./lib/log-output.ts";
 import { profileRoutes } from "./modules/account/profile-routes.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { adminRoutes } from "./modules/admin/routes.ts";
@@ -63,7 +64,8 @@ function requestId(request: IncomingMessage): string {
 function loggerOptions(config: Config, logger: BuildAppOptions["logger"]) {
   if (logger === false) return { logger: false };
   if (logger === true || logger === undefined) {
-    return { logger: { level: config.LOG_LEVEL, redact: ["req.headers.authorization"] } };
+    // Our serializer takes Fastify's request and returns its usual fields, secrets left out.
+    return { logger: { level: config.LOG_LEVEL, ...LOG_REDACTION } as FastifyServerOptions["logger"] };
   }
   return { loggerInstance: logger };
 }
