@@ -110,6 +110,11 @@ export const createDealRequest = z
   .refine((body) => Date.parse(body.deal_end_time) > Date.parse(body.deal_start_time), {
     path: ["deal_end_time"],
     message: "deal_end_time must be after deal_start_time",
+  })
+  // A flash sale sells whole units: stock below one could never be bought.
+  .refine((body) => body.deal_type !== "flash_sale" || body.deal_target_gb >= FLASH_SALE_UNIT_GB, {
+    path: ["deal_target_gb"],
+    message: `a flash sale's deal_target_gb must be at least ${FLASH_SALE_UNIT_GB} (one unit)`,
   });
 export type CreateDealRequest = z.infer<typeof createDealRequest>;
 

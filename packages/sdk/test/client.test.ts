@@ -43,7 +43,7 @@ async function createDeal(deal_type: "flash_sale" | "group_buy") {
       deal_price: 1.5,
       deal_start_time: new Date(Date.now() - 60_000).toISOString(),
       deal_end_time: new Date(Date.now() + 86_400_000).toISOString(),
-      deal_target_gb: 100,
+      deal_target_gb: 1000,
     },
   });
   expect(response.statusCode).toBe(201);

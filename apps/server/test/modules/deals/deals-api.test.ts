@@ -32,6 +32,8 @@ describe("operator deals", () => {
         deal_end_time: new Date(Date.now() - 120_000).toISOString(),
       },
       { deal_type: "other", deal_price: 1, deal_target_gb: 10 },
+      // Stock below one 1,000 GB unit could never be bought.
+      { deal_type: "flash_sale", deal_price: 1, deal_target_gb: 500 },
     ];
     for (const fields of bad) {
       const response = await t.app.inject({
