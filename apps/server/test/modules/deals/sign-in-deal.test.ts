@@ -25,7 +25,7 @@ describe("sign-in with a deal (di and usd)", () => {
       dealId: decodeDealId(deal.id),
       purchaseAmount: 1000,
     });
-    expect(session.order_id).toBeTruthy();
+    expect(session.order_id).toMatch(/^[0-9a-f-]{36}$/);
     const order = await t.app.inject({
       method: "GET",
       url: `/transactions/${session.order_id}`,

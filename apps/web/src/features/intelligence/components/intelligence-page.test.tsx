@@ -56,22 +56,22 @@ const textArea = () => screen.getByRole("textbox", { name: "Hostnames" });
 describe("Smart Routing page", () => {
   it("shows the Intelligence settings: the saved hostnames, one per line, and the learned rules", async () => {
     openPage();
-    expect(await screen.findByRole("heading", { name: "Settings", level: 1 })).toBeTruthy();
-    expect(screen.getByRole("heading", { name: "Intelligence" })).toBeTruthy();
-    expect(screen.getByText(/Intelligence continuously learns/)).toBeTruthy();
+    expect(await screen.findByRole("heading", { name: "Settings", level: 1 })).toBeInTheDocument();
+    expect(screen.getByRole("heading", { name: "Intelligence" })).toBeInTheDocument();
+    expect(screen.getByText(/Intelligence continuously learns/)).toBeInTheDocument();
     await waitFor(() =>
       expect((textArea() as HTMLTextAreaElement).value).toBe("shop.example.com\nbank.example.org"),
     );
     expect(textArea().getAttribute("placeholder")?.split("\n")).toHaveLength(3);
-    expect(screen.getByText("One hostname per line")).toBeTruthy();
+    expect(screen.getByText("One hostname per line")).toBeInTheDocument();
     const list = screen.getByRole("region", { name: "Domains Routed to Datacenter Proxies" });
     const shop = await within(list).findByRole("switch", { name: "shop.example.com" });
     expect(shop.getAttribute("aria-checked")).toBe("true");
     expect(within(list).getByRole("switch", { name: "bank.example.org" }).getAttribute("aria-checked")).toBe(
       "false",
     );
-    expect(within(list).getByText(/blocks datacenter .* captcha in page \(status 403\)/)).toBeTruthy();
-    expect(within(list).getByText("2 GB over datacenter in the last 30 days · saved $5.40")).toBeTruthy();
+    expect(within(list).getByText(/blocks datacenter .* captcha in page \(status 403\)/)).toBeInTheDocument();
+    expect(within(list).getByText("2 GB over datacenter in the last 30 days · saved $5.40")).toBeInTheDocument();
   });
 
   it("checks the hostnames as the user types and saves the list", async () => {
@@ -81,15 +81,15 @@ describe("Smart Routing page", () => {
     const user = userEvent.setup();
     await waitFor(() => expect((textArea() as HTMLTextAreaElement).value).not.toBe(""));
     await user.clear(textArea());
-    expect(await screen.findByText("At least one hostname is required")).toBeTruthy();
+    expect(await screen.findByText("At least one hostname is required")).toBeInTheDocument();
     await user.type(textArea(), "not a host");
-    expect(await screen.findByText("Please enter valid hostnames")).toBeTruthy();
+    expect(await screen.findByText("Please enter valid hostnames")).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Save" }).hasAttribute("disabled")).toBe(true);
     await user.clear(textArea());
     await user.type(textArea(), "https://News.example.net/{Enter}{Enter}");
     expect(screen.queryByRole("alert")).toBeNull();
     await user.click(screen.getByRole("button", { name: "Save" }));
-    expect(await screen.findByText("Hostnames saved")).toBeTruthy();
+    expect(await screen.findByText("Hostnames saved")).toBeInTheDocument();
     expect(api.callsTo("POST", "/settings/hostnames")[0]?.body).toEqual({ hostnames: ["news.example.net"] });
   });
 
@@ -107,7 +107,7 @@ describe("Smart Routing page", () => {
     ["a refused token", () => fail(401, "Unauthorized"), "Unauthorized or unexpected response"],
   ])("says why the saved hostnames could not be read: %s", async (_what, reply, message) => {
     openPage({ "GET /settings/hostnames": reply, "GET /auth/session": ok(TEST_USER) });
-    expect(await screen.findByText(message)).toBeTruthy();
+    expect(await screen.findByText(message)).toBeInTheDocument();
   });
 
   it("says so when saving fails", async () => {
@@ -115,7 +115,7 @@ describe("Smart Routing page", () => {
     const user = userEvent.setup();
     await waitFor(() => expect((textArea() as HTMLTextAreaElement).value).not.toBe(""));
     await user.click(screen.getByRole("button", { name: "Save" }));
-    expect(await screen.findByText(/Failed to save hostnames/)).toBeTruthy();
+    expect(await screen.findByText(/Failed to save hostnames/)).toBeInTheDocument();
   });
 
   it("a toggle switches at once, is put back when the server refuses, and the list is read again", async () => {
@@ -130,7 +130,7 @@ describe("Smart Routing page", () => {
     expect(shop.getAttribute("aria-checked")).toBe("false");
     expect(api.callsTo("PATCH", "/settings/routing/rules/7")[0]?.body).toEqual({ enabled: false });
     answer(fail(500, "Internal server error"));
-    expect(await screen.findByText("Failed to update routing rule")).toBeTruthy();
+    expect(await screen.findByText("Failed to update routing rule")).toBeInTheDocument();
     await waitFor(() => expect(shop.getAttribute("aria-checked")).toBe("true"));
     await waitFor(() =>
       expect(api.callsTo("GET", "/settings/routing/rules").length).toBeGreaterThan(readsBefore),
