@@ -19,11 +19,14 @@ export function CryptoCheckoutForm({
   fixedUsd,
   dealId,
   orderId,
+  orderGb,
 }: {
   fixedUsd: number | null;
   /** The encoded id of a live deal the order is for. */
   dealId: string | null;
   orderId?: string;
+  /** The GB an existing order buys (a deal's order buys at the deal's price, not the list price). */
+  orderGb?: number;
 }) {
   const config = useConfig();
   const pricePerGb = config.data?.price_per_gb_usd ?? FALLBACK_PRICE_PER_GB_USD;
@@ -78,8 +81,10 @@ export function CryptoCheckoutForm({
           <span className="block text-lg font-semibold text-slate-900" data-testid="checkout-total">
             {problem ? "—" : formatMoney(amountUsd)}
           </span>
-          {/* A deal sells at its own price, which this form does not know. */}
-          {dealId === null && !problem ? (
+          {/* A deal sells at its own price, which this form does not know unless the order says. */}
+          {orderGb !== undefined ? (
+            <span className="block text-xs text-slate-500">{formatGb(orderGb)} of data</span>
+          ) : dealId === null && !problem ? (
             <span className="block text-xs text-slate-500">{formatGb(amountUsd / pricePerGb)} of data</span>
           ) : null}
         </dd>

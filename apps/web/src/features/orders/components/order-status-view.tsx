@@ -53,7 +53,12 @@ export function OrderStatusView({
     return (
       <div className="space-y-4">
         {notice}
-        <CryptoCheckoutForm fixedUsd={data.amount_usd} dealId={null} orderId={data.order_id} />
+        <CryptoCheckoutForm
+          fixedUsd={data.amount_usd}
+          dealId={null}
+          orderId={data.order_id}
+          orderGb={data.gb}
+        />
       </div>
     );
   }

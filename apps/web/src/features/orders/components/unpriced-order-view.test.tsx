@@ -98,6 +98,14 @@ describe("an order made at sign-in, before its payment method is chosen", () => 
     expect(screen.getByTestId("crypto-checkout-form")).toBeInTheDocument();
   });
 
+  it("says the GB the order buys, a deal's order at the deal's price rather than the list price", async () => {
+    api({ "GET /transactions/ord_test_1": ok({ ...unpriced, amount_usd: 50, gb: 50, deal_id: "kE9Bq2xZ" }) });
+    renderRoute("/checkout?order_id=ord_test_1");
+    await screen.findByTestId("crypto-checkout-form");
+    expect(screen.getByTestId("checkout-total")).toHaveTextContent("$50");
+    expect(screen.getByTestId("checkout-total").parentElement).toHaveTextContent("50 GB of data");
+  });
+
   it("shows an expired unpriced order as the normal status view, not a form", async () => {
     api({ "GET /transactions/ord_test_1": ok({ ...unpriced, payment_status: "expired" }) });
     renderRoute("/checkout?order_id=ord_test_1");
