@@ -71,7 +71,9 @@ describe("Smart Routing page", () => {
       "false",
     );
     expect(within(list).getByText(/blocks datacenter .* captcha in page \(status 403\)/)).toBeInTheDocument();
-    expect(within(list).getByText("2 GB over datacenter in the last 30 days · saved $5.40")).toBeInTheDocument();
+    expect(
+      within(list).getByText("2 GB over datacenter in the last 30 days · saved $5.40"),
+    ).toBeInTheDocument();
   });
 
   it("checks the hostnames as the user types and saves the list", async () => {
