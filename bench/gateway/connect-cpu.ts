@@ -1,9 +1,10 @@
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { cpuMs, type Ready, startChild } from "./children.ts";
 import { bulkDownload, type Path } from "./load.ts";
 
 /**
@@ -17,30 +18,6 @@ import { bulkDownload, type Path } from "./load.ts";
 const BYTES = Number(process.env.BENCH_BYTES ?? 200_000_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const here = fileURLToPath(new URL(".", import.meta.url));
-
-interface Ready {
-  type: "ready";
-  port: number;
-  username?: string;
-  password?: string;
-}
-
-function startChild(file: string): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--expose-gc", file], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
-    child.on("message", (message: Ready) => {
-      if (message.type === "ready") resolve({ child, ready: message });
-    });
-  });
-}
-
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100;
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
 

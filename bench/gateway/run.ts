@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { ask } from "../shared/ipc.ts";
+import { cpuMs, type Ready, startChild } from "./children.ts";
 import { bulkDownload, idleTunnels, type LatencyResult, type Path, smallRequests } from "./load.ts";
 
 /**
@@ -22,26 +23,6 @@ const IDLE_TUNNELS = 1000;
 const TINYPROXY = "/usr/bin/tinyproxy";
 const SQUID = "/usr/sbin/squid";
 const here = fileURLToPath(new URL(".", import.meta.url));
-
-interface Ready {
-  type: "ready";
-  port: number;
-  tlsPort?: number;
-  username?: string;
-  password?: string;
-}
-
-function startChild(file: string): Promise<{ child: ChildProcess; ready: Ready }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "--expose-gc", file], {
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));
-    child.on("message", (message: Ready) => {
-      if (message.type === "ready") resolve({ child, ready: message });
-    });
-  });
-}
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -144,13 +125,6 @@ interface Measured {
   plainCpuMsPerGb: number | null;
   connectCpuMsPerGb: number | null;
   cpuUsPerRequest: number | null;
-}
-
-/** user + system CPU of a process and all its threads, in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  const ticksPerSecond = 100;
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
 }
 
 interface Subject {
