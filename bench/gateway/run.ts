@@ -4,6 +4,7 @@ import net from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { startTinyproxy, TINYPROXY } from "../footprint/processes.ts";
 import { ask } from "../shared/ipc.ts";
 import { cpuMs, type Ready, startChild } from "./children.ts";
 import { bulkDownload, idleTunnels, type LatencyResult, type Path, smallRequests } from "./load.ts";
@@ -20,7 +21,6 @@ const CONNECTIONS = 50;
 const REQUESTS_PER_CONNECTION = 100;
 const SERIAL_REQUESTS = 1000;
 const IDLE_TUNNELS = 1000;
-const TINYPROXY = "/usr/bin/tinyproxy";
 const SQUID = "/usr/sbin/squid";
 const here = fileURLToPath(new URL(".", import.meta.url));
 
@@ -50,32 +50,6 @@ async function waitForPort(port: number): Promise<void> {
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`nothing listens on ${port}`);
-}
-
-async function startTinyproxy(): Promise<{ child: ChildProcess; port: number; dir: string } | null> {
-  if (!existsSync(TINYPROXY)) return null;
-  const dir = mkdtempSync(join(tmpdir(), "bench-tinyproxy-"));
-  // tinyproxy drops to `nobody` when started as root and must still write its log here.
-  chmodSync(dir, 0o777);
-  const port = await freePort();
-  writeFileSync(
-    join(dir, "tinyproxy.conf"),
-    [
-      `Port ${port}`,
-      "Listen 127.0.0.1",
-      "Timeout 600",
-      "MaxClients 4000",
-      "LogLevel Critical",
-      `LogFile "${join(dir, "tinyproxy.log")}"`,
-      "Allow 127.0.0.1",
-      "DisableViaHeader Yes",
-      "BasicAuth bench bench-password",
-      ...(process.getuid?.() === 0 ? ["User nobody", "Group nogroup"] : []),
-    ].join("\n"),
-  );
-  const child = spawn(TINYPROXY, ["-d", "-c", join(dir, "tinyproxy.conf")], { stdio: "ignore" });
-  await waitForPort(port);
-  return { child, port, dir };
 }
 
 /** squid as most operators run it in front of nothing: no cache, no authentication, one worker,
