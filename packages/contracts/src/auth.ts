@@ -87,10 +87,13 @@ export const magicVerifyResponse = successEnvelope(
 );
 export type MagicVerifyResponse = z.infer<typeof magicVerifyResponse>;
 
+/** `is_operator`: the e-mail is in ADMIN_EMAILS, so the dashboard links the operator's console
+ * (docs/product.md#operators) without asking the admin API, which refuses every customer. */
 export const sessionUserSchema = z.object({
   id: z.string(),
   email: z.string(),
   refund_address: z.string().nullable(),
+  is_operator: z.boolean(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 export const sessionResponse = successEnvelope(sessionUserSchema);

@@ -80,6 +80,23 @@ export const withdrawFieldError = z.object({
 const isoTime = (name: string) =>
   z.iso.datetime({ offset: true, error: `${name} must be an ISO 8601 date-time` });
 
+/** A deal's price in USD per GB, as creating and editing a deal check it. */
+export const dealPrice = z
+  .number({ error: "deal_price must be a number of USD per GB" })
+  .positive("deal_price must be greater than 0")
+  .max(1000, "deal_price must be at most 1000 USD per GB");
+
+/** A deal's window and target, as creating and editing a deal check them. */
+export const dealWindowFields = {
+  deal_start_time: isoTime("deal_start_time"),
+  deal_end_time: isoTime("deal_end_time"),
+  deal_target_gb: z
+    .number({ error: "deal_target_gb must be a number" })
+    .int("deal_target_gb must be a whole number")
+    .positive("deal_target_gb must be greater than 0")
+    .max(1_000_000_000, "deal_target_gb must be at most 1000000000"),
+};
+
 /** POST /admin/deals. */
 export const createDealRequest = z
   .object({
@@ -90,21 +107,11 @@ export const createDealRequest = z
       .min(1, "deal_title is required")
       .max(200),
     deal_description: z.string().trim().max(2000).default(""),
-    deal_price: z
-      .number({ error: "deal_price must be a number of USD per GB" })
-      .positive("deal_price must be greater than 0")
-      .max(1000, "deal_price must be at most 1000 USD per GB")
-      .refine(
-        (value) => Math.abs(Math.round(value * 1e4) - value * 1e4) < 1e-6,
-        "deal_price has at most 4 decimals",
-      ),
-    deal_start_time: isoTime("deal_start_time"),
-    deal_end_time: isoTime("deal_end_time"),
-    deal_target_gb: z
-      .number({ error: "deal_target_gb must be a number" })
-      .int("deal_target_gb must be a whole number")
-      .positive("deal_target_gb must be greater than 0")
-      .max(1_000_000_000, "deal_target_gb must be at most 1000000000"),
+    deal_price: dealPrice.refine(
+      (value) => Math.abs(Math.round(value * 1e4) - value * 1e4) < 1e-6,
+      "deal_price has at most 4 decimals",
+    ),
+    ...dealWindowFields,
   })
   .strict()
   .refine((body) => Date.parse(body.deal_end_time) > Date.parse(body.deal_start_time), {

@@ -3,7 +3,8 @@
 export const NETWORKS = ["solana", "polygon", "base", "ethereum"] as const;
 export type Network = (typeof NETWORKS)[number];
 
-/** `refunded`: a paid order whose credit was taken back (refund or chargeback). */
+/** `refunded`: a paid order whose credit was taken back (refund or chargeback). `cancelled`: a
+ * waiting order its customer called off (a payment that still arrives credits it, as after expiry). */
 export const PAYMENT_STATUSES = [
   "waiting",
   "paid",
@@ -11,8 +12,13 @@ export const PAYMENT_STATUSES = [
   "failed",
   "expired",
   "refunded",
+  "cancelled",
 ] as const;
 export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
+
+/** The payment providers an order can be opened with (orders.provider). */
+export const ORDER_PROVIDERS = ["sandbox", "nowpayments", "stripe"] as const;
+export type OrderProvider = (typeof ORDER_PROVIDERS)[number];
 
 export const PAYMENT_TOKENS = {
   solana: "USDC (Solana)",

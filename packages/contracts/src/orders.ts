@@ -1,5 +1,11 @@
 import { z } from "zod";
-import { MAX_ORDER_USD, MIN_ORDER_USD, NETWORKS, PAYMENT_STATUSES } from "./order-constants.ts";
+import {
+  MAX_ORDER_USD,
+  MIN_ORDER_USD,
+  NETWORKS,
+  ORDER_PROVIDERS,
+  PAYMENT_STATUSES,
+} from "./order-constants.ts";
 
 /** Decision 003's shapes: the server validates and documents with them, the web takes their types. */
 
@@ -78,6 +84,8 @@ export const order = z.object({
   amount_usd: z.number(),
   gb: z.number(),
   payment_status: z.enum(PAYMENT_STATUSES),
+  /** Who opened the payment ("Powered by …" on the order page, the receipt). */
+  provider: z.enum(ORDER_PROVIDERS),
   pay_address: z.string().nullable(),
   qr_code: z.string().nullable(),
   price_amount: z.number().nullable(),
@@ -93,36 +101,85 @@ export type Order = z.infer<typeof order>;
 
 export const orderResponse = z.object({ success: z.literal(true), data: order });
 
+const pageNumber = z.coerce
+  .number({ error: "page must be a number" })
+  .int("page must be a whole number")
+  .min(1, "page must be at least 1")
+  .max(1_000_000)
+  .default(1);
+const perPage = z.coerce
+  .number({ error: "per_page must be a number" })
+  .int("per_page must be a whole number")
+  .min(1, "per_page must be between 1 and 100")
+  .max(100, "per_page must be between 1 and 100")
+  .default(10);
+
 export const listOrdersQuery = z
   .object({
-    page: z.coerce
-      .number({ error: "page must be a number" })
-      .int("page must be a whole number")
-      .min(1, "page must be at least 1")
-      .max(1_000_000)
-      .default(1),
-    per_page: z.coerce
-      .number({ error: "per_page must be a number" })
-      .int("per_page must be a whole number")
-      .min(1, "per_page must be between 1 and 100")
-      .max(100, "per_page must be between 1 and 100")
-      .default(10),
+    page: pageNumber,
+    per_page: perPage,
     source: z.enum(["crypto", "card"], { error: "source must be crypto or card" }).optional(),
   })
   .strict();
 export type ListOrdersQuery = z.infer<typeof listOrdersQuery>;
 
-export const orderPage = z.object({
-  success: z.literal(true),
-  data: z.array(order),
+/** Where a page of a customer's list stands, and how many there are in all. */
+const pageFields = {
   current_page: z.number(),
   last_page: z.number(),
   per_page: z.number(),
   total: z.number(),
   from: z.number().nullable(),
   to: z.number().nullable(),
-});
+};
+
+export const orderPage = z.object({ success: z.literal(true), data: z.array(order), ...pageFields });
 export type OrderPage = z.infer<typeof orderPage>;
+
+/** Balance changes that are not orders, as the history shows them: the free GB of a new account
+ * (`bonus`), an operator's correction (`adjustment`), a group-buy deposit turned into data
+ * (`deposit`), and data a refund or dispute took back (`refund`, `chargeback`). */
+export const LEDGER_HISTORY_KINDS = ["bonus", "adjustment", "deposit", "refund", "chargeback"] as const;
+export type LedgerHistoryKind = (typeof LEDGER_HISTORY_KINDS)[number];
+
+/** GET /history: one page of the caller's orders and other balance changes, newest first. */
+export const historyQuery = z.object({ page: pageNumber, per_page: perPage }).strict();
+export type HistoryQuery = z.infer<typeof historyQuery>;
+
+export const orderHistoryEntry = z.object({
+  kind: z.literal("order"),
+  /** Unique across the history: `order:<order id>`. */
+  id: z.string(),
+  created_at: z.string(),
+  order,
+});
+
+export const ledgerHistoryEntry = z.object({
+  kind: z.enum(LEDGER_HISTORY_KINDS),
+  /** Unique across the history: `ledger:<entry id>`. */
+  id: z.string(),
+  created_at: z.string(),
+  /** Data added (positive) or taken back (negative). */
+  gb: z.number(),
+  note: z.string().nullable(),
+  /** The order a refund, chargeback or deposit belongs to. */
+  order_id: z.string().nullable(),
+});
+
+export const historyEntry = z.discriminatedUnion("kind", [orderHistoryEntry, ledgerHistoryEntry]);
+export type HistoryEntry = z.infer<typeof historyEntry>;
+export type LedgerHistoryEntry = z.infer<typeof ledgerHistoryEntry>;
+
+export const historyPage = z.object({ success: z.literal(true), data: z.array(historyEntry), ...pageFields });
+export type HistoryPage = z.infer<typeof historyPage>;
+
+/** GET /transactions/{orderId}/receipt: a paid order and who issues its receipt. */
+export const receipt = z.object({
+  order,
+  operator: z.object({ name: z.string(), address_lines: z.array(z.string()) }),
+});
+export type Receipt = z.infer<typeof receipt>;
+export const receiptResponse = z.object({ success: z.literal(true), data: receipt });
 
 /** POST /stripe/sessions: the hosted card page of a waiting card order. */
 export const cardSessionRequest = z

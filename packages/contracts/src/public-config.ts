@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { successEnvelope } from "./envelope.ts";
+import { ORDER_PROVIDERS } from "./order-constants.ts";
 
 /** GET /config: operator-configured numbers and links the page shows instead of copies. */
 export const publicConfigSchema = z.object({
@@ -17,6 +18,10 @@ export const publicConfigSchema = z.object({
   node_sdk_url: z.string(),
   php_sdk_url: z.string(),
   mcp_server_url: z.string(),
+  /** Who a checkout pays through, named on the page: USDC through the sandbox or NOWPayments
+   * (CRYPTO_PROVIDER), cards through Stripe or the sandbox card page (null: card payments are off). */
+  crypto_provider: z.enum(ORDER_PROVIDERS),
+  card_provider: z.enum(ORDER_PROVIDERS).nullable(),
 });
 export type PublicConfig = z.infer<typeof publicConfigSchema>;
 export const publicConfigResponse = successEnvelope(publicConfigSchema);

@@ -15,12 +15,15 @@ export const usageQuerySchema = z.object({
 });
 export type UsageQuery = z.infer<typeof usageQuerySchema>;
 
-/** docs/product.md#data-shapes: the four metric fields. GB = bytes / 1e9 rounded to 2 decimals; requests are counts. */
+/** docs/product.md#data-shapes: the four metric fields. GB = bytes / 1e9 rounded to 2 decimals; requests are counts.
+ * The exact byte counts come beside the GB, so a few KB is not shown as 0 GB. */
 export const usageMetricsSchema = z.object({
   mobile_gb: z.number().nonnegative(),
   dc_gb: z.number().nonnegative(),
   mobile_requests: z.number().int().nonnegative(),
   dc_requests: z.number().int().nonnegative(),
+  mobile_bytes: z.number().int().nonnegative(),
+  dc_bytes: z.number().int().nonnegative(),
 });
 export type UsageMetrics = z.infer<typeof usageMetricsSchema>;
 

@@ -10,6 +10,8 @@ import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
 import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
+import { unpackClusterTemplate } from "./cluster-template.ts";
+import { lockDataDir } from "./data-dir-lock.ts";
 import * as schema from "./schema.ts";
 import { type ListenHandlers, sharedListeners } from "./shared-listeners.ts";
 
@@ -27,6 +29,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
+export { DataDirInUseError } from "./data-dir-lock.ts";
 export type { ListenHandlers } from "./shared-listeners.ts";
 
 export const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));
@@ -34,7 +37,8 @@ export const migrationsFolder = fileURLToPath(new URL("../migrations", import.me
 export interface OpenOptions {
   /** postgres://… — when set, PostgreSQL is used; otherwise PGlite. */
   databaseUrl?: string | undefined;
-  /** PGlite data directory; omitted means in memory. */
+  /** PGlite data directory; omitted means in memory. One process at a time may open it: a
+   * second one gets DataDirInUseError naming the process that holds it. */
   dataDir?: string | undefined;
   /** In-memory PGlite started from this dump (PGlite's dumpDataDir) instead of an empty cluster. */
   loadDataDir?: Blob | undefined;
@@ -95,15 +99,22 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
     };
   }
 
-  if (options.dataDir) await createPgliteClusterOnce(options.dataDir);
-  const client = options.dataDir
-    ? new PGlite(options.dataDir, { startParams: PGLITE_START_PARAMS })
-    : new PGlite({ startParams: PGLITE_START_PARAMS, loadDataDir: options.loadDataDir });
-  await client.waitReady;
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
-  if (shouldMigrate) {
-    await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+  const lock = options.dataDir ? lockDataDir(options.dataDir) : null;
+  let client: PGlite;
+  try {
+    if (options.dataDir) await createPgliteClusterOnce(options.dataDir);
+    client = options.dataDir
+      ? new PGlite(options.dataDir, { startParams: PGLITE_START_PARAMS })
+      : new PGlite({ startParams: PGLITE_START_PARAMS, loadDataDir: options.loadDataDir });
+    await client.waitReady;
+    if (shouldMigrate) {
+      await migratePglite(drizzlePglite(client, { schema }), { migrationsFolder });
+    }
+  } catch (error) {
+    lock?.release();
+    throw error;
   }
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     db,
     kind: "pglite",
@@ -118,7 +129,13 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
         if (!client.closed) await unlisten();
       };
     },
-    close: () => client.close(),
+    async close() {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
   };
 }
 
@@ -143,11 +160,13 @@ export function pgliteClusterTemplate(): string {
 }
 
 /**
- * PGlite's initdb runs a second WebAssembly instance, snapshots its 128 MB heap and restores it
- * for every step: the process peaks near 750 MB and keeps most of it. Loading the template peaks
- * near 300 MB. Either runs in a short-lived child process, so the long-running one never holds
- * that memory, and into a sibling directory renamed into place, so a start interrupted half-way
- * leaves no half-made cluster behind.
+ * A new data directory is made in a sibling directory renamed into place, so a start interrupted
+ * half-way leaves no half-made cluster behind. From the shipped template its files are written
+ * straight from the archive, as PGlite's own loadDataDir would write them, without starting a
+ * second PostgreSQL: the first start costs no more memory than any later one. Without a template
+ * (a PGlite upgrade not yet followed by `npm run db:pglite-template`) initdb runs, in a
+ * short-lived child process: PGlite's initdb snapshots and restores a 128 MB WebAssembly heap
+ * for every step, the process peaks near 750 MB and keeps most of it.
  */
 async function createPgliteClusterOnce(dataDir: string): Promise<void> {
   if (existsSync(path.join(dataDir, "PG_VERSION"))) return;
@@ -155,24 +174,27 @@ async function createPgliteClusterOnce(dataDir: string): Promise<void> {
   const staging = `${dataDir}.new-${process.pid}`;
   rmSync(staging, { recursive: true, force: true });
   const template = pgliteClusterTemplate();
+  try {
+    if (existsSync(template)) await unpackClusterTemplate(template, staging);
+    else await initdbInChild(staging);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    throw error;
+  }
+  if (existsSync(dataDir)) rmdirSync(dataDir); // only an empty one: anything else is not ours to replace
+  renameSync(staging, dataDir);
+}
+
+async function initdbInChild(staging: string): Promise<void> {
   const script = [
-    "const [url, dir, params, template] = JSON.parse(process.argv[1]);",
+    "const [url, dir, params] = JSON.parse(process.argv[1]);",
     "const { PGlite } = await import(url);",
-    "const { readFileSync } = await import('node:fs');",
-    "const loadDataDir = template ? new Blob([readFileSync(template)]) : undefined;",
-    "const client = new PGlite(dir, { startParams: params, loadDataDir });",
+    "const client = new PGlite(dir, { startParams: params });",
     "await client.waitReady;",
     "await client.close();",
   ].join("\n");
-  const args = [
-    pathToFileURL(pgliteEntry).href,
-    staging,
-    PGLITE_START_PARAMS,
-    existsSync(template) ? template : null,
-  ];
+  const args = [pathToFileURL(pgliteEntry).href, staging, PGLITE_START_PARAMS];
   await execFileAsync(process.execPath, ["--input-type=module", "-e", script, JSON.stringify(args)]);
-  if (existsSync(dataDir)) rmdirSync(dataDir); // only an empty one: anything else is not ours to replace
-  renameSync(staging, dataDir);
 }
 
 const RECONNECT_MS = { first: 100, max: 5_000 };

@@ -5,6 +5,7 @@ import {
   boolean,
   check,
   date,
+  doublePrecision,
   index,
   integer,
   jsonb,
@@ -35,6 +36,8 @@ export const users = pgTable("users", {
   /** Set when that e-mail went out (and on a new account, which has crossed nothing yet); cleared
    * once the balance is at or above the threshold, which arms the next e-mail. */
   lowBalanceNotifiedAt: timestamp("low_balance_notified_at", { withTimezone: true }).defaultNow(),
+  /** Set by an operator: the API answers 403 and the gateway refuses the account's traffic. */
+  disabledAt: timestamp("disabled_at", { withTimezone: true }),
   createdAt: createdAt(),
 });
 
@@ -232,11 +235,84 @@ export const domainVerdicts = pgTable(
     failedProbes: integer("failed_probes").notNull().default(0),
     probingBy: text("probing_by"),
     probingUntil: timestamp("probing_until", { withTimezone: true }),
+    /** The operator's global route for the domain under -routing-smart: datacenter, premium or
+     * null (the customers' rules decide). */
+    override: text("override"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index("domain_verdicts_next_probe_idx").on(t.nextProbeAt)],
+  (t) => [
+    index("domain_verdicts_next_probe_idx").on(t.nextProbeAt),
+    check(
+      "domain_verdicts_override_check",
+      sql`${t.override} IS NULL OR ${t.override} IN ('datacenter', 'premium')`,
+    ),
+  ],
 );
+
+/** Per gateway instance, upstream exit and UTC minute: connect attempts, the exit's own
+ * failures, connect times (sum and histogram, decision 018) and relayed bytes. */
+export const upstreamStats = pgTable(
+  "upstream_stats",
+  {
+    instanceId: text("instance_id").notNull(),
+    pool: text("pool").notNull(),
+    upstreamId: text("upstream_id").notNull(),
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    attempts: bigint("attempts", { mode: "number" }).notNull().default(0),
+    failures: bigint("failures", { mode: "number" }).notNull().default(0),
+    connectMsSum: bigint("connect_ms_sum", { mode: "number" }).notNull().default(0),
+    connectMsBuckets: bigint("connect_ms_buckets", { mode: "number" }).array().notNull().default(sql`'{}'`),
+    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: "upstream_stats_pk", columns: [t.instanceId, t.pool, t.upstreamId, t.minute] }),
+    index("upstream_stats_minute_idx").on(t.minute),
+  ],
+);
+
+/** Refusals per gateway instance, UTC minute and reason (added every few seconds; 90 days kept). */
+export const refusalStats = pgTable(
+  "refusal_stats",
+  {
+    instanceId: text("instance_id").notNull(),
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    reason: text("reason").notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: "refusal_stats_pk", columns: [t.instanceId, t.minute, t.reason] }),
+    index("refusal_stats_minute_idx").on(t.minute),
+  ],
+);
+
+/** Requests served (plain HTTP requests and CONNECT tunnels) per gateway instance and UTC minute:
+ * with refusal_stats, the refusal rate. */
+export const servedStats = pgTable(
+  "served_stats",
+  {
+    instanceId: text("instance_id").notNull(),
+    minute: timestamp("minute", { withTimezone: true }).notNull(),
+    count: bigint("count", { mode: "number" }).notNull().default(0),
+  },
+  (t) => [
+    primaryKey({ name: "served_stats_pk", columns: [t.instanceId, t.minute] }),
+    index("served_stats_minute_idx").on(t.minute),
+  ],
+);
+
+/** Each gateway instance's heartbeat (every few seconds): its live figures and its view of the
+ * upstream exits. Older than a minute: the instance is gone. */
+export const gatewayInstances = pgTable("gateway_instances", {
+  instanceId: text("instance_id").primaryKey(),
+  startedAt: timestamp("started_at", { withTimezone: true }).notNull(),
+  updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  liveConnections: integer("live_connections").notNull().default(0),
+  bytesPerSecond: doublePrecision("bytes_per_second").notNull().default(0),
+  flushLagSeconds: doublePrecision("flush_lag_seconds").notNull().default(0),
+  refusals: jsonb("refusals").notNull().default(sql`'{}'::jsonb`),
+  upstreams: jsonb("upstreams").notNull().default(sql`'[]'::jsonb`),
+});
 
 /** How the gateway's connections to a domain ended, per proxy type and UTC minute. */
 export const domainOutcomes = pgTable(
@@ -337,6 +413,26 @@ export const paymentRejections = pgTable(
     uniqueIndex("payment_rejections_reference_uq").on(t.provider, t.reference, t.reason),
     index("payment_rejections_order_idx").on(t.orderId),
   ],
+);
+
+/** Signed, verified provider callbacks that concern an order, one row each, written in the
+ * transaction that acts on them (the operator's order page lists them). summary holds amounts and
+ * currencies only, never a signature or the provider's payload. */
+export const paymentEvents = pgTable(
+  "payment_events",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    orderId: uuid("order_id")
+      .notNull()
+      .references(() => orders.id, { onDelete: "cascade" }),
+    provider: text("provider").notNull(),
+    eventType: text("event_type").notNull(),
+    providerReference: text("provider_reference").notNull(),
+    outcome: text("outcome").notNull(),
+    summary: jsonb("summary").notNull().default(sql`'{}'::jsonb`),
+    receivedAt: timestamp("received_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("payment_events_order_received_idx").on(t.orderId, t.receivedAt)],
 );
 
 /** Per-day totals of usage_rollups by proxy type, kept by statement triggers on usage_rollups
@@ -481,5 +577,27 @@ export const dealDeposits = pgTable(
       sql`${t.status} IN ('held', 'credited', 'refundable', 'paid_out', 'reversed')`,
     ),
     check("deal_deposits_amount_check", sql`${t.amountCents} > 0`),
+  ],
+);
+
+/** Every operator action, append-only (the database refuses UPDATE and DELETE): who did what to
+ * which subject, with the state before and after. */
+export const adminAuditLog = pgTable(
+  "admin_audit_log",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    /** The operator's e-mail, or "admin-token" / "cli" for scripts. */
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    subjectType: text("subject_type").notNull(),
+    subjectId: text("subject_id").notNull(),
+    before: jsonb("before"),
+    after: jsonb("after"),
+    note: text("note"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("admin_audit_log_created_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("admin_audit_log_subject_idx").on(t.subjectType, t.subjectId),
   ],
 );

@@ -1,0 +1,59 @@
+import { createRequire } from "node:module";
+
+/** What the native relay reports (see src/splice.c). */
+export const SpliceEvent = {
+  /** Bytes moved: at most one pipe's worth each way since the last event. */
+  progress: 0,
+  /** One direction finished: its source sent FIN, everything was written, the destination was
+   * shut down for writing. `side`: 0 client → target, 1 target → client. */
+  halfClosed: 1,
+  /** Both directions finished; the relay has closed its descriptors. */
+  done: 2,
+  /** A socket failed (`side`: 0 client, 1 target; `code`: the errno name); the relay has closed
+   * its descriptors. */
+  error: 3,
+} as const;
+
+/** Indexes into the counts array the native relay keeps current. */
+export const SpliceCount = { readTarget: 0, writtenTarget: 1, readClient: 2, writtenClient: 3 } as const;
+
+export type SpliceEventHandler = (kind: number, side: number, code: string | undefined) => void;
+
+/** A running relay, for `stop`. */
+export type SpliceRelay = { readonly __spliceRelay: unique symbol };
+
+export interface SpliceAddon {
+  /** Relays between two connected, non-blocking TCP sockets' descriptors (duplicated: the
+   * caller's stay open and must stay idle) until both directions finished, a socket failed, or
+   * `stop`. `toTarget` / `toClient` are written first. `counts` (Float64Array of 4) is kept
+   * current, indexed by SpliceCount. */
+  start(
+    clientFd: number,
+    targetFd: number,
+    toTarget: Buffer | null,
+    toClient: Buffer | null,
+    counts: Float64Array,
+    onEvent: SpliceEventHandler,
+  ): SpliceRelay;
+  /** Closes the relay's descriptors at once; no event follows. Harmless after the end. */
+  stop(relay: SpliceRelay): void;
+}
+
+/** Why the addon is not there, when it is not. */
+export let unavailableBecause: string | null = null;
+
+function load(): SpliceAddon | null {
+  if (process.platform !== "linux") {
+    unavailableBecause = `splice(2) is Linux only (this is ${process.platform})`;
+    return null;
+  }
+  try {
+    return createRequire(import.meta.url)("../build/Release/splice.node") as SpliceAddon;
+  } catch (error) {
+    unavailableBecause = `the addon is not built (${(error as Error).message.split("\n")[0]})`;
+    return null;
+  }
+}
+
+/** The native relay, or null when it was not built here (no compiler at install, not Linux). */
+export const spliceAddon: SpliceAddon | null = load();
