@@ -1,3 +1,4 @@
+import type { Duplex } from "node:stream";
 import type { ProxyType, Tariff } from "./tariff.ts";
 
 /** A live connection billed to an account: closed once the account has nothing left to relay with. */
@@ -41,6 +42,12 @@ export class AccountBalance {
   private retryAt = 0;
   /** Last admission of a connection, for giving an idle lease back. */
   private activeAt = 0;
+  /** Client connections that presented this account's credentials (tunnels, kept-alive
+   * sessions between requests): closed when the account is disabled. */
+  private readonly clients = new Set<Duplex>();
+  private disabledNow = false;
+  /** Sequence number of the database read that set `disabled` (a later read wins). */
+  private disabledReadSeq = -1;
 
   constructor(
     readonly userId: string,
@@ -83,8 +90,37 @@ export class AccountBalance {
     for (const flow of [...this.flows]) flow.abort();
   }
 
+  /** The operator disabled the account (users.disabled_at): it is refused, and its connections
+   * are closed. */
+  get disabled(): boolean {
+    return this.disabledNow;
+  }
+
+  /** What a database read that started as number `readSeq` says; a read older than the one that
+   * set the current state is ignored. Disabling closes every connection of the account: its
+   * flows (billed up to the cut) and its idle client connections. */
+  setDisabled(disabled: boolean, readSeq: number): void {
+    if (readSeq < this.disabledReadSeq) return;
+    this.disabledReadSeq = readSeq;
+    this.disabledNow = disabled;
+    if (!disabled) return;
+    for (const flow of [...this.flows]) flow.abort();
+    for (const client of [...this.clients]) client.destroy();
+  }
+
+  /** A client connection presented this account's credentials. */
+  holdClient(client: Duplex): void {
+    // Disabled while its request was being admitted.
+    if (this.disabledNow) queueMicrotask(() => client.destroy());
+    if (this.clients.has(client)) return;
+    this.clients.add(client);
+    client.once("close", () => this.clients.delete(client));
+  }
+
   /** A live connection now bills this account. */
   addFlow(flow: LiveFlow): void {
+    // Disabled while its connection was being made: cut once the caller holds the flow.
+    if (this.disabledNow) queueMicrotask(() => flow.abort());
     this.flows.add(flow);
   }
 

@@ -1,5 +1,5 @@
 import type { Database } from "@bytetoll/db";
-import { hashesEqual, hashSecret } from "@bytetoll/db";
+import { hashesEqual } from "@bytetoll/db";
 import { AccountBalance } from "./account-balance.ts";
 import type { BalanceLeases } from "./lease.ts";
 import { Refusal } from "./refusal.ts";
@@ -8,6 +8,7 @@ import type { Tariff } from "./tariff.ts";
 interface CredentialRow {
   user_id: string | null;
   password_hash: string;
+  disabled: boolean | null;
 }
 
 interface CachedCredential {
@@ -42,6 +43,8 @@ export class AccountDirectory {
   /** Bumped by forget(): a credential read in flight then may hold the old row, so its answer
    * is not cached. */
   private forgets = 0;
+  /** Numbers the reads of users.disabled_at, so an older read never undoes a newer one. */
+  private disabledReads = 0;
 
   /** The credential changed: the next request reads it again, never joining an older read. */
   forget(username: string): void {
@@ -85,10 +88,13 @@ export class AccountDirectory {
   private async readCredential(username: string): Promise<CachedCredential | null> {
     const startedAt = Date.now();
     const forgets = this.forgets;
+    const readSeq = this.disabledReads++;
     const [row] = await this.database.query<CredentialRow>(
-      "SELECT user_id, password_hash FROM proxy_credentials WHERE username = $1",
+      `SELECT c.user_id, c.password_hash, u.disabled_at IS NOT NULL AS disabled
+         FROM proxy_credentials c LEFT JOIN users u ON u.id = c.user_id WHERE c.username = $1`,
       [username],
     );
+    if (row?.user_id) this.accountFor(row.user_id).setDisabled(row.disabled === true, readSeq);
     const entry = row ? { userId: row.user_id, passwordHash: row.password_hash, readAt: startedAt } : null;
     if (forgets !== this.forgets) return entry;
     this.credentials.set(username, entry);
@@ -107,11 +113,11 @@ export class AccountDirectory {
     return (await this.credential(username)) !== null;
   }
 
-  /** Checks the password and that the account holds (or can lease) balance to relay with;
-   * returns the account to bill or throws a Refusal. */
-  async authenticate(username: string, password: string): Promise<AccountBalance | null> {
+  /** Checks the password (`passwordHash`: its hashSecret) and that the account holds (or can
+   * lease) balance to relay with; returns the account to bill or throws a Refusal. */
+  async authenticate(username: string, passwordHash: string): Promise<AccountBalance | null> {
     const credential = await this.credential(username);
-    if (!credential || !hashesEqual(hashSecret(password), credential.passwordHash)) return null;
+    if (!credential || !hashesEqual(passwordHash, credential.passwordHash)) return null;
     if (credential.userId === null) {
       throw new Refusal(
         "balance_exhausted",
@@ -119,10 +125,24 @@ export class AccountDirectory {
       );
     }
     const account = this.accountFor(credential.userId);
+    if (account.disabled) throw new Refusal("account_disabled", "This account is disabled");
     if (!(await this.leases.admit(account))) {
       throw new Refusal("balance_exhausted", "Your data balance is used up: add data to continue");
     }
     return account;
+  }
+
+  /** Reads whether these known accounts are disabled (the change feed announced a change to
+   * them, or it reconnected): disabling one closes its connections, enabling lets it in again. */
+  async refreshDisabled(userIds: readonly string[]): Promise<void> {
+    const known = userIds.filter((id) => this.accounts.has(id));
+    if (known.length === 0) return;
+    const readSeq = this.disabledReads++;
+    const rows = await this.database.query<{ id: string; disabled: boolean }>(
+      "SELECT id, disabled_at IS NOT NULL AS disabled FROM users WHERE id = ANY($1::uuid[])",
+      [known],
+    );
+    for (const row of rows) this.accountFor(row.id).setDisabled(row.disabled, readSeq);
   }
 
   /** Domains (and their subdomains) the user sends over datacenter with -routing-smart. */

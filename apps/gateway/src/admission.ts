@@ -1,18 +1,36 @@
 import type { Duplex } from "node:stream";
+import { hashSecret } from "@bytetoll/db";
 import type { AccountBalance } from "./account-balance.ts";
 import { type AccountDirectory, matchesDomain } from "./accounts.ts";
 import type { LiveCredentials } from "./credentials-channel.ts";
+import type { DomainOverrides } from "./domain-overrides.ts";
 import type { EgressGuard, VettedTarget } from "./egress-guard.ts";
-import { isPlausibleUsername, parseProxyAuthorization, parseUsernameOptions } from "./proxy-auth.ts";
+import {
+  isPlausibleUsername,
+  parseProxyAuthorization,
+  parseUsernameOptions,
+  type UsernameOptions,
+} from "./proxy-auth.ts";
 import { Refusal } from "./refusal.ts";
 import type { ProxyType } from "./tariff.ts";
-import type { UpstreamPool, UpstreamSpec } from "./upstreams.ts";
+import type { Exit } from "./upstream-health.ts";
+import type { UpstreamPool } from "./upstream-pool.ts";
+import type { UpstreamSpec } from "./upstreams.ts";
 
 export interface Admitted {
   account: AccountBalance;
   target: VettedTarget;
   proxyType: ProxyType;
   upstream: UpstreamSpec;
+  /** The exit `upstream` is, with its health and figures on this instance. */
+  exit: Exit;
+}
+
+/** A Proxy-Authorization header as read: the username's options and the password's hash. */
+interface Presented {
+  authorization: string;
+  options: UsernameOptions;
+  passwordHash: string;
 }
 
 const wrongCredentials = () => new Refusal("bad_credentials", "The proxy username or password is wrong");
@@ -25,7 +43,11 @@ export class Admission {
     private readonly guard: EgressGuard,
     private readonly pools: Record<ProxyType, UpstreamPool>,
     private readonly live: LiveCredentials,
+    private readonly overrides: DomainOverrides,
   ) {}
+
+  /** The last header each client connection presented, read (see `presented`). */
+  private readonly lastPresented = new WeakMap<Duplex, Presented>();
 
   /** `client` is the connection the request came on: it is closed when the credential it
    * presented changes. */
@@ -35,17 +57,9 @@ export class Admission {
     host: string,
     port: number,
   ): Promise<Admitted> {
-    const credentials = parseProxyAuthorization(authorization);
-    if (!credentials) {
-      throw new Refusal(
-        "auth_required",
-        authorization ? "Only Basic proxy authorization is supported" : "Proxy credentials are required",
-      );
-    }
-    if (!isPlausibleUsername(credentials.username)) throw wrongCredentials();
-    const options = parseUsernameOptions(credentials.username);
+    const { options, passwordHash } = this.presented(client, authorization);
     this.live.hold(options.base, client);
-    const account = await this.accounts.authenticate(options.base, credentials.password);
+    const account = await this.accounts.authenticate(options.base, passwordHash);
     if (!account) {
       if (options.base.includes("-") && !(await this.accounts.exists(options.base))) {
         throw new Refusal(
@@ -55,12 +69,46 @@ export class Admission {
       }
       throw wrongCredentials();
     }
+    account.holdClient(client);
     const target = await this.guard.vet(host, port);
+    // Disabled while the lease or the destination was being checked.
+    if (account.disabled) throw new Refusal("account_disabled", "This account is disabled");
+    // Under -routing-smart the operator's override of the domain decides for every customer;
+    // without one, the customer's own rules do.
+    const override = options.smart ? this.overrides.routeOf(target.domain) : null;
     const proxyType: ProxyType =
-      options.smart && matchesDomain(target.domain, await this.accounts.datacenterDomains(account))
-        ? "dc"
-        : "mobile";
+      override !== null
+        ? override === "datacenter"
+          ? "dc"
+          : "mobile"
+        : options.smart && matchesDomain(target.domain, await this.accounts.datacenterDomains(account))
+          ? "dc"
+          : "mobile";
     const sessionKey = options.sessionId === undefined ? undefined : `${account.userId}:${options.sessionId}`;
-    return { account, target, proxyType, upstream: this.pools[proxyType].pick(sessionKey) };
+    const exit = this.pools[proxyType].pick(sessionKey);
+    return { account, target, proxyType, upstream: exit.spec, exit };
+  }
+
+  /** What the Proxy-Authorization header says, read once per client connection while it sends
+   * the same header (a kept-alive client sends it with every request): decoding and hashing it
+   * again each time cost more than the rest of the admission. */
+  private presented(client: Duplex, authorization: string | undefined): Presented {
+    const last = this.lastPresented.get(client);
+    if (last && last.authorization === authorization) return last;
+    const credentials = parseProxyAuthorization(authorization);
+    if (!authorization || !credentials) {
+      throw new Refusal(
+        "auth_required",
+        authorization ? "Only Basic proxy authorization is supported" : "Proxy credentials are required",
+      );
+    }
+    if (!isPlausibleUsername(credentials.username)) throw wrongCredentials();
+    const presented = {
+      authorization,
+      options: parseUsernameOptions(credentials.username),
+      passwordHash: hashSecret(credentials.password),
+    };
+    this.lastPresented.set(client, presented);
+    return presented;
   }
 }

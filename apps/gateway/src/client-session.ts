@@ -20,6 +20,8 @@ import { splice } from "./tunnel.ts";
 /** How long a kept-alive client connection may sit between requests. */
 const CLIENT_IDLE_MS = 60_000;
 
+const noop = () => {};
+
 export interface SessionDeps {
   admission: Admission;
   meter: Meter;
@@ -82,10 +84,16 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
       return;
     }
     target.setNoDelay(true);
-    const flow = deps.meter.open(admitted.account, admitted.target.domain, admitted.proxyType, () => {
-      client.destroy();
-      target.destroy();
-    });
+    const flow = deps.meter.open(
+      admitted.account,
+      admitted.target.domain,
+      admitted.proxyType,
+      admitted.exit,
+      () => {
+        client.destroy();
+        target.destroy();
+      },
+    );
     flow.attach(dialed);
     deps.metrics.requests.labels("connect").inc();
     deps.metrics.openTunnels.inc();
@@ -110,10 +118,16 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
     const opened: { flow: Flow | null } = { flow: null };
     const openFlow = (): Flow => {
       if (opened.flow) return opened.flow;
-      const flow = deps.meter.open(admitted.account, admitted.target.domain, admitted.proxyType, () => {
-        client.destroy();
-        flow.currentSocket?.destroy();
-      });
+      const flow = deps.meter.open(
+        admitted.account,
+        admitted.target.domain,
+        admitted.proxyType,
+        admitted.exit,
+        () => {
+          client.destroy();
+          flow.currentSocket?.destroy();
+        },
+      );
       deps.metrics.requests.labels("http").inc();
       opened.flow = flow;
       return flow;
@@ -133,7 +147,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
         },
         openFlow,
         deps.pool,
-        () => {},
+        noop,
       );
       return outcome;
     } catch (error) {
@@ -146,23 +160,39 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
   }
 
   /** Slowloris: a head (with its Proxy-Authorization) trickling in byte by byte is cut at the
-   * deadline however active the connection looks. */
-  let headDeadline: NodeJS.Timeout | null = null;
+   * deadline however active the connection looks. One timer serves the connection's heads one
+   * after another (re-armed only when it fires before the head in progress is due): setting and
+   * clearing a timer for every request of a kept-alive connection cost more than parsing it. */
+  let headStartedAt: number | null = null;
+  let headTimer: NodeJS.Timeout | null = null;
   let timedOut = false;
+  const checkHeadDeadline = () => {
+    headTimer = null;
+    if (headStartedAt === null || client.destroyed) return;
+    const left = headStartedAt + deps.headTimeoutMs - Date.now();
+    if (left > 0) {
+      headTimer = setTimeout(checkHeadDeadline, left);
+      return;
+    }
+    timedOut = true;
+    deps.metrics.refusals.labels("request_timeout").inc();
+    refuseConnection(
+      client,
+      new Refusal("request_timeout", `The request head did not arrive within ${deps.headTimeoutMs} ms`),
+    );
+  };
   const startHeadDeadline = () => {
-    headDeadline ??= setTimeout(() => {
-      timedOut = true;
-      deps.metrics.refusals.labels("request_timeout").inc();
-      refuseConnection(
-        client,
-        new Refusal("request_timeout", `The request head did not arrive within ${deps.headTimeoutMs} ms`),
-      );
-    }, deps.headTimeoutMs);
+    if (headStartedAt !== null) return;
+    headStartedAt = Date.now();
+    headTimer ??= setTimeout(checkHeadDeadline, deps.headTimeoutMs);
   };
   const stopHeadDeadline = () => {
-    if (headDeadline) clearTimeout(headDeadline);
-    headDeadline = null;
+    headStartedAt = null;
   };
+  client.once("close", () => {
+    if (headTimer) clearTimeout(headTimer);
+    headTimer = null;
+  });
 
   async function session(): Promise<void> {
     startHeadDeadline();

@@ -52,6 +52,10 @@ export interface GatewayConfig {
   /** Time a client has for a whole request head, Proxy-Authorization included (and for the TLS
    * handshake on 8443), counted from its first byte (a new connection: from accept). */
   headTimeoutMs: number;
+  /** GATEWAY_SPLICE: `auto` relays plain-TCP tunnels with splice(2) when the native addon was
+   * built (packages/splice), `off` (the default: less CPU, no more throughput) always in
+   * JavaScript (decision 016). */
+  splice: "auto" | "off";
 }
 
 export const defaultGatewayConfig: GatewayConfig = {
@@ -75,6 +79,7 @@ export const defaultGatewayConfig: GatewayConfig = {
   maxConnectionsPerIp: 256,
   maxConnections: 10_000,
   headTimeoutMs: 15_000,
+  splice: "off",
 };
 
 type Env = Record<string, string | undefined>;
@@ -221,6 +226,9 @@ export const gatewayEnvSchema = z.object({
   GATEWAY_MAX_CONNECTIONS_PER_IP: positiveNumber(defaultGatewayConfig.maxConnectionsPerIp),
   GATEWAY_MAX_CONNECTIONS: positiveNumber(defaultGatewayConfig.maxConnections),
   GATEWAY_HEAD_TIMEOUT_MS: positiveNumber(defaultGatewayConfig.headTimeoutMs),
+  GATEWAY_SPLICE: z
+    .enum(["auto", "off"], { error: "must be auto or off" })
+    .default(defaultGatewayConfig.splice),
 });
 
 export type GatewayEnv = z.output<typeof gatewayEnvSchema>;
@@ -277,6 +285,7 @@ export function gatewayConfigFrom(env: GatewayEnv): GatewayConfig {
     maxConnectionsPerIp: env.GATEWAY_MAX_CONNECTIONS_PER_IP,
     maxConnections: env.GATEWAY_MAX_CONNECTIONS,
     headTimeoutMs: env.GATEWAY_HEAD_TIMEOUT_MS,
+    splice: env.GATEWAY_SPLICE,
   };
 }
 

@@ -3,6 +3,7 @@ import tls from "node:tls";
 import { SocksClient } from "socks";
 import { Refusal } from "./refusal.ts";
 import { SharedReads } from "./shared-reads.ts";
+import type { DialObserver } from "./upstream-health.ts";
 import type { UpstreamSpec } from "./upstreams.ts";
 
 /**
@@ -206,16 +207,46 @@ async function dialUnchecked(upstream: UpstreamSpec, target: DialTarget): Promis
   }
 }
 
+/** A connection to the exit itself (TCP, and TLS verified as for traffic to an https exit),
+ * closed at once: a down exit's retry. */
+export async function reachExit(upstream: UpstreamSpec): Promise<void> {
+  if (upstream.kind === "direct") return;
+  const { socket } = await connectTcp(
+    upstream.host,
+    upstream.port,
+    upstream.kind === "https" ? { ca: upstream.ca } : null,
+  );
+  socket.destroy();
+}
+
+/** dial() failures that come from beyond an upstream proxy (it answered, the target did not):
+ * an HTTP CONNECT refused or cut, a SOCKS5 server's refusal. Any other failure of a proxied dial
+ * is the exit itself being unreachable; a direct dial's failures are the target's. */
+const EXIT_REACHED =
+  /upstream answered CONNECT|upstream closed during CONNECT|upstream CONNECT timed out|Socks5 proxy rejected/i;
+
+/** Whether a failed dial through `upstream` is the exit's own failure. */
+export function isExitFailure(upstream: UpstreamSpec, message: string): boolean {
+  return upstream.kind !== "direct" && !EXIT_REACHED.test(message);
+}
+
 /** A socket whose application stream is the target's: direct, or tunnelled through the chosen
  * upstream. Any failure becomes a 502 upstream_failed refusal. The caller attaches its readers
- * in the same tick. */
-export async function dial(upstream: UpstreamSpec, target: DialTarget): Promise<TargetSocket> {
+ * in the same tick. `observer` hears the connect time, or whose failure it was. */
+export async function dial(
+  upstream: UpstreamSpec,
+  target: DialTarget,
+  observer?: DialObserver,
+): Promise<TargetSocket> {
+  const startedAt = performance.now();
   try {
     const dialed = await dialUnchecked(upstream, target);
     // Whoever uses the socket handles its errors; this keeps a late one from being unhandled.
     dialed.socket.on("error", () => {});
+    observer?.connected(performance.now() - startedAt);
     return dialed;
   } catch (error) {
+    observer?.failed(isExitFailure(upstream, (error as Error).message));
     throw new Refusal(
       "upstream_failed",
       `Could not reach ${target.address}:${target.port} via ${upstream.id}: ${(error as Error).message}`,

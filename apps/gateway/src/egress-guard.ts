@@ -1,14 +1,7 @@
 import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
 import type { EgressAllowTarget, ResolveHost } from "./config.ts";
-import {
-  type Cidr,
-  cidrContains,
-  type IpAddress,
-  parseCidr,
-  parseIpLiteral,
-  sameAddress,
-} from "./ip-address.ts";
+import { type Cidr, cidrContains, type IpAddress, parseCidr, parseIpLiteral } from "./ip-address.ts";
 import { Refusal } from "./refusal.ts";
 
 /** Ranges no customer may reach through the gateway (smokescreen's default deny list). */
@@ -46,6 +39,15 @@ export const DENIED: Array<[string, string]> = [
 
 const deniedRanges: Array<[Cidr, string]> = DENIED.map(([text, why]) => [parseCidr(text) as Cidr, why]);
 const loopback = ["127.0.0.0/8", "::1/128", "0.0.0.0/32", "::/128"].map((text) => parseCidr(text) as Cidr);
+/** How many hosts the guard remembers reading (as an IP literal or not); beyond it the memory
+ * starts over, so a client sending endless distinct hosts cannot grow it. */
+const MAX_REMEMBERED_HOSTS = 10_000;
+
+/** A host read as an IP literal, with its canonical text. */
+interface Literal {
+  address: IpAddress;
+  text: string;
+}
 
 export interface VettedTarget {
   /** The address to dial: never re-resolved, so DNS cannot change between check and dial. */
@@ -68,12 +70,13 @@ export interface EgressGuardOptions {
 const systemResolve: ResolveHost = async (hostname) =>
   (await lookup(hostname, { all: true, verbatim: true })).map((entry) => entry.address);
 
-function localAddresses(): IpAddress[] {
-  const found: IpAddress[] = [];
+/** The canonical texts of this host's own addresses (an IPv4 text never equals an IPv6 one). */
+function localAddresses(): Set<string> {
+  const found = new Set<string>();
   for (const list of Object.values(networkInterfaces())) {
     for (const entry of list ?? []) {
       const parsed = parseIpLiteral(entry.address);
-      if (parsed) found.push(parsed);
+      if (parsed) found.add(parsed.toString());
     }
   }
   return found;
@@ -84,7 +87,10 @@ export class EgressGuard {
   private readonly allow: Cidr[];
   private readonly allowTargets: Array<{ cidr: Cidr; port: number }>;
   private readonly resolveHost: ResolveHost;
-  private readonly own: IpAddress[] = localAddresses();
+  private readonly own: Set<string> = localAddresses();
+  /** Hosts already read, as IP literals or null (a DNS name): reading a literal with ipaddr.js
+   * and printing it again cost more than the rest of a plain request's check. */
+  private readonly literals = new Map<string, Literal | null>();
 
   constructor(private readonly options: EgressGuardOptions) {
     this.allow = options.allow.map((text) => parseCidr(text)).filter((c): c is Cidr => c !== null);
@@ -97,9 +103,11 @@ export class EgressGuard {
 
   /** Why an address may not be dialled, or null when it may. */
   classify(address: IpAddress, port: number): string | null {
-    const isOwnHost =
-      this.own.some((own) => sameAddress(own, address)) ||
-      loopback.some((cidr) => cidrContains(cidr, address));
+    return this.classifyLiteral({ address, text: address.toString() }, port);
+  }
+
+  private classifyLiteral({ address, text }: Literal, port: number): string | null {
+    const isOwnHost = this.own.has(text) || loopback.some((cidr) => cidrContains(cidr, address));
     if (isOwnHost && this.options.ownPorts().includes(port)) return "the gateway itself";
     if (this.allow.some((cidr) => cidrContains(cidr, address))) return null;
     // Matched on address AND port: opening one loopback service must not open the others.
@@ -114,10 +122,10 @@ export class EgressGuard {
     if (!Number.isInteger(port) || port < 1 || port > 65535) {
       throw new Refusal("destination_forbidden", `Port ${port} is not allowed`);
     }
-    const literal = parseIpLiteral(host);
+    const literal = this.literal(host);
     if (literal) {
-      const why = this.classify(literal, port);
-      const text = literal.toString();
+      const why = this.classifyLiteral(literal, port);
+      const { text } = literal;
       if (why) throw new Refusal("destination_forbidden", `Destination ${text} is ${why}`);
       return { address: text, port, domain: text };
     }
@@ -144,5 +152,16 @@ export class EgressGuard {
         throw new Refusal("destination_forbidden", `Destination ${domain} resolves to a ${why} address`);
     }
     return { address: (addresses[0] as IpAddress).toString(), port, domain };
+  }
+
+  private literal(host: string): Literal | null {
+    let literal = this.literals.get(host);
+    if (literal === undefined) {
+      const address = parseIpLiteral(host);
+      literal = address ? { address, text: address.toString() } : null;
+      if (this.literals.size >= MAX_REMEMBERED_HOSTS) this.literals.clear();
+      this.literals.set(host, literal);
+    }
+    return literal;
   }
 }

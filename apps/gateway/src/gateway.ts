@@ -6,23 +6,29 @@ import tls from "node:tls";
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
+import { watchAccountChanges } from "./account-changes.ts";
 import { AccountDirectory } from "./accounts.ts";
 import { Admission } from "./admission.ts";
 import { serveClient } from "./client-session.ts";
 import type { GatewayConfig } from "./config.ts";
 import { ConnectionLimits } from "./connection-limits.ts";
 import { LiveCredentials, watchCredentialChanges } from "./credentials-channel.ts";
+import { reachExit } from "./dial.ts";
+import { DomainOverrides } from "./domain-overrides.ts";
 import { EgressGuard } from "./egress-guard.ts";
 import { BalanceLeases } from "./lease.ts";
 import { Meter } from "./meter.ts";
 import { createGatewayMetrics } from "./metrics.ts";
+import { chooseTunnelRelay } from "./native-splice.ts";
+import { HEARTBEAT_INTERVAL_MS, NetworkReport } from "./network-report.ts";
 import { ConnectionOutcomes } from "./outcomes.ts";
 import { Refusal, refuseConnection } from "./refusal.ts";
 import { watchRoutingRules } from "./routing-rules.ts";
 import { TargetPool } from "./target-pool.ts";
 import { Tariff } from "./tariff.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
-import { UpstreamPool } from "./upstreams.ts";
+import { defaultHealthSettings, type Exit, type HealthSettings } from "./upstream-health.ts";
+import { UpstreamPool } from "./upstream-pool.ts";
 import { UsageFlusher } from "./usage-flusher.ts";
 import { JOURNAL_INTERVAL_MS, UsageJournal } from "./usage-journal.ts";
 
@@ -43,6 +49,10 @@ export interface GatewayOptions {
   database: Database;
   config: GatewayConfig;
   logger: Logger;
+  /** How often the instance writes its heartbeat and its exits' figures (tests shorten it). */
+  heartbeatMs?: number;
+  /** When an exit is marked down and retried (tests shorten the back-off). */
+  upstreamHealth?: Partial<HealthSettings>;
 }
 
 function portOf(server: net.Server | null): number {
@@ -64,7 +74,13 @@ function closeServer(server: net.Server | null): Promise<void> {
   return new Promise((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
 }
 
-export function createGateway({ database, config, logger }: GatewayOptions): Gateway {
+export function createGateway({
+  database,
+  config,
+  logger,
+  heartbeatMs = HEARTBEAT_INTERVAL_MS,
+  upstreamHealth,
+}: GatewayOptions): Gateway {
   const tariff = new Tariff(config);
   const stateDir = config.stateDir === undefined ? undefined : join(config.stateDir, "gateway-usage");
   const journal = stateDir === undefined ? null : new UsageJournal(stateDir);
@@ -103,6 +119,7 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
   let flushTimer: NodeJS.Timeout | null = null;
   let journalTimer: NodeJS.Timeout | null = null;
   let stopWatchingCredentials: (() => Promise<void>) | null = null;
+  let stopWatchingAccounts: (() => Promise<void>) | null = null;
 
   const guard = new EgressGuard({
     allow: config.egressAllow,
@@ -111,15 +128,18 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     ownPorts: () => ownPorts,
   });
   const liveCredentials = new LiveCredentials();
-  const admission = new Admission(
-    accounts,
-    guard,
-    {
-      mobile: new UpstreamPool(config.mobileUpstreams),
-      dc: new UpstreamPool(config.datacenterUpstreams),
-    },
-    liveCredentials,
-  );
+  const health = { ...defaultHealthSettings, ...upstreamHealth };
+  const exitChanged = (exit: Exit) =>
+    logger.warn(
+      { pool: exit.pool, upstream: exit.id },
+      exit.down ? "upstream marked down" : "upstream up again",
+    );
+  const pools = {
+    mobile: new UpstreamPool("mobile", config.mobileUpstreams, health, exitChanged, reachExit),
+    dc: new UpstreamPool("dc", config.datacenterUpstreams, health, exitChanged, reachExit),
+  };
+  const overrides = new DomainOverrides(database, logger);
+  const admission = new Admission(accounts, guard, pools, liveCredentials, overrides);
   const pool = new TargetPool();
   const outcomes = new ConnectionOutcomes(database, logger);
   let stopWatchingRoutingRules: (() => Promise<void>) | null = null;
@@ -133,6 +153,26 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     headTimeoutMs: config.headTimeoutMs,
   };
   const limits = new ConnectionLimits(config);
+  const report = new NetworkReport({
+    database,
+    instanceId: leases.instanceId,
+    pools: [pools.mobile, pools.dc],
+    sources: {
+      liveConnections: () => clients.size,
+      relayedBytes: () => meter.relayed,
+      flushLagSeconds: () => usage.lagSeconds(),
+      refusals: async () => {
+        const counted = await metrics.refusals.get();
+        return Object.fromEntries(counted.values.map((v) => [String(v.labels.reason), v.value]));
+      },
+      served: async () => {
+        const counted = await metrics.requests.get();
+        return counted.values.reduce((total, v) => total + v.value, 0);
+      },
+    },
+    logger,
+    intervalMs: heartbeatMs,
+  });
 
   /** Counts a new client connection, or turns it away (false) when a connection limit is
    * reached: on 8080 with a 503, on 8443 (before any TLS) by closing it. */
@@ -158,10 +198,14 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
     // A changed or deleted credential is forgotten and its connections closed, on every instance.
     stopWatchingRoutingRules = await watchRoutingRules(database, accounts);
     outcomes.start();
+    report.start();
+    await overrides.start();
     stopWatchingCredentials = await watchCredentialChanges(database, (username) => {
       accounts.forget(username);
       liveCredentials.revoke(username);
     });
+    // A disabled account is refused and its connections closed, on every instance.
+    stopWatchingAccounts = await watchAccountChanges(database, accounts, logger);
     const tlsPair = config.tls ?? (await selfSignedCertificate(config.dataDir));
     httpServer = net.createServer((socket) => {
       if (track(socket, "http")) serveClient(socket, sessionDeps);
@@ -201,8 +245,14 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
       usage.flush().catch((error: unknown) => logger.error({ err: error }, "flush crashed"));
     }, config.flushIntervalMs);
     if (journal) journalTimer = setInterval(() => usage.journal(), JOURNAL_INTERVAL_MS);
+    const tunnels = chooseTunnelRelay(config.splice);
     logger.info(
-      { httpPort: portOf(httpServer), httpsPort: portOf(httpsServer), metricsPort: portOf(metricsServer) },
+      {
+        httpPort: portOf(httpServer),
+        httpsPort: portOf(httpsServer),
+        metricsPort: portOf(metricsServer),
+        tunnels,
+      },
       "gateway listening",
     );
   }
@@ -227,8 +277,11 @@ export function createGateway({ database, config, logger }: GatewayOptions): Gat
         .catch((error: unknown) => logger.warn({ err: error }, "leases not given back"));
     journal?.close();
     await stopWatchingCredentials?.();
+    await stopWatchingAccounts?.();
     await stopWatchingRoutingRules?.();
     await outcomes.stop();
+    await report.stop();
+    await overrides.stop();
     await Promise.all(closing);
   }
 

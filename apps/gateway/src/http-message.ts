@@ -38,7 +38,6 @@ export type Framing =
 
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
-const OPTIONAL_WHITESPACE = /^[ \t]+|[ \t]+$/g;
 
 /** Index just past the blank line ending the head, or -1 while it is incomplete. */
 export function headEnd(buffer: Buffer): number {
@@ -51,6 +50,18 @@ export function headEnd(buffer: Buffer): number {
   return end + 4;
 }
 
+const isOptionalWhitespace = (code: number) => code === 0x20 || code === 0x09;
+
+/** A field value without the spaces and tabs around it — only those: JS trim() would also eat
+ * 0xA0 and change the value. A loop over char codes: a regex replace here cost three times as
+ * much, on every header of every request and response. */
+function fieldValue(line: string, start: number): string {
+  let end = line.length;
+  while (start < end && isOptionalWhitespace(line.charCodeAt(start))) start++;
+  while (end > start && isOptionalWhitespace(line.charCodeAt(end - 1))) end--;
+  return line.slice(start, end);
+}
+
 function parseHeaders(lines: string[]): Header[] {
   const headers: Header[] = [];
   for (const line of lines) {
@@ -58,8 +69,7 @@ function parseHeaders(lines: string[]): Header[] {
     if (colon <= 0) throw new MalformedMessage("malformed header line");
     const name = line.slice(0, colon);
     if (!TOKEN.test(name)) throw new MalformedMessage("invalid header name");
-    // Only spaces and tabs surround a field value (JS trim() would also eat 0xA0 and change it).
-    const value = line.slice(colon + 1).replace(OPTIONAL_WHITESPACE, "");
+    const value = fieldValue(line, colon + 1);
     if (!FIELD_VALUE.test(value)) throw new MalformedMessage("invalid header value");
     headers.push({ name, key: name.toLowerCase(), value });
   }

@@ -11,3 +11,4 @@ export {
 } from "./config.ts";
 export { createGateway, type Gateway, type GatewayOptions } from "./gateway.ts";
 export { type ProbeResponse, Prober, type ProbeScheme } from "./probe.ts";
+export { CONNECT_MS_BOUNDS, histogramMedian } from "./upstream-health.ts";

@@ -52,7 +52,3 @@ export function cidrContains(cidr: Cidr, address: IpAddress): boolean {
 export function isIPv6Address(address: IpAddress): address is ipaddr.IPv6 {
   return address.kind() === "ipv6";
 }
-
-export function sameAddress(a: IpAddress, b: IpAddress): boolean {
-  return a.kind() === b.kind() && a.toString() === b.toString();
-}

@@ -35,6 +35,8 @@ export class Meter {
   /** When the oldest byte in `rows` was recorded (for the flush-lag metric). */
   oldestAt: number | null = null;
   readonly flows = new Set<Flow>();
+  /** Metered bytes since start (the heartbeat's bytes per second). */
+  relayed = 0;
   /** Bytes since the metrics were last scraped. */
   unscraped: Record<ProxyType, number> = { mobile: 0, dc: 0 };
 
@@ -57,8 +59,15 @@ export class Meter {
     return row;
   }
 
-  open(account: AccountBalance, domain: string, proxyType: ProxyType, abort: () => void): Flow {
-    const flow = new Flow(this, account, domain, proxyType, abort);
+  /** `exit`: where the flow's bytes leave (its byte count grows with them). */
+  open(
+    account: AccountBalance,
+    domain: string,
+    proxyType: ProxyType,
+    exit: { bytes: number } | null,
+    abort: () => void,
+  ): Flow {
+    const flow = new Flow(this, account, domain, proxyType, exit, abort);
     this.flows.add(flow);
     account.addFlow(flow);
     flow.row().requests += 1;
@@ -98,6 +107,7 @@ export class Flow {
     readonly account: AccountBalance,
     readonly domain: string,
     readonly proxyType: ProxyType,
+    private readonly exit: { bytes: number } | null,
     readonly abort: () => void,
   ) {}
 
@@ -127,6 +137,8 @@ export class Flow {
     this.row().bytes += delta;
     this.account.charge(delta, this.proxyType);
     this.meter.unscraped[this.proxyType] += delta;
+    this.meter.relayed += delta;
+    if (this.exit) this.exit.bytes += delta;
     if (this.account.low) this.meter.options.onLowLease(this.account);
   }
 

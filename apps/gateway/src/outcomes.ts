@@ -28,8 +28,18 @@ interface Counts {
   blocked_status: number;
 }
 
+/** The last minute asked for, and its text: formatting a date for every request cost more than
+ * the rest of the recording. */
+let lastMinuteStart = Number.NaN;
+let lastMinuteText = "";
+
 function minuteOf(now: number): string {
-  return new Date(now - (now % 60_000)).toISOString();
+  const start = now - (now % 60_000);
+  if (start !== lastMinuteStart) {
+    lastMinuteText = new Date(start).toISOString();
+    lastMinuteStart = start;
+  }
+  return lastMinuteText;
 }
 
 /**
@@ -83,7 +93,7 @@ export class ConnectionOutcomes {
   async dialTunnel(admitted: Admitted): Promise<TargetSocket> {
     let target: TargetSocket;
     try {
-      target = await dial(admitted.upstream, admitted.target);
+      target = await dial(admitted.upstream, admitted.target, admitted.exit);
     } catch (error) {
       this.record(admitted, "dial_failure");
       throw error;

@@ -116,7 +116,7 @@ export async function relayPlainRequest(
   /** The client's chunked body broke its framing: the target was cut before the bad bytes. */
   let malformedBody: MalformedMessage | null = null;
   for (let attempt = 0; response === null; attempt++) {
-    target ??= pool.wrap(await dial(admitted.upstream, admitted.target));
+    target ??= pool.wrap(await dial(admitted.upstream, admitted.target, admitted.exit));
     const connection: TargetConnection = target;
     const flow = openFlow();
     flow.attach(connection.target);

@@ -1,10 +1,10 @@
 import { Duplex } from "node:stream";
 import tls from "node:tls";
 import type { GatewayConfig } from "./config.ts";
-import { dial, type TargetSocket } from "./dial.ts";
+import { dial, isExitFailure, reachExit, type TargetSocket } from "./dial.ts";
 import { EgressGuard } from "./egress-guard.ts";
 import type { ProxyType } from "./tariff.ts";
-import { UpstreamPool } from "./upstreams.ts";
+import { UpstreamPool } from "./upstream-pool.ts";
 
 export type ProbeScheme = "http" | "https";
 
@@ -22,11 +22,6 @@ export interface ProbeResponse {
 }
 
 const MAX_BODY = 512 * 1024;
-/** dial() failures that come from beyond an upstream proxy (it answered, the target did not):
- * an HTTP CONNECT refused or cut, a SOCKS5 server's refusal. Any other failure of a proxied dial
- * is the exit itself being unreachable. */
-const EXIT_REACHED =
-  /upstream answered CONNECT|upstream closed during CONNECT|upstream CONNECT timed out|Socks5 proxy rejected/i;
 const USER_AGENT =
   "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0 Safari/537.36";
 
@@ -152,8 +147,8 @@ export class Prober {
       ownPorts: () => [config.httpPort, config.httpsPort],
     });
     this.pools = {
-      mobile: new UpstreamPool(config.mobileUpstreams),
-      dc: new UpstreamPool(config.datacenterUpstreams),
+      mobile: new UpstreamPool("mobile", config.mobileUpstreams, undefined, undefined, reachExit),
+      dc: new UpstreamPool("dc", config.datacenterUpstreams, undefined, undefined, reachExit),
     };
   }
 
@@ -171,15 +166,13 @@ export class Prober {
     } catch (error) {
       return failed(`forbidden: ${(error as Error).message}`);
     }
-    const upstream = this.pools[pool].pick(undefined);
+    const exit = this.pools[pool].pick(undefined);
     let stream: Duplex;
     try {
-      stream = streamOf(await dial(upstream, target));
+      stream = streamOf(await dial(exit.spec, target, exit));
     } catch (error) {
       const message = (error as Error).message;
-      return failed(
-        `${upstream.kind !== "direct" && !EXIT_REACHED.test(message) ? "exit" : "connect"}: ${message}`,
-      );
+      return failed(`${isExitFailure(exit.spec, message) ? "exit" : "connect"}: ${message}`);
     }
     try {
       if (scheme === "https") stream = await secure(stream, host, this.targetCa);

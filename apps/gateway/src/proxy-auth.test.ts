@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseProxyAuthorization, parseUsernameOptions } from "./proxy-auth.ts";
+import { isPlausibleUsername, parseProxyAuthorization, parseUsernameOptions } from "./proxy-auth.ts";
 
 describe("proxy credentials", () => {
   it("reads Basic credentials and keeps colons in the password", () => {
@@ -30,5 +30,15 @@ describe("proxy credentials", () => {
     // Unknown or misplaced options stay in the base, where no credential matches them.
     expect(parseUsernameOptions("alice-routing-smart-session-Ab12cd34").base).toBe("alice-routing-smart");
     expect(parseUsernameOptions("alice-country-us").base).toBe("alice-country-us");
+  });
+
+  it("takes a username with a control character (Unicode Cc) for a wrong credential, and only that", () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      const character = String.fromCharCode(code);
+      expect(isPlausibleUsername(`al${character}ice`), `U+${code.toString(16)}`).toBe(
+        !/\p{Cc}/u.test(character),
+      );
+    }
+    expect(isPlausibleUsername("álice-✓")).toBe(true);
   });
 });

@@ -6,7 +6,13 @@ export interface BasicCredentials {
 /** No username the server hands out holds a control character (a NUL cannot even be stored in
  * PostgreSQL text): such a name is a wrong credential, decided before any lookup. */
 export function isPlausibleUsername(username: string): boolean {
-  return !/\p{Cc}/u.test(username);
+  // Control characters (Unicode category Cc): U+0000–U+001F and U+007F–U+009F. A loop over char
+  // codes: the /\p{Cc}/u regex it replaces cost as much as the rest of the credential check.
+  for (let i = 0; i < username.length; i++) {
+    const code = username.charCodeAt(i);
+    if (code < 0x20 || (code >= 0x7f && code <= 0x9f)) return false;
+  }
+  return true;
 }
 
 /** `Proxy-Authorization: Basic base64(user:pass)`; anything else is treated as absent. */

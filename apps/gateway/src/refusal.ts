@@ -5,6 +5,7 @@ export type RefusalCode =
   | "bad_credentials"
   | "bad_username_option"
   | "balance_exhausted"
+  | "account_disabled"
   | "destination_forbidden"
   | "upstream_failed"
   | "bad_request"
@@ -16,6 +17,7 @@ const statusOf: Record<RefusalCode, [number, string]> = {
   bad_credentials: [407, "Proxy Authentication Required"],
   bad_username_option: [407, "Proxy Authentication Required"],
   balance_exhausted: [402, "Payment Required"],
+  account_disabled: [403, "Forbidden"],
   destination_forbidden: [403, "Forbidden"],
   upstream_failed: [502, "Bad Gateway"],
   bad_request: [400, "Bad Request"],

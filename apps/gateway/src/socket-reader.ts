@@ -83,6 +83,51 @@ export class SocketReader {
    * rejects with what `body.scan` threw.
    */
   pump(to: Writable, body: BodyScanner | null, onChunk: () => void): Promise<boolean> {
+    return (body && this.pumpBuffered(to, body, onChunk)) ?? this.pumpLive(to, body, onChunk);
+  }
+
+  /** A body found whole in what is buffered already (a small one that came in with its head)
+   * is relayed at once, without the listeners and closures of a body still arriving, which cost
+   * more than the relaying. Null when more of it has to be read (what was buffered is
+   * written). Nothing can arrive meanwhile: it all happens in one turn of the event loop. */
+  private pumpBuffered(to: Writable, body: BodyScanner, onChunk: () => void): Promise<boolean> | null {
+    while (!body.done) {
+      let chunk = this.chunks.shift();
+      if (!chunk) return null;
+      let used: number;
+      try {
+        used = body.scan(chunk);
+      } catch (error) {
+        this.pumpSettled();
+        return Promise.reject(error);
+      }
+      if (used < chunk.length) {
+        this.chunks.unshift(chunk.subarray(used));
+        chunk = chunk.subarray(0, used);
+      }
+      if (to.destroyed || !to.writable) {
+        this.pumpSettled();
+        return Promise.resolve(false);
+      }
+      if (chunk.length > 0) {
+        to.write(chunk);
+        onChunk();
+      }
+    }
+    this.pumpSettled();
+    return Promise.resolve(true);
+  }
+
+  /** How a pump leaves the socket: a paused socket in data mode still reads into its stream
+   * buffer (and so notices the peer closing while idle in the pool); a shared-read one reads on
+   * until a chunk waits. */
+  private pumpSettled(): void {
+    this.wake = null;
+    if (this.shared && this.chunks.length === 0) this.socket.resume();
+    else this.socket.pause();
+  }
+
+  private pumpLive(to: Writable, body: BodyScanner | null, onChunk: () => void): Promise<boolean> {
     const socket = this.socket;
     const shared = this.shared;
     return new Promise<boolean>((resolve, reject) => {
@@ -97,11 +142,7 @@ export class SocketReader {
         }
         to.removeListener("drain", onDrain);
         to.removeListener("close", onTargetClose);
-        this.wake = null;
-        // A paused socket in data mode still reads into its stream buffer (and so notices the
-        // peer closing while idle in the pool); a shared-read one reads on until a chunk waits.
-        if (shared && this.chunks.length === 0) socket.resume();
-        else socket.pause();
+        this.pumpSettled();
         if (error === undefined) resolve(ok);
         else reject(error);
       };

@@ -16,14 +16,22 @@ export interface TargetConnection {
 const IDLE_TIMEOUT_MS = 30_000;
 const MAX_IDLE_PER_KEY = 64;
 
+/** The upstream's part of its pool keys, built once per upstream rather than per request. */
+const keyPrefixes = new WeakMap<UpstreamSpec, string>();
+
 /** Which idle connections may carry a request: the same way out (upstream, with the account used
  * there and the TLS name it is reached by) to the same vetted address and port. Customers and
  * host names may share one, as an HTTP/1.1 proxy's connection to an origin does; bytes may not
  * (see `release`). */
 export function poolKey(upstream: UpstreamSpec, target: DialTarget): string {
-  const account = upstream.kind === "direct" ? "" : (upstream.username ?? "");
-  const tlsName = upstream.kind === "https" ? upstream.host : "";
-  return JSON.stringify([upstream.id, account, tlsName, target.address, target.port]);
+  let prefix = keyPrefixes.get(upstream);
+  if (prefix === undefined) {
+    const account = upstream.kind === "direct" ? "" : (upstream.username ?? "");
+    const tlsName = upstream.kind === "https" ? upstream.host : "";
+    prefix = JSON.stringify([upstream.id, account, tlsName]).slice(0, -1);
+    keyPrefixes.set(upstream, prefix);
+  }
+  return `${prefix},${JSON.stringify(target.address)},${target.port}]`;
 }
 
 /** Idle kept-alive target connections per pool key. */

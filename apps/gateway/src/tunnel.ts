@@ -2,10 +2,11 @@ import type net from "node:net";
 import { type Duplex, Writable } from "node:stream";
 import { LengthScanner } from "./http-message.ts";
 import type { Flow } from "./meter.ts";
+import { spliceNatively } from "./native-splice.ts";
 import type { SocketReader } from "./socket-reader.ts";
 
-/** A side that finished cleanly gets `end()` on the other (pending bytes still flow); if that
- * side never closes on its own it is cut after this long. */
+/** Once one direction has finished (FIN) or one side is gone, the tunnel is cut when no byte
+ * has moved either way for this long: a peer that never closes its half cannot hold it open. */
 const HALF_CLOSE_LINGER_MS = 10_000;
 
 /** Once the client is gone, what the target has still sent is read (billed, as the target
@@ -13,12 +14,22 @@ const HALF_CLOSE_LINGER_MS = 10_000;
  * TLS close_notify is not left unread, a long download is not read on for nobody. */
 const READ_AFTER_CLIENT_GONE_BYTES = 64 * 1024;
 
+/** Bytes the target socket has moved either way (with the splice relay, its counters include
+ * what the relay moved). */
+function targetBytes(target: net.Socket): number {
+  return target.bytesRead + target.bytesWritten;
+}
+
 /**
- * Joins client and target byte for byte (CONNECT, or a 101 protocol switch) until both sides
- * are closed. The flow reads the target socket's counters on every chunk in either direction,
- * so a long-lived tunnel is billed as it goes and cut as soon as its account runs dry. The
- * target's side is copied by its reader's pump (the bulk direction of downloads, read into the
- * shared buffer); the client's side is piped.
+ * Joins client and target byte for byte (CONNECT, or a 101 protocol switch) until both
+ * directions have finished or a side fails. A FIN travels through: the other direction keeps
+ * flowing. The flow reads the target socket's counters at least once per read each way, so a
+ * long-lived tunnel is billed as it goes and cut as soon as its account runs dry.
+ *
+ * Two relays, the same bytes and counts: between two plain TCP sockets the splice addon moves
+ * the bytes inside the kernel (native-splice.ts; GATEWAY_SPLICE); otherwise (TLS on either side,
+ * the addon absent or switched off) JavaScript copies them: the target's side by its reader's
+ * pump (read into the shared buffer), the client's side piped.
  */
 export function splice(
   client: Duplex,
@@ -29,27 +40,59 @@ export function splice(
   onDone: () => void,
 ): void {
   let closed = 0;
+  let linger: NodeJS.Timeout | null = null;
+  /** Cuts the tunnel once nothing moved for a whole linger period. */
+  const startLinger = () => {
+    if (linger) return;
+    let seen = targetBytes(target);
+    linger = setInterval(() => {
+      const now = targetBytes(target);
+      if (now !== seen) {
+        seen = now;
+        return;
+      }
+      client.destroy();
+      target.destroy();
+    }, HALF_CLOSE_LINGER_MS).unref();
+  };
   const onClosed = (other: Duplex) => () => {
     closed += 1;
     if (closed === 2) {
+      if (linger) clearInterval(linger);
       flow.finish();
       onDone();
       return;
     }
     other.end();
-    setTimeout(() => other.destroy(), HALF_CLOSE_LINGER_MS).unref();
+    startLinger();
   };
   target.on("close", onClosed(client));
   client.on("close", onClosed(target));
   target.on("error", () => client.destroy());
   client.on("error", () => target.destroy());
+  const poll = () => flow.poll();
+
+  if (
+    spliceNatively(client, clientBuffered, target, targetReader, {
+      onProgress: poll,
+      onHalfClosed: startLinger,
+    })
+  ) {
+    flow.poll();
+    return;
+  }
+
+  // A FIN from one side ends the other side's writing only: the reverse direction stays open.
+  client.allowHalfOpen = true;
+  target.allowHalfOpen = true;
+  client.once("end", startLinger);
+  target.once("end", startLinger);
   for (const chunk of clientBuffered) target.write(chunk);
   client.pipe(target);
   // Registered after the pipe so each poll already sees the chunk just written.
-  client.on("data", () => flow.poll());
+  client.on("data", poll);
   if (clientBuffered.length > 0) flow.poll();
   // As a pipe would: the target's end becomes the client's.
-  const poll = () => flow.poll();
   targetReader.pump(client, null, poll).then((finished) => {
     if (finished) client.end();
     else {

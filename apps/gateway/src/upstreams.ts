@@ -42,25 +42,11 @@ export function parseUpstream(text: string, trust: { ca?: string } = {}): Upstre
 }
 
 /** FNV-1a: a stable, fast hash so one session id always lands on the same upstream. */
-function fnv1a(text: string): number {
+export function fnv1a(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);
     hash = Math.imul(hash, 0x01000193);
   }
   return hash >>> 0;
-}
-
-export class UpstreamPool {
-  private next = 0;
-  constructor(readonly members: UpstreamSpec[]) {
-    if (members.length === 0) throw new Error("an upstream pool needs at least one member");
-  }
-
-  /** Sticky sessions hash to a fixed member; everything else goes round-robin. */
-  pick(sessionKey: string | undefined): UpstreamSpec {
-    const index =
-      sessionKey === undefined ? this.next++ % this.members.length : fnv1a(sessionKey) % this.members.length;
-    return this.members[index] as UpstreamSpec;
-  }
 }

@@ -97,6 +97,36 @@ describe("request head deadline", () => {
     expect(slow.state.received).toContain("X-ByteToll-Error: request_timeout");
   });
 
+  it("gives a kept-alive connection's next head its own deadline, from its first byte", async () => {
+    const client = await connectFrom("127.0.0.7");
+    client.socket.write(plainGet(`127.0.0.1:${origin.port}`));
+    await until(() => client.state.received.includes("hello from origin"), "the first answer");
+    // Idle past the point where the first head's deadline would have been: not cut for that.
+    await new Promise((r) => setTimeout(r, HEAD_TIMEOUT_MS + 300));
+    expect(client.state.closed).toBe(false);
+    client.socket.write(plainGet(`127.0.0.1:${origin.port}`));
+    await until(() => client.state.received.split("hello from origin").length === 3, "the second answer");
+    // A third head trickles in a while later (the second head's deadline falls inside it): it is
+    // cut a whole deadline after its first byte, not earlier.
+    await new Promise((r) => setTimeout(r, HEAD_TIMEOUT_MS / 2));
+    const received = client.state.received.length;
+    const head = plainGet(`127.0.0.1:${origin.port}`);
+    const startedAt = Date.now();
+    let sent = 0;
+    const drip = setInterval(() => {
+      if (!client.state.closed && sent < head.length) client.socket.write(head[sent++] as string);
+    }, 100);
+    try {
+      await new Promise((r) => setTimeout(r, HEAD_TIMEOUT_MS - 300));
+      expect(client.state.closed).toBe(false);
+      await until(() => client.state.closed, "the trickling connection to be cut");
+    } finally {
+      clearInterval(drip);
+    }
+    expect(Date.now() - startedAt).toBeGreaterThanOrEqual(HEAD_TIMEOUT_MS - 100);
+    expect(client.state.received.slice(received)).toMatch(/^HTTP\/1\.1 408 /);
+  });
+
   it("cuts a connection that never sends anything, on both listeners", async () => {
     const silent = await connectFrom("127.0.0.6");
     const tlsSilent = await connectFrom("127.0.0.6", gateway.httpsPort);

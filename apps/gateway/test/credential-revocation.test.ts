@@ -1,21 +1,18 @@
-import net from "node:net";
 import { hashSecret } from "@bytetoll/db";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
 import {
   basic,
+  keptAlive,
   openTunnel,
   rawExchange,
   type SeededUser,
   seedUser,
-  startGateway,
+  startGatewayPair,
   until,
 } from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
-
-/** Far longer than any test: only the change feed can explain a change being seen. */
-const CACHE_TTL_MS = 600_000;
 
 let database: TestDatabase;
 let first: Gateway;
@@ -24,9 +21,7 @@ let origin: TestOrigin;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  // Two instances on one database, as behind a load balancer.
-  first = await startGateway(database, { cacheTtlMs: CACHE_TTL_MS });
-  second = await startGateway(database, { cacheTtlMs: CACHE_TTL_MS });
+  [first, second] = await startGatewayPair(database);
   origin = await startOrigin();
 });
 afterAll(async () => {
@@ -57,26 +52,12 @@ async function tunnelOn(gateway: Gateway, user: SeededUser) {
   return { socket, state };
 }
 
-/** A plain-HTTP connection kept alive after carrying one request. */
-async function keptAliveOn(gateway: Gateway, user: SeededUser) {
-  const socket = net.connect(gateway.httpPort, "127.0.0.1");
-  const state = { closed: false, received: "" };
-  socket.on("data", (chunk: Buffer) => {
-    state.received += chunk.toString("latin1");
-  });
-  socket.on("close", () => {
-    state.closed = true;
-  });
-  socket.on("error", () => {});
-  socket.write(
-    `GET http://127.0.0.1:${origin.port}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(user.username, user.password)}\r\n\r\n`,
-  );
-  await until(() => state.received.includes("hello from origin"), "the kept-alive answer");
-  return { socket, state };
-}
-
 async function changeAndWatch(user: SeededUser, change: () => Promise<unknown>) {
-  const tunnels = [await tunnelOn(first, user), await tunnelOn(second, user), await keptAliveOn(first, user)];
+  const tunnels = [
+    await tunnelOn(first, user),
+    await tunnelOn(second, user),
+    await keptAlive(first.httpPort, user, origin.port),
+  ];
   // Both instances have the credential cached.
   for (const gateway of [first, second]) expect((await get(gateway, user)).status).toBe(200);
   const startedAt = Date.now();

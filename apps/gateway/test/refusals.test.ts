@@ -1,3 +1,4 @@
+import net from "node:net";
 import { hashSecret } from "@bytetoll/db";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -130,7 +131,69 @@ describe("refusals carry their reason", () => {
   });
 });
 
+/** Sends requests one after another on one kept-alive connection; resolves each response's
+ * status and the X-ByteToll-Error header. */
+async function onOneConnection(requests: string[]): Promise<Array<[number, string | undefined]>> {
+  const socket = net.connect(gateway.httpPort, "127.0.0.1");
+  socket.on("error", () => {});
+  let data = Buffer.alloc(0);
+  let wake: (() => void) | null = null;
+  socket.on("data", (chunk: Buffer) => {
+    data = Buffer.concat([data, chunk]);
+    wake?.();
+  });
+  const results: Array<[number, string | undefined]> = [];
+  try {
+    for (const request of requests) {
+      socket.write(request);
+      for (;;) {
+        const end = data.indexOf("\r\n\r\n");
+        const head = end === -1 ? "" : data.subarray(0, end).toString("latin1");
+        const length = /\r\ntransfer-encoding: *chunked/i.test(head)
+          ? data.indexOf("\r\n0\r\n\r\n", end + 2) + 7 - (end + 4)
+          : Number(/\r\ncontent-length: *(\d+)/i.exec(head)?.[1]);
+        if (end !== -1 && length >= 0 && data.length >= end + 4 + length) {
+          data = data.subarray(end + 4 + length);
+          results.push([Number(head.split(" ")[1]), /\r\nx-bytetoll-error: *(\S+)/i.exec(head)?.[1]]);
+          break;
+        }
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+      }
+    }
+  } finally {
+    socket.destroy();
+  }
+  return results;
+}
+
 describe("credential changes", () => {
+  it("checks every request's own credentials on a kept-alive connection", async () => {
+    const other = await seedUser(database, 1_000_000);
+    const target = `127.0.0.1:${origin.port}`;
+    const get = (authorization: string) =>
+      `GET http://${target}/ HTTP/1.1\r\nHost: ${target}\r\nProxy-Authorization: ${authorization}\r\n\r\n`;
+    const results = await onOneConnection([
+      get(basic(user.username, user.password)),
+      get(basic(user.username, "wrong")),
+      get(basic(user.username, user.password)),
+      get(basic(other.username, user.password)),
+      get(basic(other.username, other.password)),
+      get("Bearer abc"),
+      get(basic(user.username, user.password)),
+    ]);
+    expect(results).toEqual([
+      [200, undefined],
+      [407, "bad_credentials"],
+      [200, undefined],
+      [407, "bad_credentials"],
+      [200, undefined],
+      [407, "auth_required"],
+      [200, undefined],
+    ]);
+  });
+
   it("sees a regenerated password within the cache lifetime", async () => {
     const changing = await seedUser(database, 1_000_000);
     expect((await plainGet(basic(changing.username, changing.password))).status).toBe(200);

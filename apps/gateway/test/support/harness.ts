@@ -6,7 +6,7 @@ import { applyLedgerEntry, hashSecret, randomSecret, schema } from "@bytetoll/db
 import type { TestDatabase } from "@bytetoll/db/testing";
 import { type Logger, pino } from "pino";
 import { defaultGatewayConfig, type GatewayConfig } from "../../src/config.ts";
-import { createGateway, type Gateway } from "../../src/gateway.ts";
+import { createGateway, type Gateway, type GatewayOptions } from "../../src/gateway.ts";
 import { selfSignedCertificate } from "../../src/tls-certificate.ts";
 
 export const silentLogger = pino({ level: "silent" });
@@ -23,6 +23,7 @@ export async function startGateway(
   database: TestDatabase,
   overrides: Partial<GatewayConfig> = {},
   logger: Logger = silentLogger,
+  options: Pick<GatewayOptions, "heartbeatMs" | "upstreamHealth"> = {},
 ): Promise<Gateway> {
   const config: GatewayConfig = {
     ...defaultGatewayConfig,
@@ -36,9 +37,16 @@ export async function startGateway(
     shutdownGraceMs: 200,
     ...overrides,
   };
-  const gateway = createGateway({ database, config, logger });
+  const gateway = createGateway({ database, config, logger, ...options });
   await gateway.listen();
   return gateway;
+}
+
+/** Two gateways on one database, as behind a load balancer, whose caches outlive any test: a
+ * change either of them sees can only have come through the database's change feed. */
+export async function startGatewayPair(database: TestDatabase): Promise<[Gateway, Gateway]> {
+  const cacheTtlMs = 600_000;
+  return [await startGateway(database, { cacheTtlMs }), await startGateway(database, { cacheTtlMs })];
 }
 
 export interface SeededUser {
@@ -181,6 +189,25 @@ export function openTunnel(proxyPort: number, authorization: string, authority: 
       `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nProxy-Authorization: ${authorization}\r\n\r\n`,
     );
   });
+}
+
+/** A plain-HTTP connection through the gateway, kept alive after carrying one GET to the origin;
+ * `state.closed` turns true when the gateway closes it. */
+export async function keptAlive(proxyPort: number, user: SeededUser, originPort: number) {
+  const socket = net.connect(proxyPort, "127.0.0.1");
+  const state = { closed: false, received: "" };
+  socket.on("data", (chunk: Buffer) => {
+    state.received += chunk.toString("latin1");
+  });
+  socket.on("close", () => {
+    state.closed = true;
+  });
+  socket.on("error", () => {});
+  socket.write(
+    `GET http://127.0.0.1:${originPort}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(user.username, user.password)}\r\n\r\n`,
+  );
+  await until(() => state.received.includes("hello from origin"), "the kept-alive answer");
+  return { socket, state };
 }
 
 /** Sends one keep-alive GET on an open socket and resolves when `expectedBytes` of body arrived. */

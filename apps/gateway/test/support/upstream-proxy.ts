@@ -17,9 +17,11 @@ export interface UpstreamProxy {
   close(): Promise<void>;
 }
 
+/** `port`: listen there (0: any free port), e.g. to start a stopped exit again where it was. */
 export async function startUpstreamProxy(
   credentials?: { username: string; password: string },
   tls?: { cert: string; key: string },
+  port = 0,
 ): Promise<UpstreamProxy> {
   const tunnels: string[] = [];
   const authorizations: (string | undefined)[] = [];
@@ -64,15 +66,15 @@ export async function startUpstreamProxy(
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
+  const listening = (server.address() as AddressInfo).port;
   const auth = credentials
     ? `${encodeURIComponent(credentials.username)}:${encodeURIComponent(credentials.password)}@`
     : "";
   return {
     // An https upstream is named as its certificate names it.
-    url: tls ? `https://${auth}localhost:${port}` : `http://${auth}127.0.0.1:${port}`,
-    port,
+    url: tls ? `https://${auth}localhost:${listening}` : `http://${auth}127.0.0.1:${listening}`,
+    port: listening,
     tunnels,
     authorizations,
     splicedBytes: () => closedBytes + [...targets].reduce((sum, s) => sum + s.bytesRead + s.bytesWritten, 0),

@@ -1,0 +1,189 @@
+import type { UpstreamSpec } from "./upstreams.ts";
+
+/** When an exit is taken out of its pool and how it comes back (decision 018). */
+export interface HealthSettings {
+  /** Connect attempts the exit itself failed in a row before it is marked down. */
+  downAfterFailures: number;
+  /** The first retry of a down exit comes this long after it was marked down... */
+  firstRetryMs: number;
+  /** ...each failed retry doubles the wait, up to this. */
+  maxRetryMs: number;
+}
+
+/** One connection to the exit itself (TCP, and TLS for an https exit), closed at once: resolves
+ * when it can be reached. */
+export type ReachExit = (spec: UpstreamSpec) => Promise<void>;
+
+export const defaultHealthSettings: HealthSettings = {
+  downAfterFailures: 3,
+  firstRetryMs: 5_000,
+  maxRetryMs: 60_000,
+};
+
+/** Upper bounds (ms) of the connect-time histogram's buckets; one more bucket holds the rest. */
+export const CONNECT_MS_BOUNDS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000] as const;
+
+/** One exit's figures for one UTC minute on this instance. */
+export interface MinuteFigures {
+  minute: number;
+  attempts: number;
+  failures: number;
+  connectMsSum: number;
+  connectMsBuckets: number[];
+  bytes: number;
+}
+
+function bucketOf(ms: number): number {
+  const index = CONNECT_MS_BOUNDS.findIndex((bound) => ms <= bound);
+  return index === -1 ? CONNECT_MS_BOUNDS.length : index;
+}
+
+/** The median of a histogram (counts per bucket of CONNECT_MS_BOUNDS): interpolated inside the
+ * bucket the middle attempt falls in; null without any. */
+export function histogramMedian(buckets: readonly number[]): number | null {
+  const total = buckets.reduce((sum, count) => sum + count, 0);
+  if (total === 0) return null;
+  const middle = total / 2;
+  let below = 0;
+  for (let i = 0; i < buckets.length; i++) {
+    const count = buckets[i] ?? 0;
+    if (count > 0 && below + count >= middle) {
+      const low = i === 0 ? 0 : (CONNECT_MS_BOUNDS[i - 1] as number);
+      // The open-ended last bucket is reported at its lower bound.
+      const high = CONNECT_MS_BOUNDS[i] ?? low;
+      return low + ((middle - below) / count) * (high - low);
+    }
+    below += count;
+  }
+  return null;
+}
+
+/** What a dial tells the exit it went through. */
+export interface DialObserver {
+  connected(connectMs: number): void;
+  /** `exitFault`: the exit itself failed (unreachable, TLS, handshake, timeout), not the target
+   * behind it. */
+  failed(exitFault: boolean): void;
+}
+
+/**
+ * One upstream exit of one pool on this instance: whether it is up, and what it did this minute
+ * (connect attempts, its own failures, connect times) plus the bytes relayed through it. An exit
+ * whose own connects fail `downAfterFailures` times in a row is marked down and skipped by the
+ * pool. Once its back-off is over, the next pick starts one retry in the background (a
+ * connection to the exit itself, never a customer's request): reached, the exit is up again;
+ * not reached, the back-off doubles. A customer connect that gets through marks it up too.
+ */
+export class Exit implements DialObserver {
+  /** Metered bytes relayed through the exit since start (the flows add to it). */
+  bytes = 0;
+  private bytesFolded = 0;
+  private failuresInRow = 0;
+  private downFlag = false;
+  private retryAt = 0;
+  private retryMs: number;
+  private probing = false;
+  private readonly minutes = new Map<number, MinuteFigures>();
+
+  constructor(
+    readonly pool: string,
+    readonly spec: UpstreamSpec,
+    private readonly settings: HealthSettings = defaultHealthSettings,
+    private readonly onChange: (exit: Exit) => void = () => {},
+    private readonly reach: ReachExit = async () => {},
+  ) {
+    this.retryMs = settings.firstRetryMs;
+  }
+
+  get id(): string {
+    return this.spec.id;
+  }
+
+  get down(): boolean {
+    return this.downFlag;
+  }
+
+  /** Down, its back-off over, and no retry under way: starts one in the background. */
+  retryIfDue(now: number): void {
+    if (!this.downFlag || this.probing || now < this.retryAt) return;
+    this.probing = true;
+    this.reach(this.spec).then(
+      () => this.reached(),
+      () => {
+        this.probing = false;
+        this.retryMs = Math.min(this.retryMs * 2, this.settings.maxRetryMs);
+        this.retryAt = Date.now() + this.retryMs;
+      },
+    );
+  }
+
+  connected(connectMs: number): void {
+    const figures = this.figures();
+    figures.attempts += 1;
+    figures.connectMsSum += connectMs;
+    figures.connectMsBuckets[bucketOf(connectMs)] = (figures.connectMsBuckets[bucketOf(connectMs)] ?? 0) + 1;
+    this.reached();
+  }
+
+  failed(exitFault: boolean): void {
+    const figures = this.figures();
+    figures.attempts += 1;
+    if (!exitFault) {
+      // The exit answered; the target behind it did not.
+      this.reached();
+      return;
+    }
+    figures.failures += 1;
+    this.failuresInRow += 1;
+    if (!this.downFlag && this.failuresInRow >= this.settings.downAfterFailures) {
+      this.downFlag = true;
+      this.retryMs = this.settings.firstRetryMs;
+      this.retryAt = Date.now() + this.retryMs;
+      this.onChange(this);
+    }
+  }
+
+  private reached(): void {
+    this.failuresInRow = 0;
+    this.probing = false;
+    if (!this.downFlag) return;
+    this.downFlag = false;
+    this.onChange(this);
+  }
+
+  private figures(now = Date.now()): MinuteFigures {
+    const minute = now - (now % 60_000);
+    let figures = this.minutes.get(minute);
+    if (!figures) {
+      figures = {
+        minute,
+        attempts: 0,
+        failures: 0,
+        connectMsSum: 0,
+        connectMsBuckets: new Array(CONNECT_MS_BOUNDS.length + 1).fill(0),
+        bytes: 0,
+      };
+      this.minutes.set(minute, figures);
+    }
+    return figures;
+  }
+
+  /** The figures of every minute not yet saved for good, the bytes relayed since the last call
+   * added to the current minute. */
+  openMinutes(now = Date.now()): MinuteFigures[] {
+    // Unsaved for an hour (the database is down): the console shows only the last hour anyway.
+    for (const minute of this.minutes.keys()) if (minute < now - 3_600_000) this.minutes.delete(minute);
+    const delta = this.bytes - this.bytesFolded;
+    if (delta > 0) {
+      this.figures(now).bytes += delta;
+      this.bytesFolded = this.bytes;
+    }
+    return [...this.minutes.values()];
+  }
+
+  /** The minutes before `now`'s were saved: they will not change again. */
+  saved(now = Date.now()): void {
+    const current = now - (now % 60_000);
+    for (const minute of this.minutes.keys()) if (minute < current) this.minutes.delete(minute);
+  }
+}

@@ -1,0 +1,361 @@
+import { createCipheriv, createHash } from "node:crypto";
+import { readdirSync } from "node:fs";
+import net from "node:net";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { spliceAddon } from "@bytetoll/splice";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, gatewayConfigFrom, parseGatewayEnv } from "../src/config.ts";
+import type { Gateway } from "../src/gateway.ts";
+import {
+  basic,
+  eventually,
+  openTunnel,
+  type SeededUser,
+  seedUser,
+  startGateway,
+  usageOf,
+} from "./support/harness.ts";
+
+/**
+ * CONNECT tunnels between plain TCP sockets are relayed by the splice addon (GATEWAY_SPLICE=auto,
+ * the default) or in JavaScript (off): both must deliver every byte unchanged both ways, carry a
+ * FIN through while the other direction flows, pass a reset on, bill exactly what the target
+ * saw, stop at the balance and leave no descriptor behind.
+ */
+
+const DOWN = 200 * 1024 * 1024;
+const UP = 50 * 1024 * 1024;
+const CHUNK = 1024 * 1024;
+/** What may slip through after the balance is used up (decision 007: a read each way per
+ * connection, and a renewal's run-ahead). */
+const OVERSHOOT_BOUND = 512 * 1024;
+
+/** A non-repeating byte stream (AES-CTR keystream): a dropped, repeated or overwritten span
+ * changes its digest. */
+function byteStream(seed: number): (length: number) => Buffer {
+  const key = createHash("sha256").update(`key ${seed}`).digest();
+  const cipher = createCipheriv("aes-256-ctr", key, Buffer.alloc(16));
+  return (length) => cipher.update(Buffer.alloc(length));
+}
+
+const sha256 = (parts: Buffer[]) => {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(part);
+  return hash.digest("hex");
+};
+
+/** Writes `total` bytes of `stream` with backpressure, hashing them; resolves the digest. */
+async function sendStream(socket: net.Socket, total: number, seed: number): Promise<string> {
+  const next = byteStream(seed);
+  const hash = createHash("sha256");
+  for (let sent = 0; sent < total; ) {
+    const piece = next(Math.min(CHUNK, total - sent));
+    hash.update(piece);
+    sent += piece.length;
+    if (!socket.write(piece)) {
+      await new Promise<void>((resolve, reject) => {
+        socket.once("drain", resolve);
+        socket.once("close", () => reject(new Error("closed while sending")));
+      });
+    }
+  }
+  return hash.digest("hex");
+}
+
+/** Hashes what arrives until the peer's FIN. */
+function receiveAll(socket: net.Socket): Promise<{ bytes: number; digest: string }> {
+  const hash = createHash("sha256");
+  let bytes = 0;
+  socket.on("data", (chunk: Buffer) => {
+    hash.update(chunk);
+    bytes += chunk.length;
+  });
+  return new Promise((resolve, reject) => {
+    socket.once("end", () => resolve({ bytes, digest: hash.digest("hex") }));
+    socket.once("error", reject);
+  });
+}
+
+const openDescriptors = () => readdirSync("/proc/self/fd").length;
+
+const closed = (socket: net.Socket) =>
+  new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
+
+let database: TestDatabase;
+/** Raw TCP origin; each test says what it does with a connection. */
+let origin: net.Server;
+let behave: (socket: net.Socket) => void = (socket) => socket.destroy();
+/** Half-open origin sockets a test left behind (a FIN does not close them). */
+const originSockets = new Set<net.Socket>();
+/** Billed and delivered bytes of the 200 MB test per relay, compared at the end. */
+const transfers = new Map<string, { up: number; down: number; billed: number }>();
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  origin = net.createServer({ allowHalfOpen: true }, (socket) => {
+    originSockets.add(socket);
+    socket.once("close", () => originSockets.delete(socket));
+    behave(socket);
+  });
+  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+});
+afterAll(async () => {
+  for (const socket of originSockets) socket.destroy();
+  await new Promise((resolve) => origin?.close(resolve));
+  await database?.close();
+});
+
+const originPort = () => (origin.address() as net.AddressInfo).port;
+
+describe.each([
+  ["the splice addon", "auto"],
+  ["JavaScript", "off"],
+] as const)("a plain TCP tunnel relayed by %s", (_name, splice) => {
+  let gateway: Gateway;
+  let user: SeededUser;
+  const tunnel = () =>
+    openTunnel(gateway.httpPort, basic(user.username, user.password), `127.0.0.1:${originPort()}`);
+
+  beforeAll(async () => {
+    gateway = await startGateway(database, { splice, maxConnectionsPerIp: 2_000 });
+    user = await seedUser(database, 1e12);
+  });
+  afterAll(async () => {
+    await gateway?.close();
+  });
+
+  it("uses the relay it was configured for (the addon's duplicates and pipes: six descriptors)", async () => {
+    const before = openDescriptors();
+    behave = (socket) => {
+      socket.on("data", () => socket.write("pong"));
+      socket.on("end", () => socket.end());
+    };
+    const client = await tunnel();
+    client.write("ping");
+    await new Promise((resolve) => client.once("data", resolve));
+    // Client and target sockets on both sides of the gateway, plus the relay's own.
+    const spliced = splice === "auto" && spliceAddon !== null;
+    expect(openDescriptors() - before).toBe(spliced ? 10 : 4);
+    client.destroy();
+    await eventually(async () => openDescriptors() === before, "descriptors back");
+  });
+
+  it("relays 200 MB down and 50 MB up at once, unchanged, billed as the origin counted", {
+    timeout: 120_000,
+  }, async () => {
+    await gateway.flush();
+    const billedBefore = (await usageOf(database, user.userId)).reduce((sum, row) => sum + row.bytes, 0);
+    let originCounted = 0;
+    const atOrigin = new Promise<{ received: { bytes: number; digest: string }; sent: string }>(
+      (resolve, reject) => {
+        behave = (socket) => {
+          const received = receiveAll(socket);
+          // Starts sending once the client spoke, so no byte races the gateway's 200 reply.
+          socket.once("data", () => {
+            const sent = sendStream(socket, DOWN, 1).then((digest) => {
+              socket.end();
+              return digest;
+            });
+            Promise.all([received, sent, closed(socket)])
+              .then(([r, s]) => {
+                originCounted = socket.bytesRead + socket.bytesWritten;
+                resolve({ received: r, sent: s });
+              })
+              .catch(reject);
+          });
+        };
+      },
+    );
+    const client = await tunnel();
+    // The download may end first: the upload goes on after the target's FIN.
+    client.allowHalfOpen = true;
+    const downloaded = receiveAll(client);
+    const uploaded = await sendStream(client, UP, 2);
+    client.end();
+    const [down, atOriginResult] = await Promise.all([downloaded, atOrigin]);
+    await closed(client);
+
+    expect(atOriginResult.received).toEqual({ bytes: UP, digest: uploaded });
+    expect(down).toEqual({ bytes: DOWN, digest: atOriginResult.sent });
+    expect(originCounted).toBe(UP + DOWN);
+    await gateway.flush();
+    const billed =
+      (await usageOf(database, user.userId)).reduce((sum, row) => sum + row.bytes, 0) - billedBefore;
+    expect(billed).toBe(originCounted);
+    transfers.set(splice, { up: atOriginResult.received.bytes, down: down.bytes, billed });
+  });
+
+  it("carries the client's FIN to the target while the target still sends", async () => {
+    const reply = byteStream(3)(3 * CHUNK);
+    behave = (socket) => {
+      const received = receiveAll(socket);
+      received.then(({ bytes, digest }) => {
+        socket.write(`${bytes} ${digest}\n`);
+        socket.end(reply);
+      });
+    };
+    const client = await tunnel();
+    const answer = receiveAll(client);
+    const sent = await sendStream(client, 2 * CHUNK, 4);
+    client.end();
+    const { bytes, digest } = await answer;
+    const expectedHead = `${2 * CHUNK} ${sent}\n`;
+    expect(bytes).toBe(expectedHead.length + reply.length);
+    expect(digest).toBe(sha256([Buffer.from(expectedHead), reply]));
+    await closed(client);
+  });
+
+  it("carries the target's FIN to the client while the client still sends", async () => {
+    const greeting = byteStream(5)(2 * CHUNK);
+    const atOrigin = new Promise<{ bytes: number; digest: string }>((resolve) => {
+      behave = (socket) => {
+        const received = receiveAll(socket);
+        socket.once("data", () => socket.end(greeting));
+        received.then(resolve);
+      };
+    });
+    const client = await tunnel();
+    client.allowHalfOpen = true;
+    client.write("x");
+    const fromTarget = await receiveAll(client);
+    expect(fromTarget).toEqual({ bytes: greeting.length, digest: sha256([greeting]) });
+    // The target has finished sending; the client's direction is still open.
+    const sent = await sendStream(client, 3 * CHUNK, 6);
+    client.end();
+    const received = await atOrigin;
+    expect(received.bytes).toBe(1 + 3 * CHUNK);
+    expect(received.digest).toBe(sha256([Buffer.from("x"), byteStream(6)(3 * CHUNK)]));
+    expect(sent).toBe(sha256([byteStream(6)(3 * CHUNK)]));
+    await closed(client);
+  });
+
+  it("passes on a target's reset mid-transfer: the client's side closes at once", async () => {
+    behave = (socket) => {
+      socket.once("data", () => {
+        socket.write(byteStream(7)(4 * CHUNK));
+        setTimeout(() => socket.resetAndDestroy(), 50);
+      });
+    };
+    const client = await tunnel();
+    let received = 0;
+    client.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    client.on("error", () => {});
+    client.write("go");
+    const started = Date.now();
+    await closed(client);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(received).toBeLessThanOrEqual(4 * CHUNK);
+  });
+
+  it("passes on a client's reset mid-upload: the target's side closes at once", async () => {
+    const targetClosed = new Promise<number>((resolve) => {
+      behave = (socket) => {
+        socket.on("error", () => {});
+        socket.resume();
+        // A FIN or a reset, whichever the relay passes on.
+        socket.once("end", () => resolve(Date.now()));
+        socket.once("close", () => resolve(Date.now()));
+      };
+    });
+    const client = await tunnel();
+    client.on("error", () => {});
+    client.write(byteStream(8)(CHUNK));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const resetAt = Date.now();
+    client.resetAndDestroy();
+    expect((await targetClosed) - resetAt).toBeLessThan(5_000);
+  });
+
+  it("cuts the tunnel once a small balance is used up, within the lease bound", async () => {
+    const BALANCE = 300_000;
+    const poor = await seedUser(database, BALANCE);
+    behave = (socket) => {
+      socket.on("error", () => {});
+      socket.once("data", () => {
+        sendStream(socket, 20 * CHUNK, 9).catch(() => {});
+      });
+    };
+    const client = await openTunnel(
+      gateway.httpPort,
+      basic(poor.username, poor.password),
+      `127.0.0.1:${originPort()}`,
+    );
+    let received = 0;
+    client.on("data", (chunk: Buffer) => {
+      received += chunk.length;
+    });
+    client.on("error", () => {});
+    client.write("go");
+    await closed(client);
+    expect(received).toBeLessThan(BALANCE + OVERSHOOT_BOUND);
+    await gateway.flush();
+    const [row] = await usageOf(database, poor.userId);
+    expect(row?.bytes).toBeGreaterThanOrEqual(BALANCE);
+    expect(row?.bytes).toBeLessThan(BALANCE + OVERSHOOT_BOUND);
+  });
+
+  it("relays a protocol switch (101) the same way, billed as the origin counted", async () => {
+    await gateway.flush();
+    const billedBefore = (await usageOf(database, user.userId)).reduce((sum, row) => sum + row.bytes, 0);
+    const payload = byteStream(10)(4 * CHUNK);
+    const originCounted = new Promise<number>((resolve) => {
+      behave = (socket) => {
+        socket.once("data", () => {
+          socket.write("HTTP/1.1 101 Switching Protocols\r\nConnection: Upgrade\r\nUpgrade: echo\r\n\r\n");
+          socket.pipe(socket);
+        });
+        socket.once("close", () => resolve(socket.bytesRead + socket.bytesWritten));
+      };
+    });
+    const client = net.connect(gateway.httpPort, "127.0.0.1");
+    client.allowHalfOpen = true;
+    client.write(
+      `GET http://127.0.0.1:${originPort()}/ HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: echo\r\n` +
+        `Proxy-Authorization: ${basic(user.username, user.password)}\r\n\r\n`,
+    );
+    let head = Buffer.alloc(0);
+    while (!head.includes("\r\n\r\n"))
+      head = Buffer.concat([head, await new Promise<Buffer>((r) => client.once("data", r))]);
+    expect(head.toString("latin1")).toMatch(/^HTTP\/1\.1 101/);
+    const echoed = receiveAll(client);
+    client.end(payload);
+    expect(await echoed).toEqual({ bytes: payload.length, digest: sha256([payload]) });
+    client.destroy();
+    const counted = await originCounted;
+    await gateway.flush();
+    const billed =
+      (await usageOf(database, user.userId)).reduce((sum, row) => sum + row.bytes, 0) - billedBefore;
+    expect(billed).toBe(counted);
+  });
+
+  it("leaves no descriptor behind after 1,000 tunnels opened and closed", { timeout: 120_000 }, async () => {
+    behave = (socket) => socket.on("data", () => socket.end("bye"));
+    const once = async () => {
+      const client = await tunnel();
+      const answer = receiveAll(client);
+      client.end("hi");
+      await answer;
+      await closed(client);
+    };
+    await once();
+    const before = openDescriptors();
+    for (let batch = 0; batch < 20; batch++) await Promise.all(Array.from({ length: 50 }, once));
+    await eventually(async () => openDescriptors() <= before, `descriptors back to ${before}`);
+  });
+});
+
+it("bills the same bytes per direction whichever relay moved them", () => {
+  expect(transfers.get("auto")).toEqual(transfers.get("off"));
+  expect(transfers.get("auto")).toEqual(expect.objectContaining({ up: UP, down: DOWN }));
+});
+
+describe("GATEWAY_SPLICE", () => {
+  it("is off unless set to auto, and any other value stops the gateway naming the variable", () => {
+    expect(gatewayConfigFrom(parseGatewayEnv({})).splice).toBe("off");
+    expect(gatewayConfigFrom(parseGatewayEnv({ GATEWAY_SPLICE: "auto" })).splice).toBe("auto");
+    expect(() => parseGatewayEnv({ GATEWAY_SPLICE: "sometimes" })).toThrow(ConfigError);
+    expect(() => parseGatewayEnv({ GATEWAY_SPLICE: "sometimes" })).toThrow(/GATEWAY_SPLICE/);
+  });
+});
