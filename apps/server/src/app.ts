@@ -36,7 +36,7 @@ import paymentsPlugin from "./plugins/payments.ts";
 import rateLimitPlugin from "./plugins/rate-limit.ts";
 import realtimePlugin from "./plugins/realtime.ts";
 import securityPlugin from "./plugins/security.ts";
-import spaPlugin from "./plugins/spa.ts";
+import spaPlugin, { spaPagesBesideApiPlugin } from "./plugins/spa.ts";
 import type { App } from "./types.ts";
 
 export interface BuildAppOptions {
@@ -108,7 +108,6 @@ function limitConnections(app: App, config: Config) {
 /** Builds the whole HTTP app; never listens (tests use inject(), server.ts listens). */
 export async function buildApp(options: BuildAppOptions): Promise<App> {
   const { config, database } = options;
-  const mailer = options.mailer ?? createMailer(config, database);
 
   const app = Fastify({
     ...loggerOptions(config, options.logger),
@@ -118,6 +117,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     bodyLimit: 256 * 1024,
     ...connectionLimits(config),
   }).withTypeProvider<ZodTypeProvider>();
+  const mailer = options.mailer ?? createMailer(config, database, app.log);
   limitConnections(app, config);
 
   app.setValidatorCompiler(validatorCompiler);
@@ -154,6 +154,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(dealsPlugin);
   await app.register(ordersPlugin);
   await app.register(settlementPlugin);
+  await app.register(spaPagesBesideApiPlugin);
 
   await app.register(healthRoutes);
   await app.register(publicConfigRoutes);

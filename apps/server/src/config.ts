@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs
 import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isValidEmail, normalizeEmail } from "@bytetoll/contracts";
 import { randomSecret } from "@bytetoll/db";
 import {
   ConfigError,
@@ -73,6 +74,19 @@ const milliseconds = (fallback: number) =>
     .min(1, "must be at least 1")
     .default(fallback);
 
+/** ADMIN_EMAILS: a comma list of operators' e-mails, each trimmed and lower-cased as accounts are
+ * keyed (docs/product.md#operators); one malformed entry stops the start naming it. */
+const adminEmails = z
+  .string()
+  .default("")
+  .transform((value, ctx) => {
+    const entries = value.split(",").map(normalizeEmail).filter(Boolean);
+    const bad = entries.find((entry) => !isValidEmail(entry));
+    if (bad === undefined) return [...new Set(entries)];
+    ctx.addIssue({ code: "custom", message: `"${bad}" is not an e-mail address (a comma list of e-mails)` });
+    return z.NEVER;
+  });
+
 /** The ports the server listens on and tells customers about: never 0 ("any free port"). */
 const port = (fallback: number) => portNumber(1).default(fallback);
 
@@ -88,6 +102,12 @@ const envSchema = gatewayEnvSchema
         error: "must be one of fatal, error, warn, info, debug, trace, silent",
       })
       .default("info"),
+    /** Unset: pretty on a terminal, JSON lines anywhere else (lib/log-output.ts). */
+    LOG_FORMAT: z
+      .string()
+      .transform((value) => value.trim().toLowerCase())
+      .pipe(z.enum(["json", "pretty"], { error: "must be json or pretty" }))
+      .optional(),
     PORT: port(3000),
     APP_URL: urlWithProtocols(["http:", "https:"]).optional(),
     REDIS_URL: urlWithProtocols(["redis:", "rediss:"]).optional(),
@@ -95,6 +115,8 @@ const envSchema = gatewayEnvSchema
     SMTP_URL: urlWithProtocols(["smtp:", "smtps:"]).optional(),
     MAIL_FROM: z.string().optional(),
     ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+    // Operators: these accounts' sign-in sessions open the admin API and the console at /admin.
+    ADMIN_EMAILS: adminEmails,
     CRYPTO_PROVIDER: z
       .enum(["sandbox", "nowpayments"], { error: "must be sandbox or nowpayments" })
       .default("sandbox"),
@@ -121,6 +143,10 @@ const envSchema = gatewayEnvSchema
     NODE_SDK_URL: urlWithProtocols(["http:", "https:"]).optional(),
     PHP_SDK_URL: urlWithProtocols(["http:", "https:"]).optional(),
     MCP_SERVER_URL: urlWithProtocols(["http:", "https:"]).optional(),
+    // Who issues the receipts of paid orders: the operator's name and postal address (a newline,
+    // or the two characters \n, starts a new line of the address).
+    OPERATOR_NAME: z.string().trim().min(1, "must not be empty").max(200).default("ByteToll"),
+    OPERATOR_ADDRESS: z.string().trim().max(500).default(""),
     TRUST_PROXY: trustProxy,
     // Where the API (and the embedded gateway unless GATEWAY_BIND says otherwise) listens:
     // loopback in development, where /dev/outbox hands out login links, all interfaces in production.

@@ -1,15 +1,13 @@
 import path from "node:path";
-import { openDatabase } from "@bytetoll/db";
+import { DataDirInUseError, openDatabase } from "@bytetoll/db";
 import { buildApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createEmbeddedGateway, planEmbeddedGateway } from "./embedded-gateway.ts";
 import { announceStart, createProcessLogger } from "./lib/log-output.ts";
 import { installProcessGuards } from "./lib/process-guards.ts";
 
-const { log, format: logFormat } = createProcessLogger(process.env, "server");
 /** Replaced once there is something to close; until then a crash has nothing to shut down. */
 let shutdown = async () => {};
-installProcessGuards(log, () => shutdown());
 
 const LOOPBACK_HOSTS = new Set(["localhost", "::1"]);
 const isLoopbackHost = (host: string) => LOOPBACK_HOSTS.has(host) || host.startsWith("127.");
@@ -44,11 +42,21 @@ async function main() {
     }
     throw error;
   }
+  // The logger follows the parsed configuration (LOG_FORMAT, LOG_LEVEL); before it exists, a
+  // configuration error is printed on its own.
+  const { log, format: logFormat } = createProcessLogger({ LOG_FORMAT: config.LOG_FORMAT }, "server");
+  installProcessGuards(log, () => shutdown());
   log.level = config.LOG_LEVEL;
 
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, "pglite"),
+  }).catch((error: unknown) => {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    console.error(
+      `DATA_DIR ${config.DATA_DIR} is in use by process ${error.pid} (another server?): the embedded database allows one process per data directory. Stop that process, or give this one its own DATA_DIR (or use PostgreSQL: DATABASE_URL).`,
+    );
+    process.exit(1);
   });
   const gatewayPlan = planEmbeddedGateway(config);
   const app = await buildApp({ config, database, logger: log, inProcessGatewayHost: gatewayPlan?.dialHost });

@@ -19,6 +19,8 @@ export interface AuthUser {
   id: string;
   email: string;
   sessionId: string | null;
+  /** An operator disabled the account: `authenticate` answers 403 (docs/product.md#operators). */
+  disabled: boolean;
 }
 
 declare module "fastify" {

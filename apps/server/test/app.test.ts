@@ -182,6 +182,8 @@ describe("GET /config", () => {
         mcp_server_url: `${TEST_APP_URL}/docs/integrations#mcp`,
         // Deals' share links point at the marketing site; it defaults to the dashboard.
         marketing_url: TEST_APP_URL,
+        crypto_provider: "sandbox",
+        card_provider: "sandbox",
       },
     });
   });

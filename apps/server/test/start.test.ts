@@ -148,6 +148,6 @@ describe("npm start", () => {
       timeout: 30_000,
     });
     expect(result.status).toBe(1);
-    expect(result.stderr).toContain('LOG_FORMAT must be json or pretty (got "fancy")');
+    expect(result.stderr).toContain('LOG_FORMAT: must be json or pretty (got "fancy")');
   });
 });

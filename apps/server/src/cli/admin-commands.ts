@@ -2,6 +2,7 @@ import { parseArgs } from "node:util";
 import { createDealRequest, PAYOUT_STATUSES } from "@bytetoll/contracts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
+import { CLI_ACTOR } from "../modules/admin/audit.ts";
 import type { AdminService } from "../modules/admin/service.ts";
 import type { DealsService } from "../modules/deals/service.ts";
 import { PAYMENT_STATUSES } from "../modules/orders/schemas.ts";
@@ -117,6 +118,9 @@ function payoutFilter(args: string[]) {
 /** Runs one CLI command and returns what to print (JSON: the same shapes as the API). */
 export async function runAdminCommand(argv: string[], context: CommandContext): Promise<unknown> {
   const [command, ...args] = argv;
+  // Every change made here is in the audit log under the actor "cli" (credits write their own).
+  const audited = (action: string, subjectType: string, subjectId: string, after: unknown) =>
+    context.admin.audit({ actor: CLI_ACTOR, action, subjectType, subjectId, after });
   switch (command) {
     case "credit": {
       const [email, gb, ...note] = args;
@@ -124,7 +128,7 @@ export async function runAdminCommand(argv: string[], context: CommandContext): 
       const amount = number(gb, "gb");
       if (amount === 0 || Math.abs(amount) > 1_000_000)
         throw new UsageError("gb must be non-zero and at most 1000000");
-      return context.admin.credit({
+      return context.admin.credit(CLI_ACTOR, {
         email,
         gb: amount,
         note: note.join(" ").trim() || "Operator adjustment (CLI)",
@@ -146,17 +150,27 @@ export async function runAdminCommand(argv: string[], context: CommandContext): 
       const amountUsd = amount === undefined ? undefined : number(amount, "amount_usd");
       if (amountUsd !== undefined && amountUsd <= 0)
         throw new UsageError("amount_usd must be greater than 0");
-      return context.settlement.paySandbox(orderId, amountUsd);
+      const order = await context.settlement.paySandbox(orderId, amountUsd);
+      await audited("order.mark_paid", "order", order.order_id, {
+        payment_status: order.payment_status,
+        ...(amountUsd === undefined ? {} : { amount_usd: amountUsd }),
+      });
+      return order;
     }
     case "deals":
       if (args.length > 0) throw new UsageError("deals takes no arguments");
       return context.deals.listAll();
-    case "deals:create":
-      return context.deals.create(dealFromArgs(args));
+    case "deals:create": {
+      const deal = await context.deals.create(dealFromArgs(args));
+      await audited("deal.create", "deal", deal.id, deal);
+      return deal;
+    }
     case "deals:cancel": {
       const [dealId, ...rest] = args;
       if (!dealId || rest.length > 0) throw new UsageError("deals:cancel needs <dealId>");
-      return context.deals.cancel(dealId);
+      const deal = await context.deals.cancel(dealId);
+      await audited("deal.cancel", "deal", deal.id, deal);
+      return deal;
     }
     case "payouts":
       return context.deals.payouts(payoutFilter(args));
@@ -165,12 +179,16 @@ export async function runAdminCommand(argv: string[], context: CommandContext): 
       if (!payoutId || !txHash?.trim() || rest.length > 0) {
         throw new UsageError("payouts:sent needs <payoutId> <txHash>");
       }
-      return context.deals.payoutSent(payoutId, txHash.trim());
+      const payout = await context.deals.payoutSent(payoutId, txHash.trim());
+      await audited("payout.sent", "payout", payout.id, { status: payout.status, tx_hash: payout.tx_hash });
+      return payout;
     }
     case "payouts:failed": {
       const [payoutId, ...rest] = args;
       if (!payoutId || rest.length > 0) throw new UsageError("payouts:failed needs <payoutId>");
-      return context.deals.payoutFailed(payoutId);
+      const payout = await context.deals.payoutFailed(payoutId);
+      await audited("payout.failed", "payout", payout.id, { status: payout.status });
+      return payout;
     }
     case undefined:
     case "help":

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { openDatabase } from "@bytetoll/db";
+import { DataDirInUseError, openDatabase } from "@bytetoll/db";
 import { ConfigError, loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { createAdminService } from "../modules/admin/service.ts";
@@ -9,32 +9,23 @@ import { createSettlement } from "../modules/payments/settlement.ts";
 import { createDetachedPublisher } from "../plugins/realtime-emitter.ts";
 import { runAdminCommand, USAGE, UsageError } from "./admin-commands.ts";
 
-/** Whether a server already answers on this install's port: an embedded PGlite database must
- * have one process only, so the CLI then stays away from it. */
-async function serverIsRunning(port: number): Promise<boolean> {
-  try {
-    const response = await fetch(`http://127.0.0.1:${port}/healthz`, { signal: AbortSignal.timeout(1_000) });
-    return response.ok;
-  } catch {
-    return false;
-  }
-}
-
 /** `npm run admin -- …`: the operator's commands, on the same database as the server. */
 async function main(argv: string[]): Promise<number> {
   const config = loadConfig(process.env);
-  if (!config.DATABASE_URL && (await serverIsRunning(config.PORT))) {
-    console.error(
-      "The server is running on the embedded database (no DATABASE_URL), which only one process may open.\n" +
-        "Stop it first, or use PostgreSQL (DATABASE_URL), or the admin API (ADMIN_TOKEN) / POST /dev/orders/{id}/pay.",
-    );
-    return 1;
-  }
+  // On the embedded database the server holds DATA_DIR's lock while it runs: refused here then.
   const database = await openDatabase({
     databaseUrl: config.DATABASE_URL,
     dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, "pglite"),
     maxConnections: 2,
+  }).catch((error: unknown) => {
+    if (!(error instanceof DataDirInUseError)) throw error;
+    console.error(
+      `DATA_DIR ${config.DATA_DIR} is in use by process ${error.pid} (the server?): the embedded database (no DATABASE_URL) allows one process at a time.\n` +
+        "Stop the server first, or while it runs use the admin API (ADMIN_TOKEN) or POST /dev/orders/{id}/pay.",
+    );
+    return null;
   });
+  if (!database) return 1;
   const publisher = config.REDIS_URL ? createDetachedPublisher(config.REDIS_URL) : null;
   try {
     const deals = createDealsService({ database, publish: (deal) => publisher?.publishDeal(deal) });

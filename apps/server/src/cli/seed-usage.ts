@@ -2,6 +2,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { emailSchema } from "@bytetoll/contracts";
 import { openDatabase } from "@bytetoll/db";
+import { loadConfig } from "../config.ts";
 import { insertGeneratedUsage } from "./usage-generator.ts";
 
 const USAGE = `npm run seed:usage -- --email <address> [--days 730] [--domains 2000] [--rows N] [--seed N]
@@ -42,11 +43,12 @@ async function main() {
   const targetRows = positiveInteger("rows", values.rows, undefined, 50_000_000);
   const seed = positiveInteger("seed", values.seed, undefined, 2 ** 31);
 
-  const databaseUrl = process.env.DATABASE_URL || undefined;
-  const dataDir = databaseUrl
-    ? undefined
-    : path.join(path.resolve(process.env.DATA_DIR ?? "./data"), "pglite");
-  const database = await openDatabase({ databaseUrl, dataDir });
+  // The server's own reading of DATABASE_URL and DATA_DIR, so both open the same database.
+  const config = loadConfig(process.env);
+  const database = await openDatabase({
+    databaseUrl: config.DATABASE_URL,
+    dataDir: config.DATABASE_URL ? undefined : path.join(config.DATA_DIR, "pglite"),
+  });
   try {
     const [user] = await database.query<{ id: string }>(
       `INSERT INTO users (email) VALUES ($1)

@@ -1,4 +1,5 @@
 import { type Database, schema } from "@bytetoll/db";
+import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Config } from "../config.ts";
 
@@ -41,7 +42,7 @@ export function createSmtpMailer(smtpUrl: string, from: string): Mailer {
  * The dev outbox used when no SMTP_URL is set: the message is stored (GET /dev/outbox shows it)
  * and its link printed, so a fresh `npm start` can sign in with no mail server.
  */
-export function createOutboxMailer(database: Database, print: (line: string) => void = console.log): Mailer {
+export function createOutboxMailer(database: Database, print: (line: string) => void): Mailer {
   return {
     kind: "outbox",
     async send(message) {
@@ -58,6 +59,15 @@ export function createOutboxMailer(database: Database, print: (line: string) => 
   };
 }
 
-export function createMailer(config: Config, database: Database): Mailer {
-  return config.SMTP_URL ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM) : createOutboxMailer(database);
+/** Prints through the app's logger, so LOG_FORMAT=json gets a JSON line like every other and
+ * pretty a readable one; at info whatever LOG_LEVEL is, as without SMTP it is how a person signs in. */
+export function printThroughLog(log: FastifyBaseLogger): (line: string) => void {
+  const always = log.child({}, { level: "info" });
+  return (line) => always.info(line);
+}
+
+export function createMailer(config: Config, database: Database, log: FastifyBaseLogger): Mailer {
+  return config.SMTP_URL
+    ? createSmtpMailer(config.SMTP_URL, config.MAIL_FROM)
+    : createOutboxMailer(database, printThroughLog(log));
 }

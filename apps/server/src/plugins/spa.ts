@@ -19,6 +19,11 @@ function acceptsHtml(accept: string | undefined): boolean {
   return (accept ?? "").includes("text/html");
 }
 
+/** Pages of the SPA whose paths the API answers too: the operator's console (/admin/customers …)
+ * beside the admin API. A browser opening one asks for HTML and gets the SPA; the SPA's own calls
+ * (Accept: application/json) and scripts reach the API. */
+const PAGES_BESIDE_API = /^\/admin(?:[/?]|$)/;
+
 /**
  * Serves the built SPA from the same origin. Unknown GETs that accept HTML get index.html (the
  * SPA routes on the client and shows its own 404 screen); every other unknown path is a JSON 404.
@@ -62,3 +67,16 @@ async function spaPlugin(app: FastifyInstance) {
 }
 
 export default fp(spaPlugin, { name: "spa" });
+
+/** Sends the SPA to a browser opening one of PAGES_BESIDE_API. Registered before the API's routes
+ * (a hook reaches only the routes registered after it); the spa plugin provides sendFile. */
+async function spaPagesBesideApi(app: FastifyInstance) {
+  if (!existsSync(path.join(app.config.WEB_DIST_DIR, "index.html"))) return;
+  app.addHook("onRequest", async (request, reply) => {
+    const isRead = request.method === "GET" || request.method === "HEAD";
+    if (isRead && PAGES_BESIDE_API.test(request.url) && acceptsHtml(request.headers.accept))
+      return reply.header("cache-control", "no-cache").sendFile("index.html");
+  });
+}
+
+export const spaPagesBesideApiPlugin = fp(spaPagesBesideApi, { name: "spa-pages-beside-api" });

@@ -106,7 +106,6 @@ describe("npm run admin -- …", () => {
         ...process.env,
         DATABASE_URL: t.database.url,
         JWT_SECRET: t.config.JWT_SECRET,
-        PORT: "1", // nothing listens there: the CLI must not think a server owns the database
         LOG_LEVEL: "silent",
       };
       const tsx = `${root}node_modules/.bin/tsx`;

@@ -1,6 +1,6 @@
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { createTestDatabase, createThrowawayPostgres, type TestDatabase } from "@bytetoll/db/testing";
 import { buildApp } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { createOutboxMailer, type Mailer } from "../../src/plugins/mail.ts";
@@ -60,6 +60,38 @@ export async function createTestApp(
     async close() {
       await app.close();
       if (ownsDatabase) await database.close();
+    },
+  };
+}
+
+export interface TwoInstances {
+  database: TestDatabase;
+  one: TestApp;
+  two: TestApp;
+  close(): Promise<void>;
+}
+
+/**
+ * Two apps over one throwaway PostgreSQL database (`prefix`_…, `maxConnections` at most), as two
+ * instances behind a load balancer: where shared state (balances, stock, leases) is tested.
+ */
+export async function createTwoInstances(
+  postgresUrl: string,
+  prefix: string,
+  maxConnections: number,
+  overrides: Record<string, string> = {},
+): Promise<TwoInstances> {
+  const database = await createThrowawayPostgres(postgresUrl, prefix, maxConnections);
+  const one = await createTestApp(overrides, { database });
+  const two = await createTestApp(overrides, { database });
+  return {
+    database,
+    one,
+    two,
+    async close() {
+      await one.close();
+      await two.close();
+      await database.close();
     },
   };
 }

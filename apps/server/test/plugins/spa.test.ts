@@ -126,3 +126,45 @@ describe("serving the SPA", () => {
     expect(response.json().success).toBe(true);
   });
 });
+
+describe("the operator's console beside the admin API", () => {
+  let admin: TestApp;
+  beforeAll(async () => {
+    admin = await createTestApp({ WEB_DIST_DIR: distDir, ADMIN_TOKEN: "spa-test-admin-token-0123456789" });
+  });
+  afterAll(async () => {
+    await admin.close();
+  });
+
+  it.each([
+    "/admin",
+    "/admin/customers",
+    "/admin/customers/3f0c6c8e-4c1a-4f7e-9d5b-7a1e2b3c4d5e",
+    "/admin/orders?page=2",
+  ])("answers a browser opening %s with the SPA", async (url) => {
+    const response = await admin.app.inject({ method: "GET", url, headers: html });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toBe(INDEX);
+  });
+
+  it("leaves the same paths to the API for API clients", async () => {
+    for (const accept of ["application/json", "*/*"]) {
+      const response = await admin.app.inject({
+        method: "GET",
+        url: "/admin/customers",
+        headers: { accept },
+      });
+      expect(response.statusCode).toBe(401);
+      expect(response.json()).toMatchObject({ success: false });
+    }
+    const write = await admin.app.inject({ method: "POST", url: "/admin/deals", headers: html, payload: {} });
+    expect(write.statusCode).toBe(401);
+    // A path that merely starts with the same letters is not the console.
+    const other = await admin.app.inject({
+      method: "GET",
+      url: "/administrator",
+      headers: { accept: "application/json" },
+    });
+    expect(other.statusCode).toBe(404);
+  });
+});

@@ -1,6 +1,7 @@
 import { errorResponse, profileResponse, profileUpdateSchema } from "@bytetoll/contracts";
 import { unauthorized } from "../../errors.ts";
 import { type App, requireUser } from "../../types.ts";
+import { isOperatorEmail } from "../admin/operator-auth.ts";
 import { createProfileRepository } from "./profile-repository.ts";
 
 const responses = { 200: profileResponse, 401: errorResponse, 429: errorResponse };
@@ -24,7 +25,10 @@ export async function profileRoutes(app: App) {
     async (request) => {
       const profile = await repository.find(requireUser(request).id);
       if (!profile) throw unauthorized();
-      return { success: true as const, data: profile };
+      return {
+        success: true as const,
+        data: { ...profile, is_operator: isOperatorEmail(app.config, profile.email) },
+      };
     },
   );
 
@@ -44,7 +48,10 @@ export async function profileRoutes(app: App) {
       const profile = await repository.update(requireUser(request).id, request.body);
       // The token was valid a moment ago; an account deleted since then is signed out.
       if (!profile) throw unauthorized();
-      return { success: true as const, data: profile };
+      return {
+        success: true as const,
+        data: { ...profile, is_operator: isOperatorEmail(app.config, profile.email) },
+      };
     },
   );
 }

@@ -1,26 +1,26 @@
 import {
+  adminDealListResponse,
+  adminPayoutsPage,
+  adminPayoutsQuery,
+  adminUuidParams,
   createDealRequest,
   dealIdParams,
-  dealListResponse,
   dealResponse,
-  errorResponse,
-  PAYOUT_STATUSES,
-  payoutListResponse,
   payoutResponse,
   payoutSentRequest,
+  updateDealRequest,
 } from "@bytetoll/contracts";
-import { z } from "zod";
 import type { App } from "../../types.ts";
+import { appendAudit } from "./audit.ts";
+import { createAdminDeals } from "./deals.ts";
 import { adminErrors } from "./schemas.ts";
 
-const errors = { ...adminErrors, 409: errorResponse };
-const payoutParams = z.object({ id: z.string().max(64) });
-const payoutsQuery = z
-  .object({ status: z.enum(PAYOUT_STATUSES, { error: "status must be pending, sent or failed" }).optional() })
-  .strict();
-
-/** The operator's deals and payouts; registered inside adminRoutes, behind its bearer check. */
+/** The operator's deals and payouts, each change with its audit row written in the change's own
+ * transaction (a refused change writes none); registered inside adminRoutes, behind its operator
+ * check. */
 export async function adminDealRoutes(app: App) {
+  const adminDeals = createAdminDeals(app.database, (deal) => app.realtime.publishDeal(deal));
+
   app.post(
     "/admin/deals",
     {
@@ -29,11 +29,39 @@ export async function adminDealRoutes(app: App) {
         summary: "Create a flash sale or a group buy (live at once when its start has passed)",
         security: [{ bearer: [] }],
         body: createDealRequest,
-        response: { 201: dealResponse, ...errors },
+        response: { 201: dealResponse, ...adminErrors },
       },
     },
-    async (request, reply) =>
-      reply.code(201).send({ success: true as const, data: await app.deals.create(request.body) }),
+    async (request, reply) => {
+      const deal = await app.deals.create(request.body, (tx, after) =>
+        appendAudit(tx, {
+          actor: request.adminActor,
+          action: "deal.create",
+          subjectType: "deal",
+          subjectId: after.id,
+          after,
+        }),
+      );
+      return reply.code(201).send({ success: true as const, data: deal });
+    },
+  );
+
+  app.patch(
+    "/admin/deals/:id",
+    {
+      schema: {
+        tags: ["admin"],
+        summary: "Edit a deal before it starts (409 once it has started)",
+        security: [{ bearer: [] }],
+        params: dealIdParams,
+        body: updateDealRequest,
+        response: { 200: dealResponse, ...adminErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await adminDeals.update(request.adminActor, request.params.id, request.body),
+    }),
   );
 
   app.get(
@@ -41,12 +69,12 @@ export async function adminDealRoutes(app: App) {
     {
       schema: {
         tags: ["admin"],
-        summary: "Every deal, newest first",
+        summary: "Every deal, newest first, with each one's deposits or orders so far",
         security: [{ bearer: [] }],
-        response: { 200: dealListResponse, ...errors },
+        response: { 200: adminDealListResponse, ...adminErrors },
       },
     },
-    async () => ({ success: true as const, data: await app.deals.listAll() }),
+    async () => ({ success: true as const, data: await adminDeals.withProgress(await app.deals.listAll()) }),
   );
 
   app.post(
@@ -57,10 +85,22 @@ export async function adminDealRoutes(app: App) {
         summary: "Cancel a pending or live deal; a group buy's deposits are refunded",
         security: [{ bearer: [] }],
         params: dealIdParams,
-        response: { 200: dealResponse, ...errors },
+        response: { 200: dealResponse, ...adminErrors },
       },
     },
-    async (request) => ({ success: true as const, data: await app.deals.cancel(request.params.id) }),
+    async (request) => {
+      const deal = await app.deals.cancel(request.params.id, (tx, after, before) =>
+        appendAudit(tx, {
+          actor: request.adminActor,
+          action: "deal.cancel",
+          subjectType: "deal",
+          subjectId: after.id,
+          before,
+          after,
+        }),
+      );
+      return { success: true as const, data: deal };
+    },
   );
 
   app.get(
@@ -68,13 +108,16 @@ export async function adminDealRoutes(app: App) {
     {
       schema: {
         tags: ["admin"],
-        summary: "Payouts (withdrawn and refunded deposits), newest first",
+        summary: "One page of payouts (withdrawn and refunded deposits), newest first",
         security: [{ bearer: [] }],
-        querystring: payoutsQuery,
-        response: { 200: payoutListResponse, ...errors },
+        querystring: adminPayoutsQuery,
+        response: { 200: adminPayoutsPage, ...adminErrors },
       },
     },
-    async (request) => ({ success: true as const, data: await app.deals.payouts(request.query) }),
+    async (request) => {
+      const { page, per_page } = request.query;
+      return { success: true as const, ...(await adminDeals.payouts(request.query)), page, per_page };
+    },
   );
 
   app.post(
@@ -84,15 +127,24 @@ export async function adminDealRoutes(app: App) {
         tags: ["admin"],
         summary: "Record that a pending payout was sent, with its transaction hash",
         security: [{ bearer: [] }],
-        params: payoutParams,
+        params: adminUuidParams,
         body: payoutSentRequest,
-        response: { 200: payoutResponse, ...errors },
+        response: { 200: payoutResponse, ...adminErrors },
       },
     },
-    async (request) => ({
-      success: true as const,
-      data: await app.deals.payoutSent(request.params.id, request.body.tx_hash),
-    }),
+    async (request) => {
+      const payout = await app.deals.payoutSent(request.params.id, request.body.tx_hash, (tx, after) =>
+        appendAudit(tx, {
+          actor: request.adminActor,
+          action: "payout.sent",
+          subjectType: "payout",
+          subjectId: after.id,
+          before: { status: "pending" },
+          after: { status: after.status, tx_hash: after.tx_hash },
+        }),
+      );
+      return { success: true as const, data: payout };
+    },
   );
 
   app.post(
@@ -102,10 +154,22 @@ export async function adminDealRoutes(app: App) {
         tags: ["admin"],
         summary: "Record that a pending payout failed; its deposits can be withdrawn again",
         security: [{ bearer: [] }],
-        params: payoutParams,
-        response: { 200: payoutResponse, ...errors },
+        params: adminUuidParams,
+        response: { 200: payoutResponse, ...adminErrors },
       },
     },
-    async (request) => ({ success: true as const, data: await app.deals.payoutFailed(request.params.id) }),
+    async (request) => {
+      const payout = await app.deals.payoutFailed(request.params.id, (tx, after) =>
+        appendAudit(tx, {
+          actor: request.adminActor,
+          action: "payout.failed",
+          subjectType: "payout",
+          subjectId: after.id,
+          before: { status: "pending" },
+          after: { status: after.status },
+        }),
+      );
+      return { success: true as const, data: payout };
+    },
   );
 }

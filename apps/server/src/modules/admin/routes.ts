@@ -1,35 +1,64 @@
 import {
   accountsPage,
   accountsQuery,
+  adminMeResponse,
   adminOrdersPage,
   adminOrdersQuery,
   creditRequest,
   creditResponse,
 } from "@bytetoll/contracts";
-import { hashesEqual, hashSecret } from "@bytetoll/db";
 import type { FastifyRequest } from "fastify";
-import { unauthorized } from "../../errors.ts";
 import type { App } from "../../types.ts";
+import { ADMIN_TOKEN_ACTOR } from "./audit.ts";
+import { adminAuditRoutes } from "./audit-routes.ts";
+import { adminCustomerRoutes } from "./customer-routes.ts";
 import { adminDealRoutes } from "./deal-routes.ts";
-import { adminErrors } from "./schemas.ts";
+import { adminNetworkRoutes } from "./network-routes.ts";
+import { adminApiEnabled, createOperatorCheck } from "./operator-auth.ts";
+import { adminOrderRoutes } from "./order-routes.ts";
+import { adminOverviewRoutes } from "./overview-routes.ts";
+import { adminErrors, idempotencyKey } from "./schemas.ts";
 import { createAdminService } from "./service.ts";
 
-const BEARER = /^Bearer\s+(\S{1,512})$/i;
-const IDEMPOTENCY_KEY = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/** The operator's API (decision 003): bearer ADMIN_TOKEN; without one configured it does not exist. */
+/**
+ * The operator's API (decision 003, docs/product.md#operators): for ADMIN_TOKEN and the accounts
+ * in ADMIN_EMAILS; without either setting it does not exist (404). Every route answers 401
+ * without credentials and 403 to a customer.
+ */
 export async function adminRoutes(app: App) {
-  const adminToken = app.config.ADMIN_TOKEN;
-  if (!adminToken) return;
-  const expected = hashSecret(adminToken);
+  if (!adminApiEnabled(app)) return;
+  const operatorOf = createOperatorCheck(app);
   const service = createAdminService(app.database);
 
-  // Comparing fixed-length hashes keeps the comparison constant-time whatever was sent.
+  app.decorateRequest("adminActor", "");
   app.addHook("onRequest", async (request: FastifyRequest) => {
-    const given = BEARER.exec(request.headers.authorization ?? "")?.[1];
-    if (!given || !hashesEqual(hashSecret(given), expected)) throw unauthorized();
+    request.adminActor = await operatorOf(request);
   });
   await app.register(adminDealRoutes);
+  await app.register(adminNetworkRoutes);
+  await app.register(adminCustomerRoutes);
+  await app.register(adminOrderRoutes);
+  await app.register(adminOverviewRoutes);
+  await app.register(adminAuditRoutes);
+
+  app.get(
+    "/admin/me",
+    {
+      schema: {
+        tags: ["admin"],
+        summary: "Who is calling: 200 for an operator (ADMIN_EMAILS or ADMIN_TOKEN), 403 for a customer",
+        security: [{ bearer: [] }],
+        response: { 200: adminMeResponse, ...adminErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: {
+        actor: request.adminActor,
+        email: request.adminActor === ADMIN_TOKEN_ACTOR ? null : request.adminActor,
+      },
+    }),
+  );
 
   app.post(
     "/admin/credits",
@@ -37,16 +66,18 @@ export async function adminRoutes(app: App) {
       schema: {
         tags: ["admin"],
         summary: "Credit (or, with negative gb, debit) an account; Idempotency-Key makes retries safe",
-        description: "Bearer ADMIN_TOKEN (not a customer token).",
+        description: "An operator's session or ADMIN_TOKEN (not a customer's token).",
         security: [{ bearer: [] }],
         body: creditRequest,
         response: { 200: creditResponse, ...adminErrors },
       },
     },
     async (request) => {
-      const key = request.headers["idempotency-key"];
-      const validKey = typeof key === "string" && IDEMPOTENCY_KEY.test(key) ? key : undefined;
-      const { message, ...data } = await service.credit(request.body, validKey);
+      const { message, ...data } = await service.credit(
+        request.adminActor,
+        request.body,
+        idempotencyKey(request),
+      );
       return { success: true as const, message, data };
     },
   );
@@ -75,7 +106,7 @@ export async function adminRoutes(app: App) {
     {
       schema: {
         tags: ["admin"],
-        summary: "Orders of every account, newest first",
+        summary: "Orders of every account, newest first (status, method, provider, from/to day, email)",
         security: [{ bearer: [] }],
         querystring: adminOrdersQuery,
         response: { 200: adminOrdersPage, ...adminErrors },

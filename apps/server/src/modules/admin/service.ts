@@ -2,16 +2,28 @@ import { randomUUID } from "node:crypto";
 import {
   type AccountsQuery,
   type AdminAccount,
+  type AdminOrder,
   type AdminOrdersQuery,
   BYTES_PER_GB,
   bytesToGb,
   type CreditRequest,
 } from "@bytetoll/contracts";
 import { adjustBalance, type Database, schema } from "@bytetoll/db";
-import { and, count, desc, eq, like } from "drizzle-orm";
+import { and, count, desc, eq, gte, like, lt } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import { toOrderView } from "../orders/order-view.ts";
-import type { Order } from "../orders/schemas.ts";
+import { type OrderRow, toOrderView } from "../orders/order-view.ts";
+import { type AuditEntryInput, appendAudit } from "./audit.ts";
+
+const DAY_MS = 86_400_000;
+
+/** The customer's order shape plus who, the provider's payment id and how much reached the ledger. */
+export const toAdminOrder = (row: OrderRow, email: string): AdminOrder => ({
+  ...toOrderView(row),
+  email,
+  provider_payment_id: row.providerPaymentId,
+  credited_gb: bytesToGb(Number(row.creditedBytes)),
+  reversed_gb: bytesToGb(Number(row.reversedBytes)),
+});
 
 interface AccountRow {
   id: string;
@@ -29,7 +41,7 @@ const toAccount = (row: AccountRow): AdminAccount => ({
 });
 
 /** `%` and `_` typed by an operator are literal characters, not wildcards. */
-const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
+export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
 
 /** What the operator can do (admin API and CLI share it): adjust balances, look at accounts and orders. */
 export function createAdminService(database: Database) {
@@ -42,25 +54,60 @@ export function createAdminService(database: Database) {
     return row;
   }
 
-  return {
-    /** An `adjustment` ledger entry. `key` makes a retried request a no-op (same reference). */
-    async credit(input: CreditRequest, key?: string) {
-      const user = await accountByEmail(input.email);
-      const deltaBytes = Math.round(input.gb * BYTES_PER_GB);
-      const result = await adjustBalance(database.db, {
+  async function accountById(id: string): Promise<AccountRow> {
+    const [row] = await database.query<AccountRow>(
+      "SELECT id, email, balance_bytes, created_at FROM users WHERE id = $1",
+      [id],
+    );
+    if (!row) throw new AppError(404, "Account not found", "not_found");
+    return row;
+  }
+
+  /** An `adjustment` ledger entry and its audit row, in one transaction. `key` makes a retried
+   * request a no-op (same reference, no second audit row). */
+  async function creditAccount(actor: string, user: AccountRow, gb: number, note: string, key?: string) {
+    const deltaBytes = Math.round(gb * BYTES_PER_GB);
+    const result = await database.db.transaction(async (tx) => {
+      const applied = await adjustBalance(tx, {
         userId: user.id,
         key: key ?? randomUUID(),
         deltaBytes,
-        note: input.note,
+        note,
       });
-      const account = toAccount(await accountByEmail(input.email));
-      return {
-        message: result.applied ? "Balance adjusted" : "Already applied",
-        account,
-        delta_bytes: result.applied ? deltaBytes : 0,
-        reference: result.reference,
-      };
+      if (applied.applied && applied.balanceBytes !== null) {
+        await appendAudit(tx, {
+          actor,
+          action: gb > 0 ? "customer.credit" : "customer.debit",
+          subjectType: "account",
+          subjectId: user.id,
+          before: { balance_bytes: applied.balanceBytes - deltaBytes },
+          after: { balance_bytes: applied.balanceBytes, reference: applied.reference },
+          note,
+        });
+      }
+      return applied;
+    });
+    return {
+      message: result.applied ? "Balance adjusted" : "Already applied",
+      account: toAccount(await accountById(user.id)),
+      delta_bytes: result.applied ? deltaBytes : 0,
+      reference: result.reference,
+    };
+  }
+
+  return {
+    /** POST /admin/credits and the CLI: by e-mail. */
+    async credit(actor: string, input: CreditRequest, key?: string) {
+      return creditAccount(actor, await accountByEmail(input.email), input.gb, input.note, key);
     },
+
+    /** POST /admin/customers/{id}/credit: by account id. */
+    async creditById(actor: string, id: string, gb: number, note: string, key?: string) {
+      return creditAccount(actor, await accountById(id), gb, note, key);
+    },
+
+    /** One audit row outside any other write (the CLI's deal and payout commands). */
+    audit: (entry: AuditEntryInput) => appendAudit(database.db, entry),
 
     async accounts(query: AccountsQuery): Promise<{ data: AdminAccount[]; total: number }> {
       const filter = query.email ? likePattern(query.email) : null;
@@ -77,11 +124,15 @@ export function createAdminService(database: Database) {
       return { data: rows.map(toAccount), total: Number(totals[0]?.total ?? 0) };
     },
 
-    async orders(query: AdminOrdersQuery): Promise<{ data: (Order & { email: string })[]; total: number }> {
+    async orders(query: AdminOrdersQuery): Promise<{ data: AdminOrder[]; total: number }> {
       const { orders, users } = schema;
       const where = and(
         query.email ? like(users.email, likePattern(query.email)) : undefined,
         query.status ? eq(orders.paymentStatus, query.status) : undefined,
+        query.method ? eq(orders.method, query.method) : undefined,
+        query.provider ? eq(orders.provider, query.provider) : undefined,
+        query.from ? gte(orders.createdAt, new Date(`${query.from}T00:00:00Z`)) : undefined,
+        query.to ? lt(orders.createdAt, new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS)) : undefined,
       );
       const [rows, totals] = await Promise.all([
         database.db
@@ -99,7 +150,7 @@ export function createAdminService(database: Database) {
           .where(where),
       ]);
       return {
-        data: rows.map((row) => ({ ...toOrderView(row.order), email: row.email })),
+        data: rows.map((row) => toAdminOrder(row.order, row.email)),
         total: Number(totals[0]?.total ?? 0),
       };
     },

@@ -92,6 +92,13 @@ export function createAuthRepository(database: Database) {
       };
     },
 
+    /** An operator disabled the account (docs/product.md#operators): it may not sign in. */
+    async isDisabled(executor: SqlExecutor, userId: string): Promise<boolean> {
+      const result = await executor.execute<{ disabled: boolean }>(sql`
+        SELECT disabled_at IS NOT NULL AS disabled FROM users WHERE id = ${userId}`);
+      return result.rows[0]?.disabled === true;
+    },
+
     async createSession(executor: SqlExecutor, userId: string, validDays: number) {
       const result = await executor.execute<{ id: string; exp: string | number }>(sql`
         INSERT INTO sessions (user_id, expires_at) VALUES (${userId}, now() + make_interval(days => ${validDays}))

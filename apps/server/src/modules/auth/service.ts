@@ -1,4 +1,5 @@
 import {
+  ACCOUNT_DISABLED,
   BYTES_PER_GB,
   LOGIN_LINK_INVALID,
   LOGIN_RATE_LIMITED,
@@ -21,6 +22,7 @@ import { AppError } from "../../errors.ts";
 import { signAppToken } from "../../lib/app-token.ts";
 import type { Mailer } from "../../plugins/mail.ts";
 import type { AuthUser } from "../../types.ts";
+import { isOperatorEmail } from "../admin/operator-auth.ts";
 import type { DealsService } from "../deals/service.ts";
 import type { OrdersService } from "../orders/service.ts";
 import { loginEmail, loginLink } from "./login-email.ts";
@@ -145,6 +147,10 @@ export function createAuthService({ database, config, mailer, log, orders, deals
         const consumed = await repository.consumeLoginToken(tx, hashSecret(input.access_token));
         if (!consumed) return null;
         const userId = consumed.userId ?? (await repository.upsertUser(tx, consumed.email));
+        // Only whoever holds the mailbox gets this far, so saying why reveals nothing to others.
+        if (await repository.isDisabled(tx, userId)) {
+          throw new AppError(403, ACCOUNT_DISABLED, "account_disabled");
+        }
         await creditFreeData(tx, userId);
         const session = await repository.createSession(tx, userId, SESSION_VALID_DAYS);
         return { consumed, userId, session };
@@ -164,7 +170,7 @@ export function createAuthService({ database, config, mailer, log, orders, deals
     async sessionUser(user: AuthUser) {
       const row = await repository.findSessionUser(user.id);
       if (!row) throw new AppError(401, "Unauthorized", "unauthorized");
-      return row;
+      return { ...row, is_operator: isOperatorEmail(config, row.email) };
     },
 
     /** Revokes the session the JWT names; an API token has no session to end. */

@@ -20,17 +20,21 @@ export function createBalanceAlertRepository(database: Database) {
 
     /**
      * Moves the per-user flag to match the balance: set when it is below the threshold (the
-     * e-mail is due), cleared when it is not (or alerts are off). The row lock makes concurrent
-     * callers queue and re-check the condition, so only one of them sees the flag move to set.
-     * Null when nothing had to change.
+     * e-mail is due), cleared (armed) only once it is strictly above it (or alerts are off). A
+     * balance exactly at the threshold moves nothing: a new account holding just the free grant,
+     * equal to the default threshold, has not been above it, so its first request is no crossing
+     * (docs/product.md#data-balance). The row lock makes concurrent callers queue and re-check the
+     * condition, so only one of them sees the flag move to set. Null when nothing had to change.
      */
     async settleFlag(userId: string): Promise<LowBalanceCheck | null> {
       const [row] = await database.query<{ email: string; balance_bytes: string | number; crossed: boolean }>(
         `UPDATE users
             SET low_balance_notified_at = CASE WHEN low_balance_notified_at IS NULL THEN now() END
           WHERE id = $1
-            AND (low_balance_threshold_bytes IS NOT NULL AND balance_bytes < low_balance_threshold_bytes)
-                = (low_balance_notified_at IS NULL)
+            AND CASE WHEN low_balance_notified_at IS NULL
+                     THEN low_balance_threshold_bytes IS NOT NULL AND balance_bytes < low_balance_threshold_bytes
+                     ELSE low_balance_threshold_bytes IS NULL OR balance_bytes > low_balance_threshold_bytes
+                END
           RETURNING email, balance_bytes, low_balance_notified_at IS NOT NULL AS crossed`,
         [userId],
       );

@@ -63,7 +63,30 @@ const REASONS: Record<number, string> = {
   502: "The proxy could not reach the test site.",
 };
 
+/** Refusals whose status another reason shares, told apart by the gateway's X-ByteToll-Error. */
+const CODE_REASONS: Record<string, string> = {
+  account_disabled: "This account has been disabled by the operator. Contact support.",
+};
+
 const failure = (message: string) => new AppError(422, message, "proxy_test_failed");
+
+/** An anonymous visitor's set (docs/product.md#credentials) belongs to no account, so the gateway
+ * refuses it with 402 like a spent balance; but nothing was used up, and no purchase can fix it
+ * before the set belongs to an account: the refusal is a 403 that says so. */
+export const TEMPORARY_CREDENTIALS_REFUSED =
+  "These are temporary credentials: they carry traffic once you sign up (or sign in) with them. Sign up to get your free data, then test again.";
+
+/** What a 402 from the gateway means for these credentials. */
+async function paymentRefusal(input: ConnectionTestRequest, hooks: ConnectionTestHooks): Promise<AppError> {
+  if (await hooks.isTemporary(input.username))
+    return new AppError(403, TEMPORARY_CREDENTIALS_REFUSED, "temporary_credentials");
+  return failure(REASONS[402] as string);
+}
+
+export interface ConnectionTestHooks {
+  /** Whether the username (with or without options) names a set no account holds yet. */
+  isTemporary(username: string): Promise<boolean>;
+}
 
 function proxyStatusOf(error: unknown): number | null {
   const message = error instanceof Error ? error.message : "";
@@ -94,6 +117,7 @@ function basic(username: string, password: string): string {
 export async function runConnectionTest(
   settings: ConnectionTestSettings,
   input: ConnectionTestRequest,
+  hooks: ConnectionTestHooks,
 ): Promise<ConnectionTestData> {
   const endpoint = resolveProxyEndpoint(settings, input.proxy_host, input.proxy_port);
   if (!endpoint) throw new AppError(400, PROXY_TARGET_NOT_ALLOWED, "proxy_not_allowed");
@@ -120,8 +144,12 @@ export async function runConnectionTest(
     const text = await response.body.text();
     if (response.statusCode !== 200) {
       // Only the gateway's own refusals carry X-ByteToll-Error; other statuses are the site's.
-      const refusedByGateway = response.headers["x-bytetoll-error"] !== undefined;
-      const reason = refusedByGateway ? REASONS[response.statusCode] : undefined;
+      const code = response.headers["x-bytetoll-error"];
+      const refusedByGateway = code !== undefined;
+      if (refusedByGateway && response.statusCode === 402) throw await paymentRefusal(input, hooks);
+      const reason = refusedByGateway
+        ? (CODE_REASONS[String(code)] ?? REASONS[response.statusCode])
+        : undefined;
       throw failure(reason ?? `The test site answered with HTTP ${response.statusCode}.`);
     }
     let body: unknown;
@@ -135,6 +163,8 @@ export async function runConnectionTest(
     return data;
   } catch (error) {
     if (error instanceof AppError) throw error;
+    // A refused CONNECT (an https info URL) carries only the status.
+    if (proxyStatusOf(error) === 402) throw await paymentRefusal(input, hooks);
     throw explain(error, endpoint);
   } finally {
     agent.destroy().catch(() => {});

@@ -55,6 +55,15 @@ export function createCredentialsRepository(database: Database) {
       return rows.length > 0;
     },
 
+    /** Whether this username names a set no account holds (an anonymous visitor's). */
+    async isUnclaimed(username: string): Promise<boolean> {
+      const rows = await database.query(
+        "SELECT 1 FROM proxy_credentials WHERE username = $1 AND user_id IS NULL",
+        [username],
+      );
+      return rows.length > 0;
+    },
+
     /** New password for the account's set; null when it has none. */
     async replacePassword(
       userId: string,

@@ -118,13 +118,13 @@ export async function credentialsRoutes(app: App, options: CredentialsRoutesOpti
         tags: ["credentials"],
         summary: "Fetch IP information through the configured gateway with these credentials",
         body: connectionTestRequestSchema,
-        response: { 200: connectionTestResponse, 422: errorResponse, ...errors },
+        response: { 200: connectionTestResponse, 403: errorResponse, 422: errorResponse, ...errors },
       },
     },
     async (request) => ({
       success: true as const,
       message: PROXY_TEST_SUCCEEDED,
-      data: await runConnectionTest(testSettings, request.body),
+      data: await runConnectionTest(testSettings, request.body, { isTemporary: service.isTemporary }),
     }),
   );
 }

@@ -55,6 +55,12 @@ export function createCredentialsService({ database, appSecret, log }: Deps) {
       return shown(updated);
     },
 
+    /** Whether the username, with or without the gateway's option suffixes, names an unclaimed
+     * set. Generated usernames hold no "-", so the base is what comes before the first one. */
+    async isTemporary(username: string): Promise<boolean> {
+      return repository.isUnclaimed(username.split("-", 1)[0] ?? username);
+    },
+
     /** An unclaimed set (user_id null) that sign-up with it prefilled attaches to the account. */
     async createAnonymous(): Promise<UniqueCredentials> {
       for (let attempt = 0; attempt < USERNAME_ATTEMPTS; attempt++) {

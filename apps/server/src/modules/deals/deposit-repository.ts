@@ -66,7 +66,7 @@ export function createDepositRepository(database: Database) {
         .where(
           and(
             eq(orders.id, orderId),
-            inArray(orders.paymentStatus, ["waiting", "expired", "partially_paid"]),
+            inArray(orders.paymentStatus, ["waiting", "expired", "cancelled", "partially_paid"]),
           ),
         )
         .returning();
@@ -170,8 +170,8 @@ export function createDepositRepository(database: Database) {
     },
 
     /** pending → sent with the transaction hash; one conditional UPDATE. */
-    async markPayoutSent(id: string, txHash: string): Promise<PayoutRow | undefined> {
-      const [row] = await db
+    async markPayoutSent(tx: Tx, id: string, txHash: string): Promise<PayoutRow | undefined> {
+      const [row] = await tx
         .update(payouts)
         .set({ status: "sent", txHash, updatedAt: sql`now()` })
         .where(and(eq(payouts.id, id), eq(payouts.status, "pending")))

@@ -22,16 +22,19 @@ export function createDealsRepository(database: Database) {
     },
 
     /** A deal whose start has passed is live from its first moment. */
-    async insert(values: {
-      dealType: string;
-      title: string;
-      description: string;
-      price: string;
-      startTime: Date;
-      endTime: Date;
-      targetGb: number;
-    }): Promise<DealRow> {
-      const [row] = await db
+    async insert(
+      values: {
+        dealType: string;
+        title: string;
+        description: string;
+        price: string;
+        startTime: Date;
+        endTime: Date;
+        targetGb: number;
+      },
+      executor: Executor = db,
+    ): Promise<DealRow> {
+      const [row] = await executor
         .insert(deals)
         .values({
           dealType: values.dealType,
@@ -111,7 +114,7 @@ export function createDealsRepository(database: Database) {
           UPDATE deal_reservations r SET released = true
             FROM orders o
            WHERE o.id = r.order_id AND r.released = false
-             AND o.payment_status IN ('expired', 'failed') AND o.credited_bytes = 0
+             AND o.payment_status IN ('expired', 'failed', 'cancelled') AND o.credited_bytes = 0
           RETURNING r.deal_id, r.gb
         ), per_deal AS (SELECT deal_id, sum(gb) AS gb FROM freed GROUP BY deal_id)
         UPDATE deals d SET reserved_gb = d.reserved_gb - per_deal.gb, updated_at = now()

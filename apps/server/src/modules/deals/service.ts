@@ -38,6 +38,10 @@ interface Deps {
  * Everything that changes a deal's stock or money locks its row first, and every status move is
  * one conditional UPDATE, so any number of instances may run this at once.
  */
+/** Runs inside an action's transaction with what it changed (and the state before, when there
+ * was one), so a record of it — the operator's audit row — commits or rolls back with it. */
+export type RecordChange<T> = (tx: Tx, after: T, before?: T) => Promise<void>;
+
 export function createDealsService({ database, publish }: Deps) {
   const repository = createDealsRepository(database);
   const deposits = createDepositRepository(database);
@@ -190,26 +194,33 @@ export function createDealsService({ database, publish }: Deps) {
       return toDealView(deal);
     },
 
-    async create(input: CreateDealRequest): Promise<Deal> {
+    async create(input: CreateDealRequest, record?: RecordChange<Deal>): Promise<Deal> {
       const endTime = new Date(input.deal_end_time);
       if (endTime.getTime() <= Date.now()) {
         throw new AppError(400, "deal_end_time must be in the future", "bad_deal");
       }
-      const row = await repository.insert({
-        dealType: input.deal_type,
-        title: input.deal_title,
-        description: input.deal_description,
-        price: input.deal_price.toFixed(4),
-        startTime: new Date(input.deal_start_time),
-        endTime,
-        targetGb: input.deal_target_gb,
+      const row = await repository.transaction(async (tx) => {
+        const inserted = await repository.insert(
+          {
+            dealType: input.deal_type,
+            title: input.deal_title,
+            description: input.deal_description,
+            price: input.deal_price.toFixed(4),
+            startTime: new Date(input.deal_start_time),
+            endTime,
+            targetGb: input.deal_target_gb,
+          },
+          tx,
+        );
+        await record?.(tx, toDealView(inserted));
+        return inserted;
       });
       publishRows([row]);
       return toDealView(row);
     },
 
     /** Any pending or live deal → cancelled; a group buy's deposits are refunded as if unmet. */
-    async cancel(encodedId: string): Promise<Deal> {
+    async cancel(encodedId: string, record?: RecordChange<Deal>): Promise<Deal> {
       const row = await repository.transaction(async (tx) => {
         const deal = await lockedDeal(tx, encodedId);
         const cancelled = await repository.cancel(tx, deal.id);
@@ -220,6 +231,7 @@ export function createDealsService({ database, publish }: Deps) {
           );
         }
         if (cancelled.dealType === "group_buy") await refundHeldInTx(tx, cancelled);
+        await record?.(tx, toDealView(cancelled), toDealView(deal));
         return cancelled;
       });
       publishRows([row]);
@@ -353,16 +365,26 @@ export function createDealsService({ database, publish }: Deps) {
       return (await deposits.listPayouts({ ...filter, limit: 500 })).map(toPayoutView);
     },
 
-    async payoutSent(id: string, txHash: string): Promise<Payout> {
-      const row = UUID.test(id) ? await deposits.markPayoutSent(id, txHash) : undefined;
+    async payoutSent(id: string, txHash: string, record?: RecordChange<Payout>): Promise<Payout> {
+      const row = UUID.test(id)
+        ? await repository.transaction(async (tx) => {
+            const sent = await deposits.markPayoutSent(tx, id, txHash);
+            if (sent) await record?.(tx, toPayoutView(sent));
+            return sent;
+          })
+        : undefined;
       if (row) return toPayoutView(row);
       throw await payoutNotPending(id);
     },
 
     /** pending → failed: the deposits it carried are owed again (withdrawable with an address). */
-    async payoutFailed(id: string): Promise<Payout> {
+    async payoutFailed(id: string, record?: RecordChange<Payout>): Promise<Payout> {
       const row = UUID.test(id)
-        ? await repository.transaction((tx) => deposits.markPayoutFailed(tx, id))
+        ? await repository.transaction(async (tx) => {
+            const failed = await deposits.markPayoutFailed(tx, id);
+            if (failed) await record?.(tx, toPayoutView(failed));
+            return failed;
+          })
         : undefined;
       if (row) return toPayoutView(row);
       throw await payoutNotPending(id);

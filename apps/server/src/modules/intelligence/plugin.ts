@@ -1,12 +1,14 @@
 import { Prober } from "@bytetoll/gateway";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { createDomainOverrides, type DomainOverridesService } from "./domain-overrides.ts";
 import { Learner } from "./learner.ts";
 import { intelligenceRoutes } from "./routes.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
-    intelligence: { learner: Learner };
+    /** `domains`: the operator's list of domains and their global overrides (admin routes). */
+    intelligence: { learner: Learner; domains: DomainOverridesService };
   }
 }
 
@@ -21,7 +23,7 @@ async function intelligencePlugin(app: FastifyInstance) {
     logger: app.log.child({ module: "intelligence" }),
     prober: app.config.NODE_ENV === "test" ? null : new Prober(app.config.gateway),
   });
-  app.decorate("intelligence", { learner });
+  app.decorate("intelligence", { learner, domains: createDomainOverrides(app.database) });
   await app.register(intelligenceRoutes);
   app.addHook("onReady", async () => learner.start());
   app.addHook("preClose", async () => learner.stop());

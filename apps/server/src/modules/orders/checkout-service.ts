@@ -2,8 +2,8 @@ import { randomUUID } from "node:crypto";
 import { DEAL_UNAVAILABLE } from "@bytetoll/contracts";
 import type { Config } from "../../config.ts";
 import { AppError, paymentUnavailable } from "../../errors.ts";
+import type { CheckoutProviders } from "../../lib/payment-provider.ts";
 import type { DealsService, DealTerms } from "../deals/service.ts";
-import type { Payments } from "../payments/providers.ts";
 import { CARD_UNAVAILABLE, orderClosed, paymentAlreadyChosen } from "./order-errors.ts";
 import type { OrderReads } from "./order-reads.ts";
 import { isOverdue, type OrderRow, toOrderView } from "./order-view.ts";
@@ -24,7 +24,7 @@ export const REUSE_UNPRICED_MINUTES = 10;
 
 interface Deps {
   config: Pick<Config, "PRICE_PER_GB_USD">;
-  payments: Pick<Payments, "crypto" | "card">;
+  payments: CheckoutProviders;
   repository: OrdersRepository;
   reads: Pick<OrderReads, "owned">;
   publishOrder: (row: OrderRow) => Order;

@@ -35,6 +35,7 @@ export function toOrderView(row: OrderRow): Order {
     amount_usd: Number(row.amountCents) / 100,
     gb: bytesToGb(Number(row.bytes)),
     payment_status: row.paymentStatus as PaymentStatus,
+    provider: row.provider as Order["provider"],
     pay_address: row.payAddress,
     qr_code: row.qrCode,
     price_amount: row.priceAmountCents === null ? null : Number(row.priceAmountCents) / 100,

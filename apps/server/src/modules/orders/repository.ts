@@ -57,6 +57,22 @@ function prepareListPage(db: Db, byMethod: boolean) {
     .prepare(byMethod ? "orders_page_by_method" : "orders_page");
 }
 
+/** A row of the history page before its orders are read in full: an order (`order_id`) or a
+ * ledger entry that is not an order's purchase credit. */
+export interface HistoryRow {
+  kind: string;
+  createdAt: Date;
+  orderId: string | null;
+  entryId: number | null;
+  deltaBytes: number | null;
+  note: string | null;
+  reference: string | null;
+}
+
+/** Ledger kinds the history shows beside the orders (purchases are the orders themselves, usage
+ * is the Usage page). */
+export const HISTORY_LEDGER_KINDS = ["bonus", "adjustment", "deposit", "refund", "chargeback"];
+
 /** SQL for orders; no business rules here. */
 export function createOrdersRepository(database: Database) {
   const { db } = database;
@@ -192,7 +208,7 @@ export function createOrdersRepository(database: Database) {
       return row;
     },
 
-    /** waiting | expired | partially_paid → partially_paid with what arrived, credit untouched;
+    /** waiting | expired | cancelled | partially_paid → partially_paid with what arrived, credit untouched;
      * a paid, failed or refunded order stays as it is. */
     async recordPartialPayment(
       tx: Tx,
@@ -210,7 +226,7 @@ export function createOrdersRepository(database: Database) {
         .where(
           and(
             eq(orders.id, orderId),
-            inArray(orders.paymentStatus, ["waiting", "expired", "partially_paid"]),
+            inArray(orders.paymentStatus, ["waiting", "expired", "cancelled", "partially_paid"]),
           ),
         )
         .returning();
@@ -251,6 +267,19 @@ export function createOrdersRepository(database: Database) {
       return row;
     },
 
+    /** waiting and not yet due → cancelled, in one conditional UPDATE: a payment being credited
+     * holds the row lock, so this waits for it and then finds the order paid (nothing changes). */
+    async cancelWaiting(orderId: string): Promise<OrderRow | undefined> {
+      const [row] = await db
+        .update(orders)
+        .set({ paymentStatus: "cancelled", updatedAt: sql`now()` })
+        .where(
+          and(eq(orders.id, orderId), eq(orders.paymentStatus, "waiting"), gt(orders.expiresAt, sql`now()`)),
+        )
+        .returning();
+      return row;
+    },
+
     /** One conditional UPDATE: whichever instance runs it first expires a row, once. */
     async expireDue(userId?: string): Promise<OrderRow[]> {
       const due = and(eq(orders.paymentStatus, "waiting"), lte(orders.expiresAt, sql`now()`));
@@ -276,6 +305,64 @@ export function createOrdersRepository(database: Database) {
         .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "waiting")))
         .returning();
       return row;
+    },
+
+    /**
+     * One page of the account's history: its orders and its ledger entries of HISTORY_LEDGER_KINDS
+     * in one list, newest first. The order is total (time, then orders before ledger entries of
+     * the same instant, then id), so consecutive pages never show a row twice.
+     */
+    async historyPage(
+      userId: string,
+      options: { limit: number; offset: number },
+    ): Promise<{ rows: HistoryRow[]; total: number }> {
+      const kinds = sql.join(
+        HISTORY_LEDGER_KINDS.map((kind) => sql`${kind}`),
+        sql`, `,
+      );
+      const [page, counted] = await Promise.all([
+        db.execute<{
+          kind: string;
+          created_at: Date | string;
+          order_id: string | null;
+          entry_id: string | number | null;
+          delta_bytes: string | number | null;
+          note: string | null;
+          reference: string | null;
+        }>(sql`
+          SELECT kind, created_at, order_id, entry_id, delta_bytes, note, reference FROM (
+            SELECT 'order' AS kind, created_at, id AS order_id, NULL::bigint AS entry_id,
+                   NULL::bigint AS delta_bytes, NULL::text AS note, NULL::text AS reference,
+                   1 AS rank, id::text AS tie
+              FROM orders WHERE user_id = ${userId}
+            UNION ALL
+            SELECT kind, created_at, NULL::uuid, id, delta_bytes, note, reference,
+                   0, lpad(id::text, 20, '0')
+              FROM ledger_entries WHERE user_id = ${userId} AND kind IN (${kinds})
+          ) AS history
+          ORDER BY created_at DESC, rank DESC, tie DESC
+          LIMIT ${options.limit} OFFSET ${options.offset}`),
+        db.execute<{ total: string | number }>(sql`
+          SELECT (SELECT count(*) FROM orders WHERE user_id = ${userId})
+               + (SELECT count(*) FROM ledger_entries WHERE user_id = ${userId} AND kind IN (${kinds}))
+               AS total`),
+      ]);
+      return {
+        rows: page.rows.map((row) => ({
+          kind: row.kind,
+          createdAt: new Date(row.created_at),
+          orderId: row.order_id,
+          entryId: row.entry_id === null ? null : Number(row.entry_id),
+          deltaBytes: row.delta_bytes === null ? null : Number(row.delta_bytes),
+          note: row.note,
+          reference: row.reference,
+        })),
+        total: Number(counted.rows[0]?.total ?? 0),
+      };
+    },
+
+    async findMany(orderIds: string[]): Promise<OrderRow[]> {
+      return orderIds.length === 0 ? [] : db.select().from(orders).where(inArray(orders.id, orderIds));
     },
 
     /** One page and the total in one round trip, as a prepared statement (the history is the

@@ -3,15 +3,21 @@ import { sendSerializedOnce } from "../../lib/serialized-once.ts";
 import { type App, requireUser } from "../../types.ts";
 import {
   choosePaymentRequest,
+  conflictErrors,
   createOrderRequest,
   errors,
+  historyPage,
+  historyQuery,
   listOrdersQuery,
   orderIdParams,
   orderPage,
   orderResponse,
+  receiptResponse,
 } from "./schemas.ts";
 
-/** POST /transactions, POST /transactions/{orderId}/payment, GET /transactions/{orderId}, GET /transactions (decision 003). */
+/** POST /transactions, POST /transactions/{orderId}/payment, GET /transactions/{orderId}, GET /transactions (decision 003),
+ * POST /transactions/{orderId}/cancel, GET /transactions/{orderId}/receipt and GET /history
+ * (docs/product.md#transaction-history). */
 export async function orderRoutes(app: App) {
   app.post(
     "/transactions",
@@ -88,5 +94,57 @@ export async function orderRoutes(app: App) {
     },
     async (request, reply) =>
       sendSerializedOnce(reply, orderPage, await app.orders.list(requireUser(request).id, request.query)),
+  );
+
+  app.post(
+    "/transactions/:orderId/cancel",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["orders"],
+        summary: "Cancel one of the caller's orders that is still waiting for its payment",
+        security: [{ bearer: [] }],
+        params: orderIdParams,
+        response: { 200: orderResponse, ...conflictErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await app.orders.cancel(requireUser(request).id, request.params.orderId),
+    }),
+  );
+
+  app.get(
+    "/transactions/:orderId/receipt",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["orders"],
+        summary: "The receipt of one of the caller's paid orders",
+        security: [{ bearer: [] }],
+        params: orderIdParams,
+        response: { 200: receiptResponse, ...conflictErrors },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await app.orders.receipt(requireUser(request).id, request.params.orderId),
+    }),
+  );
+
+  app.get(
+    "/history",
+    {
+      preHandler: app.authenticate,
+      schema: {
+        tags: ["orders"],
+        summary:
+          "The caller's orders and other balance changes (free GB, adjustments, deposits, refunds), newest first",
+        security: [{ bearer: [] }],
+        querystring: historyQuery,
+        response: { 200: historyPage, ...errors },
+      },
+    },
+    async (request) => app.orders.history(requireUser(request).id, request.query),
   );
 }

@@ -1,6 +1,6 @@
 import { cardSessionRequest, cardSessionResponse, errorResponse } from "@bytetoll/contracts";
 import { type App, requireUser } from "../../types.ts";
-import { errors } from "../orders/schemas.ts";
+import { errors } from "../orders/index.ts";
 
 /** POST /stripe/sessions: where to send the customer to pay a card order (Stripe Checkout, or the
  * sandbox card page outside production). */

@@ -2,12 +2,12 @@ import type { Network } from "@bytetoll/contracts";
 import { errorResponse, okResponse } from "@bytetoll/contracts";
 import { z } from "zod";
 import { AppError, notFound } from "../../errors.ts";
+import type { PaymentReading } from "../../lib/payment-provider.ts";
 import type { App } from "../../types.ts";
-import { ORDER_NOT_FOUND } from "../orders/order-errors.ts";
-import type { OrderRow } from "../orders/order-view.ts";
+import { ORDER_NOT_FOUND, type OrderRow } from "../orders/index.ts";
 import { payCurrencyFor } from "./nowpayments-provider.ts";
 import { verifyNowPaymentsSignature } from "./nowpayments-signature.ts";
-import type { PaymentReading } from "./provider.ts";
+import type { ProviderEvent } from "./repository.ts";
 import { parseShallowJson } from "./shallow-json.ts";
 
 // A record (not an object schema) so every key survives validation: the signature covers them all.
@@ -21,7 +21,7 @@ const usd = (cents: number) => (cents / 100).toFixed(2);
 
 /** Why a crediting reading does not match the order it claims to pay, or null when it does: the
  * provider's record must be for the order's USD price, paid in the order's USDC at its amount. */
-export function termsMismatch(order: OrderRow, reading: PaymentReading): string | null {
+function termsMismatch(order: OrderRow, reading: PaymentReading): string | null {
   if (reading.status !== "paid" && reading.status !== "partially_paid") return null;
   const terms = reading.terms;
   if (!terms) return "the provider's record has no price";
@@ -35,6 +35,24 @@ export function termsMismatch(order: OrderRow, reading: PaymentReading): string 
     return `pay amount ${usd(terms.payCents)} ${terms.payCurrency} is not the order's ${usd(payCents ?? 0)} ${payCurrency}`;
   }
   return null;
+}
+
+/** The order page's record of an IPN: its status, and what the provider's API reported — the
+ * amount asked (or, for a partial payment, what arrived of it) in the pay currency, and the price. */
+function ipnEvent(status: unknown, paymentId: string | number, reading: PaymentReading): ProviderEvent {
+  const { terms, paid } = reading;
+  return {
+    provider: "nowpayments",
+    type: typeof status === "string" ? status : "unknown",
+    reference: `payment:${paymentId}`,
+    summary: {
+      amount: paid ? paid.amount : terms ? terms.payCents / 100 : null,
+      ...(paid ? { of: paid.of } : {}),
+      currency: terms?.payCurrency ?? null,
+      price: terms ? terms.priceCents / 100 : null,
+      price_currency: terms?.priceCurrency ?? null,
+    },
+  };
 }
 
 /** POST /webhooks/crypto: NOWPayments IPN. The callback only says "look again": after the
@@ -77,13 +95,14 @@ export async function cryptoWebhookRoutes(app: App) {
       if (reading.orderId && reading.orderId !== order.id) {
         throw new AppError(400, "The payment belongs to another order", "order_mismatch");
       }
+      const event = ipnEvent(request.body.payment_status, paymentId, reading);
       const mismatch = termsMismatch(order, reading);
       if (mismatch) {
         request.log.warn({ orderId: order.id, mismatch }, "crypto payment does not match its order");
-        await app.settlement.rejectPayment(order.id, "nowpayments", `payment:${paymentId}`, mismatch);
+        await app.settlement.rejectPayment(order.id, "nowpayments", `payment:${paymentId}`, mismatch, event);
         return { success: true as const };
       }
-      await app.settlement.settle(order.id, reading);
+      await app.settlement.settle(order.id, reading, { event });
       return { success: true as const };
     },
   );

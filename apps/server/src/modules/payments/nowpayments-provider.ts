@@ -1,8 +1,13 @@
 import type { Network } from "@bytetoll/contracts";
 import { z } from "zod";
 import { paymentUnavailable } from "../../errors.ts";
+import type {
+  CreatedPayment,
+  PaymentProvider,
+  PaymentReading,
+  PaymentRequest,
+} from "../../lib/payment-provider.ts";
 import { qrCodeFor } from "../../lib/qr-png.ts";
-import type { CreatedPayment, PaymentProvider, PaymentReading, PaymentRequest } from "./provider.ts";
 
 /** NOWPayments currency codes for USDC on each network we offer. */
 const PAY_CURRENCY: Record<Network, string> = {
@@ -16,7 +21,7 @@ const PAY_CURRENCY: Record<Network, string> = {
 export const payCurrencyFor = (network: Network): string => PAY_CURRENCY[network];
 
 /** USDC to cents, rounded up: sending a fraction of a cent less would leave the payment partially paid. */
-export const payAmountCents = (payAmount: number): number => Math.ceil(payAmount * 100 - 1e-9);
+const payAmountCents = (payAmount: number): number => Math.ceil(payAmount * 100 - 1e-9);
 
 const paymentId = z.union([z.string(), z.number()]).transform(String);
 
@@ -40,7 +45,7 @@ const statusSchema = z.object({
 
 /** finished/confirmed (and sending, which follows confirmed) mean the funds arrived; refunded takes
  * back whatever was credited (or fails a payment that never was). */
-export function mapNowPaymentsStatus(body: z.infer<typeof statusSchema>): PaymentReading {
+function mapNowPaymentsStatus(body: z.infer<typeof statusSchema>): PaymentReading {
   const base = {
     payinHash: body.payin_hash ?? null,
     orderId: body.order_id ?? null,
@@ -74,7 +79,7 @@ export function mapNowPaymentsStatus(body: z.infer<typeof statusSchema>): Paymen
 }
 
 /** NOWPAYMENTS_API_URL may be given with or without the /v1 suffix. */
-export function nowPaymentsBase(apiUrl: string): string {
+function nowPaymentsBase(apiUrl: string): string {
   const trimmed = apiUrl.replace(/\/+$/, "");
   return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`;
 }

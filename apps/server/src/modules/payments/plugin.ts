@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { orderPublisher } from "../orders/order-view.ts";
-import { publishOrderChange } from "../orders/plugin.ts";
+import { orderPublisher, publishOrderChange } from "../orders/index.ts";
 import { createSettlement, type Settlement } from "./settlement.ts";
 
 declare module "fastify" {

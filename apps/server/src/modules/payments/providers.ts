@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import type { Config } from "../../config.ts";
+import type { CheckoutProviders } from "../../lib/payment-provider.ts";
 import { createNowPaymentsProvider } from "./nowpayments-provider.ts";
-import type { PaymentProvider } from "./provider.ts";
 import { createSandboxProvider } from "./sandbox-provider.ts";
 import { createStripeProvider } from "./stripe-provider.ts";
 
@@ -10,12 +10,7 @@ export interface PaymentsOptions {
   stripeApi?: { host: string; port: number; protocol: "http" | "https" };
 }
 
-export interface Payments {
-  /** USDC payments: the sandbox or NOWPayments (CRYPTO_PROVIDER). */
-  crypto: PaymentProvider;
-  /** Card payments: Stripe Checkout when configured, the sandbox card page outside production,
-   * otherwise none (card payments are refused with 503). */
-  card: PaymentProvider | null;
+export interface Payments extends CheckoutProviders {
   /** The Stripe client and webhook secret, present only with STRIPE_SECRET_KEY. */
   stripe: { client: Stripe; webhookSecret: string } | null;
   /** The sandbox's dev endpoints exist: sandbox in use and not production. */

@@ -1,14 +1,37 @@
 import { type Database, schema } from "@bytetoll/db";
 import { and, eq, isNull } from "drizzle-orm";
-import type { OrderRow } from "../orders/order-view.ts";
-import type { Tx } from "../orders/repository.ts";
+import type { OrderRow, Tx } from "../orders/index.ts";
 
-const { orders, paymentRejections, stripeEvents } = schema;
+const { orders, paymentEvents, paymentRejections, stripeEvents } = schema;
+
+/** A signed, verified provider callback about an order, as the order page shows it: amounts and
+ * currencies only in `summary`, never a signature or the provider's payload. */
+export interface ProviderEvent {
+  provider: string;
+  /** The provider's name for it (checkout.session.completed, NOWPayments status "finished"…). */
+  type: string;
+  /** The provider's id of the event or payment. */
+  reference: string;
+  summary: Record<string, string | number | null>;
+}
 
 /** What the payment callbacks record beside the order itself: Stripe events seen, the payment
  * intent behind a card order, and signed callbacks that were refused. */
 export function createPaymentRecords(database: Database) {
   const { db } = database;
+
+  /** One provider callback and what it did to the order, in the caller's transaction. */
+  async function recordEvent(tx: Tx, orderId: string, event: ProviderEvent, outcome: string) {
+    await tx.insert(paymentEvents).values({
+      orderId,
+      provider: event.provider,
+      eventType: event.type,
+      providerReference: event.reference,
+      outcome,
+      summary: event.summary,
+    });
+  }
+
   return {
     async findByStripePaymentIntent(paymentIntent: string): Promise<OrderRow | undefined> {
       const [row] = await db.select().from(orders).where(eq(orders.stripePaymentIntent, paymentIntent));
@@ -23,10 +46,23 @@ export function createPaymentRecords(database: Database) {
         .where(and(eq(orders.id, orderId), isNull(orders.stripePaymentIntent)));
     },
 
-    /** A signed callback that was not credited, and why; the same one again is not a new row. */
-    async recordRejection(rejection: typeof paymentRejections.$inferInsert): Promise<void> {
-      await db.insert(paymentRejections).values(rejection).onConflictDoNothing();
+    /** A signed callback that was not credited, and why (the same one again is not a new
+     * rejection row), with its event row, in one transaction. */
+    async recordRejection(rejection: typeof paymentRejections.$inferInsert, event?: ProviderEvent) {
+      await db.transaction(async (tx) => {
+        const fresh = await tx.insert(paymentRejections).values(rejection).onConflictDoNothing().returning();
+        if (event) {
+          await recordEvent(
+            tx,
+            rejection.orderId,
+            event,
+            fresh.length > 0 ? "rejected" : "ignored_duplicate",
+          );
+        }
+      });
     },
+
+    recordEvent,
 
     /** True the first time an event id is seen; inside the caller's transaction so a failed
      * handling rolls the record back and the redelivery is processed. */

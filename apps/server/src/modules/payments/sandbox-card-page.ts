@@ -1,6 +1,6 @@
 import { BYTES_PER_GB } from "@bytetoll/contracts";
 import { escapeHtml } from "../../lib/html-escape.ts";
-import type { OrderRow } from "../orders/order-view.ts";
+import type { OrderRow } from "../orders/index.ts";
 
 const page = (title: string, body: string) => `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">

@@ -1,7 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Network } from "@bytetoll/contracts";
+import type {
+  CreatedPayment,
+  PaymentProvider,
+  PaymentReading,
+  PaymentRequest,
+} from "../../lib/payment-provider.ts";
 import { qrCodeFor } from "../../lib/qr-png.ts";
-import type { CreatedPayment, PaymentProvider, PaymentReading, PaymentRequest } from "./provider.ts";
 
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 

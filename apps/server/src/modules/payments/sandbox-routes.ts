@@ -1,7 +1,6 @@
-import { errorResponse } from "@bytetoll/contracts";
+import { errorResponse, MAX_ORDER_USD, orderResponse } from "@bytetoll/contracts";
 import { z } from "zod";
 import type { App } from "../../types.ts";
-import { MAX_ORDER_USD, orderResponse } from "../orders/schemas.ts";
 import { cardCheckoutPage } from "./sandbox-card-page.ts";
 
 const orderParams = z.object({ id: z.string().max(64) });

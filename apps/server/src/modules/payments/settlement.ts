@@ -1,12 +1,17 @@
 import { creditPurchase, type Database, reversePurchase } from "@bytetoll/db";
 import { AppError } from "../../errors.ts";
+import type { PaymentReading, Share } from "../../lib/payment-provider.ts";
 import type { DealsService } from "../deals/service.ts";
-import { isOrderId, orderNotFound } from "../orders/order-errors.ts";
-import { type OrderRow, toOrderView } from "../orders/order-view.ts";
-import { createOrdersRepository, type Tx } from "../orders/repository.ts";
-import type { Order } from "../orders/schemas.ts";
-import type { PaymentReading, Share } from "./provider.ts";
-import { createPaymentRecords } from "./repository.ts";
+import {
+  createOrdersRepository,
+  isOrderId,
+  type Order,
+  type OrderRow,
+  orderNotFound,
+  type Tx,
+  toOrderView,
+} from "../orders/index.ts";
+import { createPaymentRecords, type ProviderEvent } from "./repository.ts";
 
 interface Deps {
   database: Database;
@@ -19,6 +24,28 @@ export interface SettleOptions {
   /** Runs first inside the crediting transaction; false means "already handled" (e.g. a Stripe
    * event id seen before) and nothing changes. */
   guard?: (tx: Tx) => Promise<boolean>;
+  /** Runs last inside the same transaction when the order changed (e.g. the operator's audit
+   * row), so the record commits or rolls back with the change. */
+  changed?: (tx: Tx, order: OrderRow) => Promise<void>;
+  /** The signed provider callback behind the reading: recorded with its outcome in the same
+   * transaction, also when it changes nothing (docs/product.md, "Operator console"). */
+  event?: ProviderEvent;
+}
+
+/** What a reading that changed the order did to it, in the words of the order page. */
+function outcomeOf(reading: PaymentReading, row: OrderRow): string {
+  if (row.dealId && (reading.status === "paid" || reading.status === "partially_paid")) {
+    return "held_by_deal";
+  }
+  switch (reading.status) {
+    case "paid":
+      return "credited";
+    case "refunded":
+    case "charged_back":
+      return row.paymentStatus === "refunded" ? "refunded" : reading.status;
+    default:
+      return reading.status;
+  }
 }
 
 /** `share` of `total` bytes, rounded down, never more than `total`. Exact integer arithmetic on
@@ -138,9 +165,7 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
     tx: Tx,
     orderId: string,
     reading: PaymentReading,
-    options: SettleOptions,
   ): Promise<OrderRow | null> {
-    if (options.guard && !(await options.guard(tx))) return null;
     const row = await repository.lock(tx, orderId);
     if (!row) throw orderNotFound();
     // A group-buy deposit is held by its deal, not credited (undefined: settle as any order).
@@ -174,9 +199,17 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
     ): Promise<Order | null> {
       if (!isOrderId(orderId)) throw orderNotFound();
       if (reading.status === "waiting") return null;
-      const changed = await repository.transaction((tx) =>
-        settleInTransaction(tx, orderId, reading, options),
-      );
+      const changed = await repository.transaction(async (tx) => {
+        const { event } = options;
+        if (options.guard && !(await options.guard(tx))) {
+          if (event) await records.recordEvent(tx, orderId, event, "ignored_duplicate");
+          return null;
+        }
+        const row = await settleInTransaction(tx, orderId, reading);
+        if (event) await records.recordEvent(tx, orderId, event, row ? outcomeOf(reading, row) : "unchanged");
+        if (row && options.changed) await options.changed(tx, row);
+        return row;
+      });
       return changed ? publishOrder(changed) : null;
     },
 
@@ -191,7 +224,17 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
       }
       const due = Number(row.amountCents);
       const paidCents = amountUsd === undefined ? due : Math.round(amountUsd * 100);
-      await this.settle(orderId, sandboxReading(due, paidCents));
+      await this.settle(orderId, sandboxReading(due, paidCents), {
+        event: {
+          provider: "sandbox",
+          type: paidCents >= due ? "sandbox.paid" : "sandbox.partially_paid",
+          reference: `sandbox:${orderId}`,
+          summary:
+            paidCents >= due
+              ? { amount: paidCents / 100, currency: "usd" }
+              : { amount: paidCents / 100, of: due / 100, currency: "usd" },
+        },
+      });
       const current = await repository.find(orderId);
       if (!current) throw orderNotFound();
       return toOrderView(current);
@@ -200,9 +243,15 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
     /** What the callbacks record beside the order (Stripe events, payment intents, refusals). */
     records,
 
-    /** Records a signed callback that is not credited because it does not match its order. */
-    rejectPayment: (orderId: string, provider: string, reference: string, reason: string) =>
-      records.recordRejection({ orderId, provider, reference, reason }),
+    /** Records a signed callback that is not credited because it does not match its order, and
+     * its event row. */
+    rejectPayment: (
+      orderId: string,
+      provider: string,
+      reference: string,
+      reason: string,
+      event?: ProviderEvent,
+    ) => records.recordRejection({ orderId, provider, reference, reason }, event),
   };
 }
 

@@ -1,7 +1,7 @@
 import { AppError } from "../../errors.ts";
 
 /** How deeply brackets nest in `text`, outside string literals; stops counting past `limit`. */
-export function nestingDepth(text: string, limit: number): number {
+function nestingDepth(text: string, limit: number): number {
   let depth = 0;
   let deepest = 0;
   let inString = false;

@@ -1,6 +1,11 @@
 import type Stripe from "stripe";
 import { paymentUnavailable } from "../../errors.ts";
-import type { CreatedPayment, PaymentProvider, PaymentReading, PaymentRequest } from "./provider.ts";
+import type {
+  CreatedPayment,
+  PaymentProvider,
+  PaymentReading,
+  PaymentRequest,
+} from "../../lib/payment-provider.ts";
 
 /** Stripe Checkout for card payments: one hosted session per order, metadata.order_id ties the
  * webhook back to it. */

@@ -2,11 +2,10 @@ import { errorResponse, okResponse } from "@bytetoll/contracts";
 import type { FastifyBaseLogger } from "fastify";
 import type Stripe from "stripe";
 import { AppError, notFound } from "../../errors.ts";
+import type { PaymentReading } from "../../lib/payment-provider.ts";
 import type { App } from "../../types.ts";
-import type { OrderRow } from "../orders/order-view.ts";
-import type { Tx } from "../orders/repository.ts";
-import type { PaymentReading } from "./provider.ts";
-import type { PaymentRecords } from "./repository.ts";
+import type { OrderRow, Tx } from "../orders/index.ts";
+import type { PaymentRecords, ProviderEvent } from "./repository.ts";
 import type { SettleOptions } from "./settlement.ts";
 
 const INVALID_SIGNATURE = "Invalid signature";
@@ -55,7 +54,7 @@ function meaningOf(event: Stripe.Event): Meaning | null {
 
 /** Why a session event does not apply to its order, or null when it does: it must be the order's
  * own session and, to credit, be paid in USD for exactly the order's price. */
-export function sessionMismatch(
+function sessionMismatch(
   order: OrderRow,
   session: Stripe.Checkout.Session,
   reading: PaymentReading,
@@ -95,7 +94,7 @@ async function applySession(
   const mismatch = sessionMismatch(order, session, reading);
   if (mismatch) {
     log.warn({ eventId: event.id, orderId: order.id, mismatch }, "stripe session does not match its order");
-    await app.settlement.rejectPayment(order.id, "stripe", event.id, mismatch);
+    await app.settlement.rejectPayment(order.id, "stripe", event.id, mismatch, stripeEvent(event));
     return;
   }
   const paymentIntent = reading.status === "paid" ? idOf(session.payment_intent) : null;
@@ -106,6 +105,19 @@ async function applySession(
   );
 }
 
+/** The order page's record of a Stripe event: its type and id, and the amount of the session,
+ * refund (of the charge) or dispute it is about, in the currency's major unit (orders are USD). */
+function stripeEvent(event: Stripe.Event): ProviderEvent {
+  const object = event.data.object as unknown as Record<string, unknown>;
+  const major = (key: string) => (typeof object[key] === "number" ? (object[key] as number) / 100 : null);
+  const currency = typeof object.currency === "string" ? object.currency : null;
+  const summary: ProviderEvent["summary"] =
+    event.type === "charge.refunded"
+      ? { amount: major("amount_refunded"), of: major("amount"), currency }
+      : { amount: major("amount_total") ?? major("amount"), currency };
+  return { provider: "stripe", type: event.type, reference: event.id, summary };
+}
+
 /** Settles only the first time the event id is seen, and remembers the order's payment intent. */
 function onceForEvent(
   records: PaymentRecords,
@@ -114,6 +126,7 @@ function onceForEvent(
   paymentIntent: string | null,
 ): SettleOptions {
   return {
+    event: stripeEvent(event),
     guard: async (tx: Tx) => {
       if (!(await records.recordStripeEvent(tx, event.id, event.type))) return false;
       if (paymentIntent) await records.attachPaymentIntent(tx, orderId, paymentIntent);

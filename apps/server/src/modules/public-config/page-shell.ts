@@ -10,11 +10,13 @@ td,th{text-align:left;vertical-align:top;padding:.25rem .75rem .25rem 0;border-b
 
 /**
  * The frame of the few HTML pages the server answers itself (legal placeholders, the integration
- * guide). `title` is text; `body` is HTML the caller has already escaped where needed.
+ * guide). `title` is text; `body` is HTML the caller has already escaped where needed. The icon is
+ * the SPA's own (apps/web/public/favicon.svg, served from the build on this origin).
  */
 export function htmlPage(title: string, body: string): string {
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" type="image/svg+xml" href="/favicon.svg">
 <title>${escapeHtml(title)} · ByteToll</title><style>${STYLE}</style></head>
 <body>
 ${body}

@@ -26,6 +26,8 @@ export async function publicConfigRoutes(app: App) {
       node_sdk_url: config.NODE_SDK_URL,
       php_sdk_url: config.PHP_SDK_URL,
       mcp_server_url: config.MCP_SERVER_URL,
+      crypto_provider: app.payments.crypto.name,
+      card_provider: app.payments.card?.name ?? null,
     },
   };
   app.get(

@@ -22,13 +22,16 @@ export interface UsageServiceOptions {
   now?: () => Date;
 }
 
-/** docs/product.md#data-shapes's four metric fields from exact sums: GB per docs/product.md#formats-and-limits, requests as counts. */
+/** docs/product.md#data-shapes's metric fields from exact sums: GB per docs/product.md#formats-and-limits,
+ * requests as counts, and the bytes themselves. */
 function metrics(totals: UsageTotals): UsageMetrics {
   return {
     mobile_gb: bytesToGb(totals.mobile_bytes),
     dc_gb: bytesToGb(totals.dc_bytes),
     mobile_requests: totals.mobile_requests,
     dc_requests: totals.dc_requests,
+    mobile_bytes: totals.mobile_bytes,
+    dc_bytes: totals.dc_bytes,
   };
 }
 

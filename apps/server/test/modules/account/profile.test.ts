@@ -25,6 +25,7 @@ describe("PATCH /account/profile", () => {
         email: "profile-alice@example.com",
         refund_address: "bc1q:ab.cd_ef-9",
         low_balance_threshold_gb: 1,
+        is_operator: false,
       },
     });
     expect((await session(alice.token)).json().data.refund_address).toBe("bc1q:ab.cd_ef-9");
@@ -105,11 +106,13 @@ describe("PATCH /account/profile", () => {
       email: "profile-own-alice@example.com",
       refund_address: "alice-address",
       low_balance_threshold_gb: 1,
+      is_operator: false,
     });
     expect((await session(bob.token)).json().data).toEqual({
       id: bob.id,
       email: "profile-own-bob@example.com",
       refund_address: "bob-address",
+      is_operator: false,
     });
   });
 

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { NOT_AN_OPERATOR } from "../../../src/modules/admin/operator-auth.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { balanceBytes, type Customer, createOrder, customer, GB, sandboxPay } from "../orders/helpers.ts";
 
@@ -103,13 +104,13 @@ describe("admin API", () => {
     }
   });
 
-  it("refuses anyone without the admin token, customers included", async () => {
-    for (const headers of [
-      {},
-      { authorization: "Bearer wrong-token-wrong-token" },
-      alice.headers,
-      { authorization: ADMIN_TOKEN },
-    ]) {
+  it("refuses anyone without the admin token (401) and a signed-in customer (403)", async () => {
+    for (const [headers, status, message] of [
+      [{}, 401, "Unauthorized"],
+      [{ authorization: "Bearer wrong-token-wrong-token" }, 401, "Unauthorized"],
+      [alice.headers, 403, NOT_AN_OPERATOR],
+      [{ authorization: ADMIN_TOKEN }, 401, "Unauthorized"],
+    ] as const) {
       for (const [method, url] of [
         ["GET", "/admin/accounts"],
         ["GET", "/admin/orders"],
@@ -121,8 +122,8 @@ describe("admin API", () => {
           headers,
           ...(method === "POST" ? { payload: { email: "alice@example.com", gb: 100, note: "steal" } } : {}),
         });
-        expect(response.statusCode).toBe(401);
-        expect(response.json()).toEqual({ success: false, message: "Unauthorized" });
+        expect(response.statusCode).toBe(status);
+        expect(response.json()).toEqual({ success: false, message });
       }
     }
     expect(await balanceBytes(t.app, alice)).toBe(3 * GB);

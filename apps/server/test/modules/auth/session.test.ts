@@ -23,7 +23,7 @@ describe("GET /auth/session", () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       success: true,
-      data: { id: alice.id, email: "alice@example.com", refund_address: null },
+      data: { id: alice.id, email: "alice@example.com", refund_address: null, is_operator: false },
     });
   });
 

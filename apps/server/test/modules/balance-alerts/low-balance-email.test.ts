@@ -49,6 +49,7 @@ describe("the low-balance threshold in Profile", () => {
         email: "threshold@example.com",
         refund_address: null,
         low_balance_threshold_gb: 1,
+        is_operator: false,
       },
     });
 
@@ -124,6 +125,9 @@ describe("the low-balance e-mail over real SMTP, with two server instances", () 
     await patchProfile(custom.token, { low_balance_threshold_gb: 5 });
     await patchProfile(off.token, { low_balance_threshold_gb: null });
 
+    // A purchase takes the customer above their own threshold, then usage brings them below it.
+    await setBalance(custom.id, 6 * GB);
+    await pause(SETTLED_MS);
     await setBalance(custom.id, 4 * GB);
     await setBalance(off.id, 0);
     await expect.poll(() => lowBalanceMails("custom@example.com"), { timeout: 5_000 }).toHaveLength(1);
@@ -131,7 +135,53 @@ describe("the low-balance e-mail over real SMTP, with two server instances", () 
     expect(await lowBalanceMails("off@example.com")).toHaveLength(0);
   });
 
-  it("does not alert an account that has never been at or above its threshold (FREE_GB off, a first small purchase)", async () => {
+  it("does not alert a new account holding just the free 1 GB (the default threshold) when its first requests use some of it", async () => {
+    const user = await signInOverSmtp(first.app, inbox, "free-grant@example.com");
+    const [granted] = await first.database.query<{ balance_bytes: string | number }>(
+      "SELECT balance_bytes FROM users WHERE id = $1",
+      [user.id],
+    );
+    expect(Number(granted!.balance_bytes)).toBe(1 * GB);
+    await pause(SETTLED_MS);
+    // The first request through the proxy used 20 KB; later ones more.
+    await setBalance(user.id, 1 * GB - 20_000);
+    await pause(SETTLED_MS);
+    await setBalance(user.id, 0.6 * GB);
+    await pause(SETTLED_MS);
+    // Back exactly at the threshold is still not above it.
+    await setBalance(user.id, 1 * GB);
+    await pause(SETTLED_MS);
+    await setBalance(user.id, 0.9 * GB);
+    await pause(SETTLED_MS);
+    expect(await lowBalanceMails("free-grant@example.com")).toHaveLength(0);
+
+    // Once a purchase has taken the balance above the threshold, falling below it is a crossing.
+    await setBalance(user.id, 1.2 * GB);
+    await pause(SETTLED_MS);
+    await setBalance(user.id, 0.7 * GB);
+    await expect.poll(() => lowBalanceMails("free-grant@example.com"), { timeout: 5_000 }).toHaveLength(1);
+  });
+
+  it("re-arms the alert when the customer lowers the threshold below the balance, so the next fall below it is told", async () => {
+    const user = await signInOverSmtp(first.app, inbox, "lowered@example.com");
+    // Exactly at the default 1 GB threshold: not armed. The customer lowers it to 0.98 GB.
+    await pause(SETTLED_MS);
+    expect((await patchProfile(user.token, { low_balance_threshold_gb: 0.98 })).statusCode).toBe(200);
+    await setBalance(user.id, 0.97 * GB);
+    await expect.poll(() => lowBalanceMails("lowered@example.com"), { timeout: 5_000 }).toHaveLength(1);
+    expect((await lowBalanceMails("lowered@example.com"))[0]!.body).toContain("0.97 GB of data left");
+
+    // Raising it to the balance (or above) is no crossing and arms nothing: no e-mail until the
+    // balance has been above the new threshold.
+    await setBalance(user.id, 2 * GB);
+    await pause(SETTLED_MS);
+    await patchProfile(user.token, { low_balance_threshold_gb: 2 });
+    await setBalance(user.id, 1.5 * GB);
+    await pause(SETTLED_MS);
+    expect(await lowBalanceMails("lowered@example.com")).toHaveLength(1);
+  });
+
+  it("does not alert an account that has never been above its threshold (FREE_GB off, a first small purchase)", async () => {
     const [user] = await first.database.query<{ id: string }>(
       "INSERT INTO users (email) VALUES ('never-above@example.com') RETURNING id",
     );

@@ -64,6 +64,20 @@ const test = (body: Record<string, unknown>) =>
     remoteAddress: `192.0.2.${1 + Math.floor(Math.random() * 250)}`,
   });
 
+/** Tests credentials against the gateway on loopback, at its HTTP port unless told another. */
+const testOnGateway = (username: string, password: string, port = gateway.httpPort) =>
+  test({ username, password, proxy_host: "127.0.0.1", proxy_port: port });
+
+/** A wrong password is refused as just that, whatever else is true of the account. */
+async function expectWrongPasswordRefused(username: string, password: string) {
+  const wrong = await testOnGateway(username, `${password}x`);
+  expect(wrong.statusCode).toBe(422);
+  expect(wrong.json()).toEqual({
+    success: false,
+    message: "The proxy rejected this username or password.",
+  });
+}
+
 let addressSeq = 0;
 /** Signs in from an address of its own: with REDIS_URL the per-IP sign-in limits live in Redis,
  * shared with every other run on this machine. */
@@ -94,7 +108,7 @@ describe("POST /credentials/test through the real gateway", () => {
   it("fetches the IP information over 8080 and over 8443 and answers in SPEC's shape", async () => {
     const { username, password } = await customer("tester@example.com");
     for (const port of [gateway.httpPort, gateway.httpsPort]) {
-      const response = await test({ username, password, proxy_host: "127.0.0.1", proxy_port: port });
+      const response = await testOnGateway(username, password, port);
       expect(response.json()).toEqual({
         success: true,
         message: "Connected through the proxy.",
@@ -137,26 +151,53 @@ describe("POST /credentials/test through the real gateway", () => {
       deltaBytes: -1e9,
       note: "emptied for the test",
     });
-    const wrong = await test({
-      username,
-      password: `${password}x`,
-      proxy_host: "127.0.0.1",
-      proxy_port: gateway.httpPort,
-    });
-    expect(wrong.statusCode).toBe(422);
-    expect(wrong.json()).toEqual({
-      success: false,
-      message: "The proxy rejected this username or password.",
-    });
+    await expectWrongPasswordRefused(username, password);
 
     for (const port of [gateway.httpPort, gateway.httpsPort]) {
-      const broke = await test({ username, password, proxy_host: "127.0.0.1", proxy_port: port });
+      const broke = await testOnGateway(username, password, port);
       expect(broke.statusCode).toBe(422);
       expect(broke.json()).toEqual({
         success: false,
         message: "Your balance is used up. Buy more data to continue.",
       });
     }
+  });
+
+  it("says an anonymous visitor's temporary credentials need an account, not that a balance is used up", async () => {
+    const unique = await app.inject({
+      method: "GET",
+      url: "/credentials/unique",
+      remoteAddress: `198.19.${Math.floor(Math.random() * 250)}.1`,
+    });
+    expect(unique.statusCode).toBe(200);
+    const { username, password } = unique.json().data as { username: string; password: string };
+    for (const [name, port] of [
+      [username, gateway.httpPort],
+      [username, gateway.httpsPort],
+      [`${username}-session-abcd1234-routing-smart`, gateway.httpPort],
+    ] as const) {
+      const response = await testOnGateway(name, password, port);
+      expect(response.statusCode).toBe(403);
+      expect(response.json()).toEqual({
+        success: false,
+        message:
+          "These are temporary credentials: they carry traffic once you sign up (or sign in) with them. Sign up to get your free data, then test again.",
+      });
+    }
+    // A wrong password for them is still just wrong.
+    await expectWrongPasswordRefused(username, password);
+  });
+
+  it("says an account the operator disabled is disabled, not that the test site was refused", async () => {
+    const { username, password, id } = await customer("disabled-tester@example.com");
+    // Disabled before the gateway first looks this account up (it caches what it read).
+    await database.query("UPDATE users SET disabled_at = now() WHERE id = $1", [id]);
+    const response = await testOnGateway(username, password);
+    expect(response.statusCode).toBe(422);
+    expect(response.json()).toEqual({
+      success: false,
+      message: "This account has been disabled by the operator. Contact support.",
+    });
   });
 
   it("rejects the old password within seconds of a regeneration", async () => {

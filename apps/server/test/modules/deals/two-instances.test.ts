@@ -1,24 +1,22 @@
-import { createThrowawayPostgres, type TestDatabase } from "@bytetoll/db/testing";
+import type { TestDatabase } from "@bytetoll/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
+import { createTwoInstances, type TestApp, type TwoInstances } from "../../helpers/test-app.ts";
 import { balanceBytes, customerWithoutEmail, GB, ledgerMismatches } from "../orders/helpers.ts";
 import { ADMIN_TOKEN, admin, createDeal, EVM_WALLET, getDeal, orderFor } from "./helpers.ts";
 
 const postgres = process.env.DATABASE_URL;
 
+let instances: TwoInstances | undefined;
 let database: TestDatabase;
 let one: TestApp;
 let two: TestApp;
 beforeAll(async () => {
   if (!postgres) return;
-  database = await createThrowawayPostgres(postgres, "bytetoll_deals", 12);
-  one = await createTestApp({ ADMIN_TOKEN }, { database });
-  two = await createTestApp({ ADMIN_TOKEN }, { database });
+  instances = await createTwoInstances(postgres, "bytetoll_deals", 12, { ADMIN_TOKEN });
+  ({ database, one, two } = instances);
 });
 afterAll(async () => {
-  await one?.close();
-  await two?.close();
-  await database?.close();
+  await instances?.close();
 });
 
 const customers = (count: number, prefix: string) =>

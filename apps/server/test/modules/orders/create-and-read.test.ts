@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sandboxPayAddress } from "../../../src/modules/payments/sandbox-provider.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
-import { type Customer, createOrder, customer, getOrder } from "./helpers.ts";
+import { type Customer, createOrder, customer, getOrder, makeOverdue } from "./helpers.ts";
 
 let t: TestApp;
 let alice: Customer;
@@ -157,9 +157,7 @@ describe("GET /transactions/{orderId}", () => {
 
   it("turns an unpaid order expired after 60 minutes", async () => {
     const order = await createOrder(t.app, alice, { amount: 3, network_type: "polygon" });
-    await t.database.query("UPDATE orders SET expires_at = now() - interval '1 second' WHERE id = $1", [
-      order.order_id,
-    ]);
+    await makeOverdue(t.app, order.order_id);
     expect((await getOrder(t.app, alice, order.order_id)).payment_status).toBe("expired");
   });
 
@@ -167,9 +165,7 @@ describe("GET /transactions/{orderId}", () => {
     const erin = await customer(t.app, "erin@example.com");
     const listed = await createOrder(t.app, erin, { amount: 3, network_type: "polygon" });
     const swept = await createOrder(t.app, bob, { amount: 3, network_type: "polygon" });
-    await t.database.query("UPDATE orders SET expires_at = now() - interval '1 second' WHERE id = ANY($1)", [
-      [listed.order_id, swept.order_id],
-    ]);
+    await makeOverdue(t.app, listed.order_id, swept.order_id);
     const list = (await t.app.inject({ method: "GET", url: "/transactions", headers: erin.headers })).json();
     expect(list.data.map((o: { payment_status: string }) => o.payment_status)).toEqual(["expired"]);
     expect(await t.app.orders.expireDue()).toBeGreaterThanOrEqual(1);

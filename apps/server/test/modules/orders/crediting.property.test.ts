@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { applyLedgerEntry } from "@bytetoll/db";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { PaymentReading } from "../../../src/modules/payments/provider.ts";
+import type { PaymentReading } from "../../../src/lib/payment-provider.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 
 let t: TestApp;

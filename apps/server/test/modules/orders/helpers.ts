@@ -47,6 +47,13 @@ export async function sandboxPay(app: App, orderId: string, payload?: Record<str
   });
 }
 
+/** Moves the orders' payment deadlines into the past, as the clock would once their time is up. */
+export async function makeOverdue(app: App, ...orderIds: string[]): Promise<void> {
+  await app.database.query("UPDATE orders SET expires_at = now() - interval '1 second' WHERE id = ANY($1)", [
+    orderIds,
+  ]);
+}
+
 /** balance = sum of ledger entries, for every account. */
 export async function ledgerMismatches(app: App): Promise<unknown[]> {
   return app.database.query(

@@ -2,58 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signNowPaymentsBody } from "../../../src/modules/payments/nowpayments-signature.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { balanceBytes, type Customer, createOrder, customer, GB, getOrder } from "../orders/helpers.ts";
-import { type StandIn, startStandIn } from "./stand-in-server.ts";
+import { type FakeNowPayment, type NowPaymentsStandIn, startNowPaymentsStandIn } from "./stand-in-server.ts";
 
 const IPN_SECRET = "ipn-secret-for-tests";
 const API_KEY = "np-api-key";
 
-interface FakePayment {
-  payment_id: number;
-  order_id: string;
-  payment_status: string;
-  pay_address: string;
-  pay_amount: number;
-  pay_currency: string;
-  price_amount: number;
-  price_currency: string;
-  actually_paid: number;
-  payin_hash: string | null;
-}
-
 let t: TestApp;
-let api: StandIn;
+let api: NowPaymentsStandIn;
 let alice: Customer;
 let bob: Customer;
 let down = false;
-const payments = new Map<string, FakePayment>();
 
 beforeAll(async () => {
-  // NOWPayments' API: create a payment, read it back. Statuses are set by the tests.
-  api = await startStandIn((request) => {
-    if (down || request.headers["x-api-key"] !== API_KEY)
-      return { status: 503, body: { message: "unavailable" } };
-    if (request.method === "POST" && request.url === "/v1/payment") {
-      const body = JSON.parse(request.body);
-      const payment: FakePayment = {
-        payment_id: 5_000_000 + payments.size,
-        order_id: body.order_id,
-        payment_status: "waiting",
-        pay_address: `addr-${body.pay_currency}-${payments.size}`,
-        pay_amount: body.price_amount + 0.015,
-        pay_currency: body.pay_currency,
-        price_amount: body.price_amount,
-        price_currency: body.price_currency,
-        actually_paid: 0,
-        payin_hash: null,
-      };
-      payments.set(String(payment.payment_id), payment);
-      return { status: 201, body: payment };
-    }
-    const read = /^\/v1\/payment\/(\d+)$/.exec(request.url);
-    const payment = read ? payments.get(read[1] ?? "") : undefined;
-    if (request.method === "GET" && payment) return { status: 200, body: payment };
-    return { status: 404, body: { message: "not found" } };
-  });
+  api = await startNowPaymentsStandIn({ apiKey: API_KEY, firstId: 5_000_000, isDown: () => down });
   t = await createTestApp({
     CRYPTO_PROVIDER: "nowpayments",
     NOWPAYMENTS_API_URL: api.url,
@@ -68,14 +29,14 @@ afterAll(async () => {
   await api?.close();
 });
 
-function paymentFor(orderId: string): FakePayment {
-  const payment = [...payments.values()].find((p) => p.order_id === orderId);
+function paymentFor(orderId: string): FakeNowPayment {
+  const payment = api.paymentOf(orderId);
   if (!payment) throw new Error(`no payment for ${orderId}`);
   return payment;
 }
 
 /** An IPN as NOWPayments sends it: the payment's fields, signed (unless told otherwise). */
-function ipn(payment: FakePayment, claims: Partial<FakePayment> = {}, signature?: string | null) {
+function ipn(payment: FakeNowPayment, claims: Partial<FakeNowPayment> = {}, signature?: string | null) {
   const body = { ...payment, ...claims, updated_at: 1_700_000_000_000 };
   const sig = signature === undefined ? signNowPaymentsBody(body, IPN_SECRET) : signature;
   return t.app.inject({
@@ -256,7 +217,7 @@ describe("POST /webhooks/crypto holds the provider's record against the order", 
     const order = await createOrder(t.app, carol, { amount: 30, network_type: "polygon" });
     const payment = paymentFor(order.order_id);
     const honest = { ...payment };
-    const records: Partial<FakePayment>[] = [
+    const records: Partial<FakeNowPayment>[] = [
       { price_amount: 1 },
       { price_currency: "eur" },
       { pay_currency: "usdcsol" },

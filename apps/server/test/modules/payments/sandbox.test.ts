@@ -9,6 +9,7 @@ import {
   GB,
   getOrder,
   ledgerMismatches,
+  makeOverdue,
   sandboxPay,
 } from "../orders/helpers.ts";
 
@@ -88,9 +89,7 @@ describe("sandbox USDC payments", () => {
   it("still credits a payment that arrives after the order expired", async () => {
     const start = await balanceBytes(t.app, bob);
     const order = await createOrder(t.app, bob, { amount: 3, network_type: "ethereum" });
-    await t.database.query("UPDATE orders SET expires_at = now() - interval '1 minute' WHERE id = $1", [
-      order.order_id,
-    ]);
+    await makeOverdue(t.app, order.order_id);
     expect((await getOrder(t.app, bob, order.order_id)).payment_status).toBe("expired");
     const late = await sandboxPay(t.app, order.order_id);
     expect(late.json().data.payment_status).toBe("paid");

@@ -45,3 +45,61 @@ export async function startStandIn(handle: Handler): Promise<StandIn> {
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
+
+/** A payment as the NOWPayments stand-in keeps it; tests set its status and amounts. */
+export interface FakeNowPayment {
+  payment_id: number;
+  order_id: string;
+  payment_status: string;
+  pay_address: string;
+  pay_amount: number;
+  pay_currency: string;
+  price_amount: number;
+  price_currency: string;
+  actually_paid: number;
+  payin_hash: string | null;
+}
+
+export interface NowPaymentsStandIn extends StandIn {
+  /** Every payment created, by payment id. */
+  payments: Map<string, FakeNowPayment>;
+  /** The payment made for one of our orders. */
+  paymentOf(orderId: string): FakeNowPayment | undefined;
+}
+
+/** NOWPayments' API as the provider uses it: create a payment, read it back, 503 for another API
+ * key or while `isDown()`. Payment ids start at `firstId`. */
+export async function startNowPaymentsStandIn(options: {
+  apiKey: string;
+  firstId: number;
+  isDown?: () => boolean;
+}): Promise<NowPaymentsStandIn> {
+  const payments = new Map<string, FakeNowPayment>();
+  const standIn = await startStandIn((request) => {
+    if (options.isDown?.() || request.headers["x-api-key"] !== options.apiKey)
+      return { status: 503, body: { message: "unavailable" } };
+    if (request.method === "POST" && request.url === "/v1/payment") {
+      const body = JSON.parse(request.body);
+      const payment: FakeNowPayment = {
+        payment_id: options.firstId + payments.size,
+        order_id: body.order_id,
+        payment_status: "waiting",
+        pay_address: `addr-${body.pay_currency}-${payments.size}`,
+        pay_amount: body.price_amount + 0.015,
+        pay_currency: body.pay_currency,
+        price_amount: body.price_amount,
+        price_currency: body.price_currency,
+        actually_paid: 0,
+        payin_hash: null,
+      };
+      payments.set(String(payment.payment_id), payment);
+      return { status: 201, body: payment };
+    }
+    const read = /^\/v1\/payment\/(\d+)$/.exec(request.url);
+    const payment = read ? payments.get(read[1] ?? "") : undefined;
+    if (request.method === "GET" && payment) return { status: 200, body: payment };
+    return { status: 404, body: { message: "not found" } };
+  });
+  const paymentOf = (orderId: string) => [...payments.values()].find((p) => p.order_id === orderId);
+  return { ...standIn, payments, paymentOf };
+}

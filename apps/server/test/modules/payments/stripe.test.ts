@@ -461,3 +461,44 @@ describe("POST /webhooks/stripe refunds and disputes", () => {
     expect(await balanceBytes(t.app, gina)).toBe(paid);
   });
 });
+
+describe("the order's provider events (payment_events)", () => {
+  const eventsOf = (orderId: string) =>
+    t.database.query<{ event_type: string; provider_reference: string; outcome: string; summary: unknown }>(
+      "SELECT event_type, provider_reference, outcome, summary FROM payment_events WHERE order_id = $1 ORDER BY id",
+      [orderId],
+    );
+
+  it("records each signed event with its outcome and amount, a redelivery as a duplicate, a forged one not at all", async () => {
+    const { order, session } = await cardOrderWithSession(bob, 12);
+    const paid = sessionEvent("evt_rec_paid", "checkout.session.completed", session);
+    expect((await deliver(paid, "t=1,v1=forged")).statusCode).toBe(400);
+    expect(await eventsOf(order.order_id)).toEqual([]);
+    expect((await deliver(paid)).statusCode).toBe(200);
+    expect((await deliver(paid)).statusCode).toBe(200);
+    expect((await deliver(chargeEvent("evt_rec_refund", session, 600))).statusCode).toBe(200);
+    expect(
+      (
+        await deliver(
+          sessionEvent("evt_rec_other", "checkout.session.completed", { ...session, amountCents: 1 }),
+        )
+      ).statusCode,
+    ).toBe(200);
+    expect(await eventsOf(order.order_id)).toEqual([
+      {
+        event_type: "checkout.session.completed",
+        provider_reference: "evt_rec_paid",
+        outcome: "credited",
+        summary: { amount: 12, currency: "usd" },
+      },
+      expect.objectContaining({ provider_reference: "evt_rec_paid", outcome: "ignored_duplicate" }),
+      {
+        event_type: "charge.refunded",
+        provider_reference: "evt_rec_refund",
+        outcome: "refunded",
+        summary: { amount: 6, of: 12, currency: "usd" },
+      },
+      expect.objectContaining({ provider_reference: "evt_rec_other", outcome: "rejected" }),
+    ]);
+  });
+});

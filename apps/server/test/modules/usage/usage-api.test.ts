@@ -68,6 +68,8 @@ describe("GET /proxies/usage?group_by=day", () => {
       dc_gb: 0.5,
       mobile_requests: 10,
       dc_requests: 4,
+      mobile_bytes: 1_234_567_890,
+      dc_bytes: 500_000_000,
     });
     expect(body.data.find((row: { date: string }) => row.date === utcDay(2))).toEqual({
       date: utcDay(2),
@@ -75,11 +77,21 @@ describe("GET /proxies/usage?group_by=day", () => {
       dc_gb: 0,
       mobile_requests: 7,
       dc_requests: 0,
+      mobile_bytes: 2_000_000_000,
+      dc_bytes: 0,
     });
     const quiet = body.data.filter((row: { date: string }) => row.date !== today && row.date !== utcDay(2));
     expect(quiet).toHaveLength(5);
     for (const row of quiet) {
-      expect(row).toEqual({ date: row.date, mobile_gb: 0, dc_gb: 0, mobile_requests: 0, dc_requests: 0 });
+      expect(row).toEqual({
+        date: row.date,
+        mobile_gb: 0,
+        dc_gb: 0,
+        mobile_requests: 0,
+        dc_requests: 0,
+        mobile_bytes: 0,
+        dc_bytes: 0,
+      });
     }
   });
 
@@ -109,8 +121,24 @@ describe("GET /proxies/usage?group_by=domain", () => {
     expect(response.json()).toEqual({
       success: true,
       data: [
-        { value: "shop.test", mobile_gb: 2, dc_gb: 0, mobile_requests: 7, dc_requests: 0 },
-        { value: "example.com", mobile_gb: 1.23, dc_gb: 0.5, mobile_requests: 10, dc_requests: 4 },
+        {
+          value: "shop.test",
+          mobile_gb: 2,
+          dc_gb: 0,
+          mobile_requests: 7,
+          dc_requests: 0,
+          mobile_bytes: 2_000_000_000,
+          dc_bytes: 0,
+        },
+        {
+          value: "example.com",
+          mobile_gb: 1.23,
+          dc_gb: 0.5,
+          mobile_requests: 10,
+          dc_requests: 4,
+          mobile_bytes: 1_234_567_890,
+          dc_bytes: 500_000_000,
+        },
       ],
     });
   });
@@ -146,6 +174,8 @@ describe("GET /proxies/usage?group_by=domain", () => {
       dc_gb: 2.25,
       mobile_requests: 6,
       dc_requests: 14,
+      mobile_bytes: 4_000_000_000,
+      dc_bytes: 2_250_000_000,
     });
 
     const all = (await usage("group_by=domain&others=false", carol.token)).json().data;
@@ -186,20 +216,52 @@ describe("GET /proxies/usage?group_by=proxy_type", () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       success: true,
-      data: [{ mobile_gb: 3.23, dc_gb: 3.5, mobile_requests: 17, dc_requests: 5 }],
+      data: [
+        {
+          mobile_gb: 3.23,
+          dc_gb: 3.5,
+          mobile_requests: 17,
+          dc_requests: 5,
+          mobile_bytes: 3_234_567_890,
+          dc_bytes: 3_500_000_000,
+        },
+      ],
     });
   });
 
   it("answers zeros, not an empty list, for an account without traffic", async () => {
     const erin = await signIn(t.app, "erin-usage@example.com");
     expect((await usage("group_by=proxy_type&days=1", erin.token)).json().data).toEqual([
-      { mobile_gb: 0, dc_gb: 0, mobile_requests: 0, dc_requests: 0 },
+      { mobile_gb: 0, dc_gb: 0, mobile_requests: 0, dc_requests: 0, mobile_bytes: 0, dc_bytes: 0 },
+    ]);
+  });
+
+  it("gives the exact bytes beside the rounded GB, so a few KB is not 0 GB", async () => {
+    const frank = await signIn(t.app, "frank-usage@example.com");
+    await insertRollups(t.database, [
+      { userId: frank.id, daysAgo: 0, domain: "tiny.test", proxyType: "mobile", bytes: 4_321, requests: 3 },
+      { userId: frank.id, daysAgo: 0, domain: "tiny.test", proxyType: "dc", bytes: 2_500_000, requests: 1 },
+    ]);
+    const exact = {
+      mobile_gb: 0,
+      dc_gb: 0,
+      mobile_requests: 3,
+      dc_requests: 1,
+      mobile_bytes: 4_321,
+      dc_bytes: 2_500_000,
+    };
+    expect((await usage("group_by=proxy_type&days=1", frank.token)).json().data).toEqual([exact]);
+    expect((await usage("group_by=domain&days=1", frank.token)).json().data).toEqual([
+      { value: "tiny.test", ...exact },
+    ]);
+    expect((await usage("group_by=day&days=1", frank.token)).json().data).toEqual([
+      { date: utcDay(0), ...exact },
     ]);
   });
 
   it("shows each account only its own traffic", async () => {
     expect((await usage("group_by=proxy_type&days=1", bob.token)).json().data).toEqual([
-      { mobile_gb: 700, dc_gb: 0, mobile_requests: 999, dc_requests: 0 },
+      { mobile_gb: 700, dc_gb: 0, mobile_requests: 999, dc_requests: 0, mobile_bytes: 7e11, dc_bytes: 0 },
     ]);
   });
 });

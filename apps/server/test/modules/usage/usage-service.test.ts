@@ -49,6 +49,8 @@ describe("usage windows", () => {
       dc_gb: 2,
       mobile_requests: 0,
       dc_requests: 2,
+      mobile_bytes: 0,
+      dc_bytes: 2e9,
     });
     expect(rows[6]).toEqual({
       date: "2025-03-01",
@@ -56,18 +58,36 @@ describe("usage windows", () => {
       dc_gb: 0,
       mobile_requests: 1,
       dc_requests: 0,
+      mobile_bytes: 1e9,
+      dc_bytes: 0,
     });
   });
 
   it("every grouping sees the same window", async () => {
     expect(await service().byProxyType(userId, 7)).toEqual([
-      { mobile_gb: 1, dc_gb: 2, mobile_requests: 1, dc_requests: 2 },
+      { mobile_gb: 1, dc_gb: 2, mobile_requests: 1, dc_requests: 2, mobile_bytes: 1e9, dc_bytes: 2e9 },
     ]);
     expect(await service().byDomain(userId, 14, true)).toEqual([
-      { value: "a.test", mobile_gb: 1, dc_gb: 6, mobile_requests: 1, dc_requests: 6 },
+      {
+        value: "a.test",
+        mobile_gb: 1,
+        dc_gb: 6,
+        mobile_requests: 1,
+        dc_requests: 6,
+        mobile_bytes: 1e9,
+        dc_bytes: 6e9,
+      },
     ]);
     expect(await service().byDay(userId, 1)).toEqual([
-      { date: "2025-03-01", mobile_gb: 1, dc_gb: 0, mobile_requests: 1, dc_requests: 0 },
+      {
+        date: "2025-03-01",
+        mobile_gb: 1,
+        dc_gb: 0,
+        mobile_requests: 1,
+        dc_requests: 0,
+        mobile_bytes: 1e9,
+        dc_bytes: 0,
+      },
     ]);
   });
 });

@@ -82,13 +82,24 @@ describe("usage through the gateway", () => {
     expect(Number(bytes)).toBe(origin.bytesCarried());
 
     const expectedGb = Math.round((origin.bytesCarried() / 1e9) * 100) / 100;
+    // The rounded GB and, beside it, every byte exactly.
+    const exact = {
+      mobile_gb: expectedGb,
+      dc_gb: 0,
+      mobile_requests: 2,
+      dc_requests: 0,
+      mobile_bytes: origin.bytesCarried(),
+      dc_bytes: 0,
+    };
     const byDomain = (await get("/proxies/usage?group_by=domain&days=1&others=true")).json().data;
-    expect(byDomain).toEqual([
-      { value: "127.0.0.1", mobile_gb: expectedGb, dc_gb: 0, mobile_requests: 2, dc_requests: 0 },
-    ]);
+    expect(byDomain).toEqual([{ value: "127.0.0.1", ...exact }]);
     const byType = (await get("/proxies/usage?group_by=proxy_type&days=1")).json().data;
-    expect(byType).toEqual([{ mobile_gb: expectedGb, dc_gb: 0, mobile_requests: 2, dc_requests: 0 }]);
+    expect(byType).toEqual([exact]);
     const byDay = (await get("/proxies/usage?group_by=day&days=1")).json().data;
-    expect(byDay[0]).toMatchObject({ mobile_gb: expectedGb, mobile_requests: 2 });
+    expect(byDay[0]).toMatchObject({
+      mobile_gb: expectedGb,
+      mobile_requests: 2,
+      mobile_bytes: origin.bytesCarried(),
+    });
   });
 });

@@ -109,6 +109,8 @@ async function expected(window: { from: string; to: string }) {
       dc_gb: bytesToGb(t.dc),
       mobile_requests: t.mobileRequests,
       dc_requests: t.dcRequests,
+      mobile_bytes: t.mobile,
+      dc_bytes: t.dc,
     }));
   const sum = (
     pick: (t: { mobile: number; dc: number; mobileRequests: number; dcRequests: number }) => number,
@@ -118,6 +120,8 @@ async function expected(window: { from: string; to: string }) {
     dc_gb: bytesToGb(sum((t) => t.dc)),
     mobile_requests: sum((t) => t.mobileRequests),
     dc_requests: sum((t) => t.dcRequests),
+    mobile_bytes: sum((t) => t.mobile),
+    dc_bytes: sum((t) => t.dc),
   };
   return { byDomain, byType, inWindow };
 }

@@ -54,3 +54,13 @@ export interface PaymentProvider {
   createPayment(request: PaymentRequest): Promise<CreatedPayment>;
   readPayment(providerPaymentId: string): Promise<PaymentReading>;
 }
+
+/** What checkout opens payments through: the payments module builds them (providers.ts),
+ * checkout only calls them, so orders needs nothing else of payments. */
+export interface CheckoutProviders {
+  /** USDC payments: the sandbox or NOWPayments (CRYPTO_PROVIDER). */
+  crypto: PaymentProvider;
+  /** Card payments: Stripe Checkout when configured, the sandbox card page outside production,
+   * otherwise none (card payments are refused with 503). */
+  card: PaymentProvider | null;
+}
