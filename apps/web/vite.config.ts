@@ -28,6 +28,12 @@ const proxy: Record<string, ProxyOptions> = Object.fromEntries(
   API_PATHS.map((path) => [path, { target: API_TARGET, changeOrigin: false }]),
 );
 proxy["/socket.io"] = { target: API_TARGET, ws: true };
+// The operator's console shares /admin with the admin API: a page load (it asks for HTML) stays with Vite.
+proxy["/admin"] = {
+  target: API_TARGET,
+  changeOrigin: false,
+  bypass: (request) => ((request.headers.accept ?? "").includes("text/html") ? "/index.html" : undefined),
+};
 
 export default defineConfig({
   plugins: [react(), tailwindcss(), precompress()],

@@ -41,7 +41,7 @@ function orderIdOf(page: Page): string {
 describe("buying data", () => {
   it("buys 5 GB with USDC on Solana and sees the order turn paid live", async () => {
     const page = await newCustomerOnDashboard("usdc");
-    await page.getByText("No purchases yet").waitFor();
+    await page.getByTestId("history-row").filter({ hasText: "Free data" }).waitFor();
 
     const dialog = await openBuyMore(page, 5);
     expect(await dialog.getByTestId("buy-more-total").textContent()).toBe("$15");

@@ -1,9 +1,9 @@
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser } from "./fixtures/browser.ts";
 import { type ServerWithGateway, startServerWithGateway } from "./fixtures/gateway.ts";
 import type { RunningServer } from "./fixtures/server.ts";
-import { signInNewCustomer } from "./fixtures/sign-in.ts";
+import { signInNewCustomer, tokenOf } from "./fixtures/sign-in.ts";
 
 /** Enough to move a new account's 1 GB to 0.97 GB (figures have 2 decimals). */
 const BODY_BYTES = 30_000_000;
@@ -22,11 +22,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-async function tokenOf(page: Page): Promise<string> {
-  const stored = await page.evaluate(() => window.localStorage.getItem("bytetoll.token"));
-  return (JSON.parse(stored ?? "{}") as { token: string }).token;
-}
 
 async function outboxSubjects(email: string): Promise<string[]> {
   const response = await fetch(`${server.url}/dev/outbox/messages?to=${encodeURIComponent(email)}`);
@@ -76,12 +71,11 @@ describe.each([
     await page.waitForURL(`${server.url}/`);
     await expect.poll(() => page.getByTestId("balance-gb").textContent()).toBe("0.97 GB");
 
-    // The default 1 GB threshold was crossed: one low-balance e-mail in the dev outbox (its
-    // figure is the balance at the flush that crossed it).
-    const alerts = async () =>
-      (await outboxSubjects(email)).filter((subject) => /of data left$/.test(subject));
-    await expect.poll(alerts, { timeout: 10_000 }).toHaveLength(1);
-    expect((await alerts())[0]).toMatch(/^ByteToll: 0\.9\d GB of data left$/);
+    // A new account holding just the free 1 GB (the default threshold) has never been above it,
+    // so its first request is no crossing: no low-balance e-mail (docs/product.md#data-balance).
+    // The check runs with the push the badge already showed; the pause covers its e-mail.
+    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    expect((await outboxSubjects(email)).filter((subject) => /of data left$/.test(subject))).toEqual([]);
 
     // The threshold is the customer's to set in Profile.
     await page.getByRole("button", { name: "Account menu" }).click();

@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./fixtures/browser.ts";
+import { launchBrowser, SCREEN_SIZES, type ScreenSize } from "./fixtures/browser.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
 import { signInThroughPage } from "./fixtures/sign-in.ts";
 
@@ -15,12 +15,7 @@ afterAll(async () => {
   await server?.stop();
 });
 
-const SIZES = [
-  { name: "desktop", width: 1366, height: 850 },
-  { name: "phone", width: 390, height: 844 },
-] as const;
-
-async function signedInPage(size: (typeof SIZES)[number]): Promise<Page> {
+async function signedInPage(size: ScreenSize): Promise<Page> {
   const context = await browser.newContext({
     baseURL: server.url,
     viewport: { width: size.width, height: size.height },
@@ -31,7 +26,7 @@ async function signedInPage(size: (typeof SIZES)[number]): Promise<Page> {
   return page;
 }
 
-describe.each(SIZES)("the customer's rough edges at $width px", (size) => {
+describe.each(SCREEN_SIZES)("the customer's rough edges at $width px", (size) => {
   it("keeps the example code inside the page and the sticky username across a reload", async () => {
     const page = await signedInPage(size);
     await page.goto("/connect");

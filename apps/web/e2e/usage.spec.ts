@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./fixtures/browser.ts";
+import { launchBrowser, loadedScriptWith, recordScripts } from "./fixtures/browser.ts";
 import { type ServerWithGateway, startServerWithGateway } from "./fixtures/gateway.ts";
 import type { RunningServer } from "./fixtures/server.ts";
-import { signInNewCustomer } from "./fixtures/sign-in.ts";
+import { signInNewCustomer, tokenOf } from "./fixtures/sign-in.ts";
 
 /** A class name only Recharts' own code carries (it survives minification as a string). */
 const RECHARTS_MARK = "recharts-responsive-container";
@@ -23,28 +23,8 @@ afterAll(async () => {
   await site?.stop();
 });
 
-/** Every JavaScript file the page downloads, with its text, so tests can see what was loaded. */
-function recordScripts(context: BrowserContext): Map<string, Promise<string>> {
-  const scripts = new Map<string, Promise<string>>();
-  context.on("response", (response) => {
-    if (response.url().endsWith(".js"))
-      scripts.set(
-        response.url(),
-        response.text().catch(() => ""),
-      );
-  });
-  return scripts;
-}
-
 async function loadedRecharts(scripts: Map<string, Promise<string>>): Promise<boolean> {
-  const bodies = await Promise.all(scripts.values());
-  return bodies.some((body) => body.includes(RECHARTS_MARK));
-}
-
-/** The signed-in page's own bearer token (docs/product.md#data-shapes: stored app token). */
-async function tokenOf(page: Page): Promise<string> {
-  const stored = await page.evaluate(() => window.localStorage.getItem("bytetoll.token"));
-  return (JSON.parse(stored ?? "{}") as { token: string }).token;
+  return loadedScriptWith(scripts, RECHARTS_MARK);
 }
 
 describe("the Usage page", () => {

@@ -15,6 +15,7 @@ export const routes: RouteObject[] = [
       { path: "/magic/auth", lazy: () => import("./routes/magic-link-callback.tsx") },
       { path: "/magic/auth/order/:orderId", lazy: () => import("./routes/magic-link-callback.tsx") },
       { path: "/checkout", lazy: () => import("./routes/checkout.tsx") },
+      { path: "/orders/:orderId/receipt", lazy: () => import("./routes/receipt.tsx") },
       {
         lazy: () => import("./routes/app-layout.tsx"),
         children: [
@@ -24,6 +25,8 @@ export const routes: RouteObject[] = [
           { path: "/usage", lazy: () => import("./routes/usage.tsx") },
         ],
       },
+      // One entry for the whole console, so the entry chunk carries one lazy route, not one per page.
+      { path: "/admin/*", lazy: () => import("./routes/admin-layout.tsx") },
       { path: "*", lazy: () => import("./routes/not-found.tsx") },
     ],
   },

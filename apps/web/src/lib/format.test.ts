@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { formatDateTime, formatGb, formatMoney, formatUsdc, shortenWallet } from "./format.ts";
+import {
+  formatDataAmount,
+  formatDateTime,
+  formatGb,
+  formatMoney,
+  formatUsdc,
+  shortenWallet,
+} from "./format.ts";
 
 describe("formatGb", () => {
   it("rounds to two decimals and drops trailing zeros", () => {
@@ -10,6 +17,21 @@ describe("formatGb", () => {
     expect(formatGb(0)).toBe("0 GB");
     expect(formatGb(-0.001)).toBe("0 GB");
     expect(formatGb(12345.6)).toBe("12,345.6 GB");
+  });
+});
+
+describe("formatDataAmount", () => {
+  it("shows small figures in KB and MB, and GB from 1 GB on", () => {
+    expect(formatDataAmount(0.000005)).toBe("5 KB");
+    expect(formatDataAmount(0.00000004)).toBe("40 B");
+    expect(formatDataAmount(0.0000123)).toBe("12.3 KB");
+    expect(formatDataAmount(0.0004)).toBe("400 KB");
+    expect(formatDataAmount(0.00099999)).toBe("1 MB");
+    expect(formatDataAmount(0.0012)).toBe("1.2 MB");
+    expect(formatDataAmount(0.12)).toBe("120 MB");
+    expect(formatDataAmount(0.99999)).toBe("1 GB");
+    expect(formatDataAmount(3.75)).toBe("3.75 GB");
+    expect(formatDataAmount(0)).toBe("0 GB");
   });
 });
 

@@ -38,12 +38,15 @@ export const TEST_CONFIG: PublicConfig = {
   node_sdk_url: "https://bytetoll.example.test/docs/integrations#nodejs",
   php_sdk_url: "https://bytetoll.example.test/docs/integrations#php",
   mcp_server_url: "https://bytetoll.example.test/docs/integrations#mcp",
+  crypto_provider: "nowpayments",
+  card_provider: "stripe",
 };
 
 export const TEST_USER: SessionUser = {
   id: "7b0b5a8e-1c1d-4b8e-9a51-0d6f1e2c3a4b",
   email: "buyer@example.com",
   refund_address: null,
+  is_operator: false,
 };
 
 /**

@@ -56,3 +56,17 @@ export class FakeSocket {
     for (const listener of this.listeners.get(event) ?? []) listener(...args);
   }
 }
+
+/** The sockets the mocked `io` below made, oldest first; a test file clears it before each test. */
+export const createdSockets: FakeSocket[] = [];
+
+/** Stands in for socket.io-client's `io` in a test file that says
+ * `vi.mock("socket.io-client", () => import("…/test/fake-socket.ts"))`. */
+export function io(): FakeSocket {
+  const socket = new FakeSocket();
+  createdSockets.push(socket);
+  return socket;
+}
+
+/** The connection the page opened last. */
+export const lastSocket = (): FakeSocket => createdSockets.at(-1) as FakeSocket;

@@ -1,3 +1,4 @@
+import type { Order as ContractOrder, HistoryEntry, HistoryPage } from "@bytetoll/contracts";
 import type { Order, TransactionPage } from "../features/orders/api/order.ts";
 import { TEST_USER } from "./api-stub.ts";
 
@@ -16,6 +17,7 @@ export function orderFixture(overrides: Partial<Order> = {}): Order {
     amount_usd: 15,
     gb: 5,
     payment_status: "waiting",
+    provider: "sandbox",
     pay_address: "So1anaSandboxPayAddress111111111111111111111",
     qr_code: "data:image/png;base64,iVBORw0KGgo=",
     price_amount: 15,
@@ -43,5 +45,30 @@ export function pageOf(orders: Order[], page = 1, total = orders.length): Transa
     total,
     from,
     to: from === null ? null : from + orders.length - 1,
+  };
+}
+
+/** An order as a GET /history row. The fixture's status is the page's widened one; these
+ * fixtures only use the contract's. */
+export const historyEntryOf = (order: Order): HistoryEntry => ({
+  kind: "order",
+  id: `order:${order.order_id}`,
+  created_at: order.created_at,
+  order: order as ContractOrder,
+});
+
+/** GET /history page envelope: `entries` (orders are made rows) as page `page` of `total`. */
+export function historyOf(
+  entries: Array<HistoryEntry | Order>,
+  page = 1,
+  total = entries.length,
+): HistoryPage {
+  const { data: _orders, ...envelope } = pageOf([], page, total);
+  const from = entries.length === 0 ? null : (page - 1) * envelope.per_page + 1;
+  return {
+    ...envelope,
+    data: entries.map((entry) => ("kind" in entry ? entry : historyEntryOf(entry))),
+    from,
+    to: from === null ? null : from + entries.length - 1,
   };
 }

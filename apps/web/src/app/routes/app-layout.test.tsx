@@ -154,6 +154,27 @@ describe("dashboard layout", () => {
   });
 });
 
+describe("the operator console link", () => {
+  it("links the console for an operator's session without asking the admin API", async () => {
+    const api = signedIn({ "GET /auth/session": ok({ ...TEST_USER, is_operator: true }) });
+    renderRoute("/usage");
+    expect(await screen.findByRole("heading", { name: "Usage" })).toBeInTheDocument();
+    expect(await within(mainNav()).findByRole("link", { name: "Operator console" })).toHaveAttribute(
+      "href",
+      "/admin",
+    );
+    expect(api.callsTo("GET", "/admin/me")).toHaveLength(0);
+  });
+
+  it("shows a customer no console link and makes no call the server would refuse", async () => {
+    const api = signedIn();
+    renderRoute("/usage");
+    expect(await screen.findByRole("heading", { name: "Usage" })).toBeInTheDocument();
+    expect(within(mainNav()).queryByRole("link", { name: "Operator console" })).not.toBeInTheDocument();
+    expect(api.callsTo("GET", "/admin/me")).toHaveLength(0);
+  });
+});
+
 describe("token expiry", () => {
   it("signs the user out when the token reaches its 10 s expiry margin", async () => {
     vi.useFakeTimers({ shouldAdvanceTime: true, toFake: ["setTimeout", "clearTimeout", "Date"] });

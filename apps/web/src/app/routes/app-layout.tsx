@@ -2,6 +2,7 @@ import { Navigate, Outlet, useLocation } from "react-router";
 import { AppShell } from "../../components/layout/app-shell.tsx";
 import { HelpLinks } from "../../components/layout/help-links.tsx";
 import { LayoutSkeleton } from "../../components/layout/layout-skeleton.tsx";
+import { NAV_ITEMS, OPERATOR_CONSOLE_ITEM } from "../../components/layout/nav-items.ts";
 import { ProfileMenu } from "../../features/auth/components/profile-menu.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { BalanceBadge } from "../../features/balance/components/balance-badge.tsx";
@@ -16,6 +17,8 @@ export function Component() {
   const session = useSession();
   const { data: config } = useConfig();
   const { pathname } = useLocation();
+  // The session says who is an operator, so a customer's page never asks the admin API (a 403).
+  const operator = session.status === "signed-in" && session.user.is_operator;
 
   if (session.status === "loading") return <LayoutSkeleton />;
   if (session.status === "anonymous" && !OPEN_TO_ANONYMOUS.has(pathname))
@@ -23,6 +26,7 @@ export function Component() {
 
   return (
     <AppShell
+      navItems={operator ? [...NAV_ITEMS, OPERATOR_CONSOLE_ITEM] : NAV_ITEMS}
       actions={
         <>
           {session.status === "signed-in" ? <BalanceBadge userId={session.user.id} /> : null}

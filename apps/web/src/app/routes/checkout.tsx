@@ -7,7 +7,7 @@ import { buttonClassName } from "../../components/ui/button.tsx";
 import { RequireSignedIn } from "../../features/auth/components/require-signed-in.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { useDeal } from "../../features/deals/api/get-deal.ts";
-import { DealOrderNotice } from "../../features/deals/components/deal-order-notice.tsx";
+import { DealOrderNotice, DealSummary } from "../../features/deals/components/deal-order-notice.tsx";
 import { CryptoCheckoutForm } from "../../features/orders/components/crypto-checkout-form.tsx";
 import { DealUnavailable } from "../../features/orders/components/deal-unavailable.tsx";
 import { OrderStatusView } from "../../features/orders/components/order-status-view.tsx";
@@ -71,5 +71,10 @@ function DealCheckout({ di, usd }: { di: string; usd: number }) {
   if (!decodable) return <DealUnavailable />;
   if (deal.isPending) return null;
   if (deal.data?.status !== "live") return <DealUnavailable />;
-  return <CryptoCheckoutForm fixedUsd={usd > 0 ? usd : null} dealId={deal.data.id} />;
+  return (
+    <div className="space-y-4">
+      <DealSummary deal={deal.data} />
+      <CryptoCheckoutForm fixedUsd={usd > 0 ? usd : null} dealId={deal.data.id} />
+    </div>
+  );
 }

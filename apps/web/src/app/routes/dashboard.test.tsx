@@ -3,7 +3,7 @@ import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { STORAGE_KEYS } from "../../lib/storage-keys.ts";
 import { ok, signInWithToken, stubApi, TEST_USER } from "../../test/api-stub.ts";
-import { orderFixture, pageOf } from "../../test/order-fixture.ts";
+import { historyOf, orderFixture, pageOf } from "../../test/order-fixture.ts";
 import { renderRoute } from "../../test/render-route.tsx";
 
 const STEPS = ["Buy data or use your free GB", "Copy your proxy credentials", "Test the connection"];
@@ -14,6 +14,7 @@ function dashboard({ balanceGb = 1, orders = [orderFixture()] } = {}) {
     "GET /auth/session": ok(TEST_USER),
     "GET /account/status": () => ok({ balance_gb: balanceGb, balance_bytes: balanceGb * 1e9 }),
     "GET /transactions": () => Response.json(pageOf(orders)),
+    "GET /history": () => Response.json(historyOf(orders)),
     "GET /deals/latestv2": () => ok([]),
   });
   return renderRoute("/");

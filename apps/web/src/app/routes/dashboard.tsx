@@ -18,6 +18,7 @@ import { useRealtimeConnection, useRealtimeEvent } from "../../lib/realtime/use-
 /** / (docs/product.md#dashboard): balance with Buy More, promotions, purchase history. */
 export function Component() {
   usePageTitle("Buy Data");
+  const session = useSession();
   return (
     <section aria-labelledby="screen-title" className="mx-auto max-w-5xl space-y-6">
       <h1 id="screen-title" className="text-2xl font-semibold tracking-tight text-slate-900">
@@ -27,7 +28,7 @@ export function Component() {
       <GetStarted />
       <DataBalanceCard action={<BuyMoreDialog />} />
       <LivePromotions />
-      <TransactionHistory />
+      <TransactionHistory userId={session.user?.id ?? null} />
       <PayoutHistory />
     </section>
   );

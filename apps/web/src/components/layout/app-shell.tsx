@@ -4,6 +4,7 @@ import { type ReactNode, useEffect, useState } from "react";
 import { Link, useLocation } from "react-router";
 import { BrandLogo } from "../ui/brand-logo.tsx";
 import { Button } from "../ui/button.tsx";
+import type { NavItem } from "./nav-items.ts";
 import { SideNav } from "./side-nav.tsx";
 
 const SKIP_LINK_CLASSES =
@@ -12,8 +13,19 @@ const SKIP_LINK_CLASSES =
 /**
  * The dashboard frame (docs/product.md#layout): a fixed sidebar from the lg breakpoint, a drawer behind a
  * hamburger below it, and a top bar whose actions the app composes (docs, support, profile).
+ * `navItems` and `home` default to the customer dashboard's; the operator's console passes its own.
  */
-export function AppShell({ actions, children }: { actions: ReactNode; children: ReactNode }) {
+export function AppShell({
+  actions,
+  navItems,
+  home = "/",
+  children,
+}: {
+  actions: ReactNode;
+  navItems?: readonly NavItem[];
+  home?: string;
+  children: ReactNode;
+}) {
   const [menuOpen, setMenuOpen] = useState(false);
   const { pathname } = useLocation();
 
@@ -30,14 +42,14 @@ export function AppShell({ actions, children }: { actions: ReactNode; children: 
       <aside className="fixed inset-y-0 left-0 hidden w-64 flex-col border-r border-slate-200 bg-white lg:flex">
         <div className="flex h-16 items-center px-6">
           <Link
-            to="/"
+            to={home}
             className="rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
           >
             <BrandLogo />
           </Link>
         </div>
         <div className="flex-1 overflow-y-auto px-3 py-4">
-          <SideNav />
+          <SideNav items={navItems} />
         </div>
       </aside>
 
@@ -63,7 +75,7 @@ export function AppShell({ actions, children }: { actions: ReactNode; children: 
               </Dialog.Close>
             </div>
             <div className="flex-1 overflow-y-auto px-3 py-2">
-              <SideNav onNavigate={() => setMenuOpen(false)} />
+              <SideNav items={navItems} onNavigate={() => setMenuOpen(false)} />
             </div>
           </Dialog.Content>
         </Dialog.Portal>
@@ -81,7 +93,7 @@ export function AppShell({ actions, children }: { actions: ReactNode; children: 
             <Menu aria-hidden="true" className="size-5" />
           </Button>
           <Link
-            to="/"
+            to={home}
             className="rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 lg:hidden"
           >
             <BrandLogo />

@@ -1,9 +1,11 @@
-import { ChartColumn, type LucideIcon, Plug, Route, ShoppingCart } from "lucide-react";
+import { ChartColumn, type LucideIcon, Plug, Route, ShieldCheck, ShoppingCart } from "lucide-react";
 
 export interface NavItem {
   label: string;
   to: string;
   icon: LucideIcon;
+  /** Active on its own path only (the default), or on the pages below it too. */
+  end?: boolean;
 }
 
 /** docs/product.md#layout, in order. */
@@ -13,3 +15,6 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Smart Routing", to: "/smart-routings", icon: Route },
   { label: "Usage", to: "/usage", icon: ChartColumn },
 ];
+
+/** Shown to operators only, after the customer items: the way into the operator's console. */
+export const OPERATOR_CONSOLE_ITEM: NavItem = { label: "Operator console", to: "/admin", icon: ShieldCheck };

@@ -1,18 +1,24 @@
 import { NavLink } from "react-router";
 import { classNames } from "../../lib/class-names.ts";
-import { NAV_ITEMS } from "./nav-items.ts";
+import { NAV_ITEMS, type NavItem } from "./nav-items.ts";
 
 /** The navigation list; shared by the desktop sidebar and the mobile drawer. */
-export function SideNav({ onNavigate }: { onNavigate?: () => void }) {
+export function SideNav({
+  items = NAV_ITEMS,
+  onNavigate,
+}: {
+  items?: readonly NavItem[];
+  onNavigate?: () => void;
+}) {
   return (
     <nav aria-label="Main">
       <ul className="space-y-1">
-        {NAV_ITEMS.map(({ label, to, icon: Icon }) => (
+        {items.map(({ label, to, icon: Icon, end = true }) => (
           <li key={to}>
             <NavLink
               to={to}
               // docs/product.md#routes-and-layout: exact matching, so Buy Data (/) is not active on every page.
-              end
+              end={end}
               onClick={onNavigate}
               className={({ isActive }) =>
                 classNames(

@@ -1,5 +1,14 @@
-/** What the share menu says about the product. */
-export const SHARE_MESSAGE = "Mobile proxies from $3/GB — catch this deal before it ends:";
+import { formatMoney } from "../../lib/format.ts";
+
+/** What the share menu says about the product: the operator's list price per GB (from /config),
+ * or no figure while it is not known yet. */
+export function shareMessage(pricePerGbUsd: number | undefined): { subject: string; text: string } {
+  const subject =
+    pricePerGbUsd === undefined ? "Mobile proxies" : `Mobile proxies from ${formatMoney(pricePerGbUsd)}/GB`;
+  return { subject, text: `${subject} — catch this deal before it ends:` };
+}
+
+export type ShareMessage = ReturnType<typeof shareMessage>;
 
 export interface ShareTarget {
   name: string;
@@ -7,7 +16,7 @@ export interface ShareTarget {
 }
 
 /** Where the share menu's links go: each network's own share URL with the marketing page. */
-export function shareTargets(url: string, message = SHARE_MESSAGE): ShareTarget[] {
+export function shareTargets(url: string, { subject, text: message }: ShareMessage): ShareTarget[] {
   const u = encodeURIComponent(url);
   const text = encodeURIComponent(message);
   const both = encodeURIComponent(`${message} ${url}`);
@@ -20,7 +29,7 @@ export function shareTargets(url: string, message = SHARE_MESSAGE): ShareTarget[
     { name: "Telegram", href: `https://t.me/share/url?url=${u}&text=${text}` },
     {
       name: "E-mail",
-      href: `mailto:?subject=${encodeURIComponent("Mobile proxies from $3/GB")}&body=${both}`,
+      href: `mailto:?subject=${encodeURIComponent(subject)}&body=${both}`,
     },
   ];
 }

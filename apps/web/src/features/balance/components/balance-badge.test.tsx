@@ -1,28 +1,17 @@
 import { act, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
-import type { FakeSocket } from "../../../test/fake-socket.ts";
+import { createdSockets, lastSocket } from "../../../test/fake-socket.ts";
 import { pageOf } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 import { ZERO_BALANCE_MESSAGE } from "./zero-balance-warning.tsx";
 
-const sockets = vi.hoisted(() => ({ created: [] as unknown[] }));
-vi.mock("socket.io-client", async () => {
-  const { FakeSocket: Fake } = await import("../../../test/fake-socket.ts");
-  return {
-    io: () => {
-      const socket = new Fake();
-      sockets.created.push(socket);
-      return socket;
-    },
-  };
-});
-const lastSocket = () => sockets.created.at(-1) as FakeSocket;
+vi.mock("socket.io-client", () => import("../../../test/fake-socket.ts"));
 
 // Each test signs in with its own token: the page keeps one connection per token.
 let tokenCount = 0;
 beforeEach(() => {
-  sockets.created.length = 0;
+  createdSockets.length = 0;
   tokenCount += 1;
 });
 afterEach(() => {

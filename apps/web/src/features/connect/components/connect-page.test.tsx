@@ -70,6 +70,16 @@ describe("Connect page credentials", () => {
     expect(window.localStorage.getItem(STORAGE_KEYS.intelligence)).toBeNull();
   });
 
+  it("names the operator's datacenter price per GB beside the Intelligence switch", async () => {
+    signedIn({ "GET /config": ok({ ...TEST_CONFIG, dc_price_per_gb_usd: 0.45 }) });
+    renderRoute("/connect");
+    expect(
+      await screen.findByText("Route eligible requests over datacenter proxies ($0.45/GB).", {
+        exact: false,
+      }),
+    ).toBeInTheDocument();
+  });
+
   it("turns the toggles on from the URL and from remembered flags, mirroring each into the other", async () => {
     signedIn();
     window.localStorage.setItem(STORAGE_KEYS.stickySession, "true");

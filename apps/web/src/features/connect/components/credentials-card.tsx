@@ -4,6 +4,8 @@ import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { ToggleSwitch } from "../../../components/ui/toggle-switch.tsx";
+import { useConfig } from "../../../lib/config.ts";
+import { formatMoney } from "../../../lib/format.ts";
 import { recordStepDone } from "../../../lib/get-started.ts";
 import { useTestConnection } from "../api/test-connection.ts";
 import type { ConnectCredentials } from "../hooks/use-connect-credentials.ts";
@@ -44,6 +46,8 @@ function Field({ label, value, copyLabel }: { label: string; value: string; copy
 /** docs/product.md#credentials: toggles, username and password with copy, Test Connection. */
 export function CredentialsCard({ credentials, username, options, proxy }: CredentialsCardProps) {
   const test = useTestConnection();
+  // The operator's datacenter price; the hint names none until /config has answered.
+  const dcPricePerGb = useConfig().data?.dc_price_per_gb_usd;
   const { password } = credentials;
   const canTest =
     username !== "" && password !== "" && !credentials.isLoading && !test.isPending && proxy !== null;
@@ -96,7 +100,8 @@ export function CredentialsCard({ credentials, username, options, proxy }: Crede
           label="Intelligence"
           hint={
             <>
-              Route eligible requests over datacenter proxies ($0.3/GB).{" "}
+              Route eligible requests over datacenter proxies
+              {dcPricePerGb === undefined ? "" : ` (${formatMoney(dcPricePerGb)}/GB)`}.{" "}
               <Link to="/smart-routings" className="font-medium text-indigo-600 hover:text-indigo-500">
                 See learned domains
               </Link>

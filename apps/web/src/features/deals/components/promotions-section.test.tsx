@@ -2,29 +2,18 @@ import { DEALS_EMPTY, DEALS_LOAD_FAILED, encodeDealId } from "@bytetoll/contract
 import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeEach, describe, expect, it, vi } from "vitest";
-import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { fail, ok, signInWithToken, stubApi, TEST_CONFIG, TEST_USER } from "../../../test/api-stub.ts";
 import { dealFixture } from "../../../test/deal-fixture.ts";
-import type { FakeSocket } from "../../../test/fake-socket.ts";
+import { createdSockets, lastSocket } from "../../../test/fake-socket.ts";
 import { pageOf } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 import { latestDealsQueryOptions } from "../api/get-latest-deals.ts";
 
-const sockets = vi.hoisted(() => ({ created: [] as unknown[] }));
-vi.mock("socket.io-client", async () => {
-  const { FakeSocket: Fake } = await import("../../../test/fake-socket.ts");
-  return {
-    io: () => {
-      const socket = new Fake();
-      sockets.created.push(socket);
-      return socket;
-    },
-  };
-});
-const lastSocket = () => sockets.created.at(-1) as FakeSocket;
+vi.mock("socket.io-client", () => import("../../../test/fake-socket.ts"));
 
 let tokenCount = 0;
 beforeEach(() => {
-  sockets.created.length = 0;
+  createdSockets.length = 0;
   tokenCount += 1;
 });
 
@@ -199,8 +188,11 @@ describe("Promotions", () => {
     expect(within(group).getByRole("button", { name: "Withdraw" })).toBeDisabled();
   });
 
-  it("shares to the marketing site with a message about mobile proxies from $3/GB", async () => {
-    dashboard({ "GET /deals/latestv2": ok([dealFixture({ id: FLASH, deal_title: "Flash" })]) });
+  it("shares to the marketing site with a message about mobile proxies from the operator's price per GB", async () => {
+    dashboard({
+      "GET /config": ok({ ...TEST_CONFIG, price_per_gb_usd: 2.5 }),
+      "GET /deals/latestv2": ok([dealFixture({ id: FLASH, deal_title: "Flash" })]),
+    });
     renderRoute("/");
     const flash = await card("Flash");
     await userEvent.click(within(flash).getByRole("button", { name: "Share Flash" }));
@@ -224,7 +216,11 @@ describe("Promotions", () => {
     expect(x.getAttribute("href")).toContain(
       encodeURIComponent(`https://bytetoll.example.test/?di=${FLASH}`),
     );
-    expect(decodeURIComponent(x.getAttribute("href") ?? "")).toContain("Mobile proxies from $3/GB");
+    expect(decodeURIComponent(x.getAttribute("href") ?? "")).toContain("Mobile proxies from $2.50/GB");
+    const mail = within(menu).getByRole("menuitem", { name: "E-mail" });
+    expect(decodeURIComponent(mail.getAttribute("href") ?? "")).toContain(
+      "subject=Mobile proxies from $2.50/GB&",
+    );
   });
 
   it("changes a deal's status live on deal.updated, without polling while connected", async () => {
@@ -236,8 +232,7 @@ describe("Promotions", () => {
     await waitFor(() => expect(lastSocket().joined).toContain("deals"));
     const cancelled = dealFixture({ id: FLASH, deal_title: "Flash", status: "cancelled" });
     act(() => {
-      for (const socket of sockets.created as FakeSocket[])
-        socket.deliver("deal.updated", { deal: cancelled });
+      for (const socket of createdSockets) socket.deliver("deal.updated", { deal: cancelled });
     });
     await waitFor(() => expect(within(flash).getByTestId("deal-status")).toHaveTextContent("Cancelled"));
     expect(api.callsTo("GET", "/deals/latestv2")).toHaveLength(1);

@@ -2,7 +2,8 @@ import * as DropdownMenu from "@radix-ui/react-dropdown-menu";
 import { Share2 } from "lucide-react";
 import { useState } from "react";
 import { buttonClassName } from "../../../components/ui/button.tsx";
-import { dealShareUrl, SHARE_MESSAGE, shareTargets } from "../share-links.ts";
+import { useConfig } from "../../../lib/config.ts";
+import { dealShareUrl, shareMessage, shareTargets } from "../share-links.ts";
 
 const ITEM =
   "flex cursor-pointer items-center rounded-md px-3 py-2 text-sm text-slate-700 outline-none data-[highlighted]:bg-slate-100";
@@ -18,6 +19,7 @@ export function ShareMenu({
   marketingUrl: string;
 }) {
   const url = dealShareUrl(marketingUrl, dealId);
+  const message = shareMessage(useConfig().data?.price_per_gb_usd);
   const [copied, setCopied] = useState<"idle" | "copied" | "failed">("idle");
 
   async function copy() {
@@ -49,7 +51,7 @@ export function ShareMenu({
           >
             {copied === "copied" ? "Copied!" : copied === "failed" ? "Failed to copy" : "Copy link"}
           </DropdownMenu.Item>
-          {shareTargets(url).map((target) => (
+          {shareTargets(url, message).map((target) => (
             <DropdownMenu.Item key={target.name} asChild className={ITEM}>
               <a href={target.href} target="_blank" rel="noopener noreferrer">
                 {target.name}
@@ -59,9 +61,7 @@ export function ShareMenu({
           {typeof navigator.share === "function" ? (
             <DropdownMenu.Item
               className={ITEM}
-              onSelect={() =>
-                void navigator.share({ title, text: SHARE_MESSAGE, url }).catch(() => undefined)
-              }
+              onSelect={() => void navigator.share({ title, text: message.text, url }).catch(() => undefined)}
             >
               Share…
             </DropdownMenu.Item>

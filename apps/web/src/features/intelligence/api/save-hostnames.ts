@@ -1,5 +1,5 @@
 import type { HostnamesResponse } from "@bytetoll/contracts";
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useMutationState, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
 import { HOSTNAMES_QUERY_KEY } from "./get-hostnames.ts";
 import { ROUTING_RULES_QUERY_KEY } from "./get-routing-rules.ts";
@@ -16,11 +16,16 @@ export async function saveHostnames(hostnames: string[]): Promise<string[]> {
   return body.data.hostnames.map((entry) => entry.hostname);
 }
 
+const SAVE_HOSTNAMES_KEY = ["account", "intelligence", "save-hostnames"] as const;
+
 /** Saving refreshes the list, and the rules: hints the learner already judged become rules at once. */
 export function useSaveHostnames() {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: SAVE_HOSTNAMES_KEY,
     mutationFn: saveHostnames,
+    // The list before this save: what is new in it is what the learner has just been asked to check.
+    onMutate: (): string[] => queryClient.getQueryData<string[]>(HOSTNAMES_QUERY_KEY) ?? [],
     onSuccess: async (saved) => {
       queryClient.setQueryData(HOSTNAMES_QUERY_KEY, saved);
       await Promise.all([
@@ -29,4 +34,24 @@ export function useSaveHostnames() {
       ]);
     },
   });
+}
+
+export interface HostnamesAdded {
+  hostnames: string[];
+  /** When the save that added them was sent (ms since the epoch). */
+  at: number;
+}
+
+/** The host names the latest successful save on this page added, and when: the learner probes a
+ * new hint within seconds of its save. */
+export function useHostnamesAdded(): HostnamesAdded | null {
+  const saves = useMutationState({
+    filters: { mutationKey: SAVE_HOSTNAMES_KEY, status: "success" },
+    select: (mutation) => {
+      const sent = (mutation.state.variables as string[] | undefined) ?? [];
+      const before = new Set((mutation.state.context as string[] | undefined) ?? []);
+      return { hostnames: sent.filter((hostname) => !before.has(hostname)), at: mutation.state.submittedAt };
+    },
+  });
+  return saves.at(-1) ?? null;
 }

@@ -1,9 +1,11 @@
 import type { RoutingRule } from "@bytetoll/contracts";
-import { screen, waitFor, within } from "@testing-library/react";
+import { act, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
+import { NO_RULES_YET } from "./routing-rules-list.tsx";
+import { BEING_CHECKED, NOT_DECIDED } from "./undecided-hostnames.tsx";
 
 const RULES: RoutingRule[] = [
   {
@@ -93,6 +95,49 @@ describe("Smart Routing page", () => {
     await user.click(screen.getByRole("button", { name: "Save" }));
     expect(await screen.findByText("Hostnames saved")).toBeInTheDocument();
     expect(api.callsTo("POST", "/settings/hostnames")[0]?.body).toEqual({ hostnames: ["news.example.net"] });
+  });
+
+  it("says what is happening to a saved hostname the learner has not decided: being checked in its first minute, then that the checks could not tell", async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      let saved = ["shop.example.com", "quiet.example.net"];
+      const listed = () => ok({ hostnames: saved.map((hostname) => ({ hostname })) });
+      openPage({
+        "GET /settings/hostnames": listed,
+        "POST /settings/hostnames": () => {
+          saved = [...saved, "new.example.io"];
+          return listed();
+        },
+      });
+      const list = await screen.findByRole("region", { name: "Domains Routed to Datacenter Proxies" });
+      // Saved before this visit and still without a verdict: not "within a minute" for ever.
+      const undecided = await within(list).findByRole("list", { name: "Hostnames not decided yet" });
+      expect(within(undecided).getByText("quiet.example.net").nextSibling).toHaveTextContent(NOT_DECIDED);
+      expect(within(list).queryByText(NO_RULES_YET)).toBeNull();
+      expect(await within(list).findByRole("switch", { name: "shop.example.com" })).toBeInTheDocument();
+
+      const user = userEvent.setup({ advanceTimers: vi.advanceTimersByTime });
+      await waitFor(() => expect((textArea() as HTMLTextAreaElement).value).not.toBe(""));
+      await user.type(textArea(), "{Enter}new.example.io");
+      await user.click(screen.getByRole("button", { name: "Save" }));
+      await screen.findByText("Hostnames saved");
+      const added = await within(undecided).findByText("new.example.io");
+      expect(added.nextSibling).toHaveTextContent(BEING_CHECKED);
+      expect(within(undecided).getByText("quiet.example.net").nextSibling).toHaveTextContent(NOT_DECIDED);
+
+      // The first minute passes and the learner has still not decided.
+      await act(async () => {
+        vi.advanceTimersByTime(61_000);
+      });
+      await waitFor(() => expect(added.nextSibling).toHaveTextContent(NOT_DECIDED));
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it("says there are no domains yet only when no hostname is saved either", async () => {
+    openPage({ "GET /settings/hostnames": ok({ hostnames: [] }), "GET /settings/routing/rules": ok([]) });
+    expect(await screen.findByText(NO_RULES_YET)).toBeInTheDocument();
   });
 
   it.each([

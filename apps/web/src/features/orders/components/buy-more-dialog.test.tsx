@@ -41,6 +41,13 @@ describe("Buy More Data modal", () => {
     expect(within(dialog).getByTestId("buy-more-total")).toHaveTextContent("$15");
   });
 
+  it("names the provider behind each way of paying", async () => {
+    dashboardApi();
+    const { dialog } = await openBuyMore();
+    expect(within(dialog).getByText("Powered by NOWPayments")).toBeInTheDocument();
+    expect(within(dialog).getByText("Powered by Stripe")).toBeInTheDocument();
+  });
+
   it("refuses less than 1 GB", async () => {
     dashboardApi();
     const { user, dialog } = await openBuyMore();

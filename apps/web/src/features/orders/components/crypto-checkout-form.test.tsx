@@ -2,7 +2,7 @@ import { encodeDealId } from "@bytetoll/contracts";
 import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
-import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
+import { fail, ok, signInWithToken, stubApi, TEST_CONFIG, TEST_USER } from "../../../test/api-stub.ts";
 import { dealFixture } from "../../../test/deal-fixture.ts";
 import { orderFixture } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
@@ -78,6 +78,23 @@ describe("checkout form", () => {
     await userEvent.click(payButton());
     expect(await screen.findByRole("alert")).toHaveTextContent("amount must be at most 100000");
     expect(router.state.location.search).toBe("?usd=25");
+  });
+
+  it("names the payment providers the operator configured, before any order exists", async () => {
+    checkoutApi();
+    await openForm("/checkout?usd=25");
+    expect(await screen.findByText("Pay with USDC. Powered by NOWPayments.")).toBeInTheDocument();
+    expect(screen.getByText("Card payments are powered by Stripe.")).toBeInTheDocument();
+  });
+
+  it("names the sandbox when it takes the payments, and no card provider when cards are off", async () => {
+    checkoutApi({ "GET /config": ok({ ...TEST_CONFIG, crypto_provider: "sandbox", card_provider: null }) });
+    await openForm("/checkout?usd=25");
+    expect(
+      await screen.findByText("Pay with USDC. Powered by the sandbox payment provider."),
+    ).toBeInTheDocument();
+    expect(screen.queryByText(/Card payments are powered by/)).not.toBeInTheDocument();
+    expect(screen.queryByText(/our .* payment provider/)).not.toBeInTheDocument();
   });
 
   it("says a deal link that is not ours is no longer available", async () => {

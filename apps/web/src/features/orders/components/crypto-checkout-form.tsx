@@ -5,6 +5,7 @@ import { FALLBACK_PRICE_PER_GB_USD, useConfig } from "../../../lib/config.ts";
 import { formatGb, formatMoney } from "../../../lib/format.ts";
 import type { Network } from "../api/order.ts";
 import { type PaymentChoice, useStartPurchase } from "../hooks/use-start-purchase.ts";
+import { paymentProviderName } from "../payment-provider.ts";
 import { DEFAULT_PURCHASE_GB, totalUsd, usdAmountProblem } from "../purchase-amount.ts";
 import { AmountField } from "./amount-field.tsx";
 import { CryptoNetworkFields } from "./crypto-network-fields.tsx";
@@ -60,7 +61,12 @@ export function CryptoCheckoutForm({
     <form onSubmit={submit} noValidate className="space-y-6" data-testid="crypto-checkout-form">
       <div>
         <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Checkout</h1>
-        <p className="mt-1 text-sm text-slate-500">Pay with USDC. Powered by our crypto payment provider.</p>
+        <p className="mt-1 text-sm text-slate-500">
+          Pay with USDC.
+          {config.data
+            ? ` Powered by ${paymentProviderName({ provider: config.data.crypto_provider })}.`
+            : null}
+        </p>
       </div>
 
       {fixedUsd === null ? (
@@ -122,9 +128,11 @@ export function CryptoCheckoutForm({
           <CreditCard aria-hidden="true" className="size-4" />
           Pay by card
         </Button>
-        <p className="text-center text-xs text-slate-500">
-          Card payments are powered by our card payment provider.
-        </p>
+        {config.data?.card_provider ? (
+          <p className="text-center text-xs text-slate-500">
+            Card payments are powered by {paymentProviderName({ provider: config.data.card_provider })}.
+          </p>
+        ) : null}
       </div>
     </form>
   );

@@ -2,7 +2,7 @@ import { encodeDealId, type Payout } from "@bytetoll/contracts";
 import { screen, within } from "@testing-library/react";
 import { describe, expect, it } from "vitest";
 import { ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
-import { orderFixture, pageOf } from "../../../test/order-fixture.ts";
+import { historyOf, orderFixture, pageOf } from "../../../test/order-fixture.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 
 const deal = encodeDealId(3);
@@ -29,8 +29,9 @@ describe("history of deal money", () => {
     stubApi({
       "GET /auth/session": ok(TEST_USER),
       "GET /account/status": ok({ balance_gb: 1, balance_bytes: 1e9 }),
-      "GET /transactions": Response.json(
-        pageOf([
+      "GET /transactions": Response.json(pageOf([])),
+      "GET /history": Response.json(
+        historyOf([
           orderFixture({ order_id: "d", deal_id: deal, quantity: null }),
           orderFixture({ order_id: "f", deal_id: encodeDealId(4), quantity: 2 }),
         ]),

@@ -1,6 +1,6 @@
 import { classNames } from "../../../lib/class-names.ts";
 
-type Tone = "unpaid" | "paid" | "failed" | "other";
+export type Tone = "unpaid" | "paid" | "failed" | "other";
 
 /** docs/product.md#states: waiting or missing → Unpaid, paid green, failed red, anything else capitalised. */
 export function orderStatusDisplay(status: string | null | undefined): { label: string; tone: Tone } {
@@ -19,7 +19,11 @@ const toneClasses: Record<Tone, string> = {
 };
 
 export function OrderStatusBadge({ status }: { status: string | null | undefined }) {
-  const { label, tone } = orderStatusDisplay(status);
+  return <StatusBadge {...orderStatusDisplay(status)} />;
+}
+
+/** The status pill itself, for rows that are not orders (a credit, a refund). */
+export function StatusBadge({ label, tone }: { label: string; tone: Tone }) {
   return (
     <span
       data-testid="order-status"

@@ -1,6 +1,7 @@
-import { CreditCard, ExternalLink, Loader2, RefreshCw } from "lucide-react";
+import { CreditCard, ExternalLink, Loader2, Printer, RefreshCw } from "lucide-react";
 import { type ReactNode, useState } from "react";
-import { Button } from "../../../components/ui/button.tsx";
+import { Link } from "react-router";
+import { Button, buttonClassName } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { formatDateTime, formatGb, formatMoney, formatUsdc } from "../../../lib/format.ts";
@@ -11,12 +12,15 @@ import { useLiveOrderUpdates } from "../hooks/use-live-order-updates.ts";
 import { useRefreshOrder } from "../hooks/use-refresh-order.ts";
 import { errorMessage, goToCardPage } from "../hooks/use-start-purchase.ts";
 import { paymentProviderName } from "../payment-provider.ts";
+import { receiptPath } from "../receipt-path.ts";
+import { CancelOrderDialog } from "./cancel-order-dialog.tsx";
 import { CryptoCheckoutForm } from "./crypto-checkout-form.tsx";
 import { NETWORK_NAMES } from "./crypto-network-fields.tsx";
 import { LiveStatusIndicator } from "./live-status-indicator.tsx";
 import { orderKind } from "./order-kind.ts";
 import { OrderStatusBadge } from "./order-status-badge.tsx";
 import { OrderUnavailable } from "./order-unavailable.tsx";
+import { PaymentDeadline } from "./payment-deadline.tsx";
 
 /** /checkout?order_id=… (docs/product.md#routes-and-layout): the order's payment state, live and refreshable by hand.
  * `dealNotice` shows, on an unpaid order made for a deal, whether that deal is still on. */
@@ -88,10 +92,24 @@ export function OrderStatusView({
       {data.payment_status === "waiting" ? <WaitingForPayment order={data} /> : null}
       {data.payment_status === "partially_paid" ? <PartiallyPaid order={data} /> : null}
       {data.payment_status === "paid" ? (
-        <p className="rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800">
-          {orderKind(data) === "Deposit"
-            ? `Deposit received. It is held until the group buy reaches its target, then buys ${formatGb(data.gb)}.`
-            : `Payment received. ${formatGb(data.gb)} added to your balance.`}
+        <div className="flex flex-col gap-3 rounded-xl border border-emerald-200 bg-emerald-50 px-4 py-3 text-sm text-emerald-800 sm:flex-row sm:items-center sm:justify-between">
+          <p>
+            {orderKind(data) === "Deposit"
+              ? `Deposit received. It is held until the group buy reaches its target, then buys ${formatGb(data.gb)}.`
+              : `Payment received. ${formatGb(data.gb)} added to your balance.`}
+          </p>
+          <Link to={receiptPath(data.order_id)} className={buttonClassName("secondary", "shrink-0 py-2")}>
+            <Printer aria-hidden="true" className="size-4" />
+            Receipt
+          </Link>
+        </div>
+      ) : null}
+      {data.payment_status === "cancelled" ? (
+        <p
+          className="rounded-xl border border-slate-200 bg-slate-100 px-4 py-3 text-sm text-slate-700"
+          data-testid="order-cancelled"
+        >
+          You cancelled this order. Do not send a payment for it; one already on its way is still credited.
         </p>
       ) : null}
 
@@ -153,15 +171,22 @@ function WaitingForPayment({ order }: { order: Order }) {
         <Loader2 aria-hidden="true" className="size-4 animate-spin text-indigo-600" />
         Waiting for payment… This page updates by itself when it arrives.
       </p>
+      <div className="flex flex-wrap items-center justify-between gap-3 border-t border-slate-100 pt-4">
+        <PaymentDeadline order={order} />
+        <CancelOrderDialog orderId={order.order_id} />
+      </div>
       <PoweredBy order={order} />
     </section>
   );
 }
 
-/** "Powered by NOWPayments.": the provider the order's payment was opened with, when the order names it. */
+/** "Powered by NOWPayments.": the provider the order's payment was opened with. */
 function PoweredBy({ order }: { order: Order }) {
-  const name = paymentProviderName(order);
-  return name ? <p className="text-xs text-slate-500">Powered by {name}.</p> : null;
+  return (
+    <p className="text-xs text-slate-500" data-testid="powered-by">
+      Powered by {paymentProviderName(order)}.
+    </p>
+  );
 }
 
 /** Part of the payment arrived: nothing is credited until all of it has (decision 010). The

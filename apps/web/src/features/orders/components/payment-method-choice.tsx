@@ -1,11 +1,13 @@
 import { CreditCard, Wallet } from "lucide-react";
 import { useId } from "react";
 import { classNames } from "../../../lib/class-names.ts";
+import { useConfig } from "../../../lib/config.ts";
 import type { PaymentMethod } from "../api/order.ts";
+import { paymentProviderName } from "../payment-provider.ts";
 
-const OPTIONS: Array<{ value: PaymentMethod; label: string; hint: string; Icon: typeof Wallet }> = [
-  { value: "crypto", label: "USDC", hint: "Powered by our crypto payment provider", Icon: Wallet },
-  { value: "card", label: "Card", hint: "Powered by our card payment provider", Icon: CreditCard },
+const OPTIONS: Array<{ value: PaymentMethod; label: string; Icon: typeof Wallet }> = [
+  { value: "crypto", label: "USDC", Icon: Wallet },
+  { value: "card", label: "Card", Icon: CreditCard },
 ];
 
 /** USDC or card, as a radio group so arrow keys move between the two. */
@@ -18,35 +20,44 @@ export function PaymentMethodChoice({
 }) {
   // Unique per form, so two choices on one page do not share a radio group.
   const name = useId();
+  const config = useConfig();
+  const providers = config.data
+    ? { crypto: config.data.crypto_provider, card: config.data.card_provider }
+    : { crypto: null, card: null };
   return (
     <fieldset>
       <legend className="text-sm font-medium text-slate-700">Pay with</legend>
       <div className="mt-1.5 grid grid-cols-2 gap-3">
-        {OPTIONS.map(({ value: option, label, hint, Icon }) => (
-          <label
-            key={option}
-            className={classNames(
-              "flex cursor-pointer flex-col gap-1 rounded-lg border p-3 text-sm focus-within:ring-2 focus-within:ring-indigo-500",
-              value === option
-                ? "border-indigo-500 bg-indigo-50"
-                : "border-slate-300 bg-white hover:bg-slate-50",
-            )}
-          >
-            <span className="flex items-center gap-2 font-semibold text-slate-900">
-              <input
-                type="radio"
-                name={name}
-                value={option}
-                checked={value === option}
-                onChange={() => onChange(option)}
-                className="sr-only"
-              />
-              <Icon aria-hidden="true" className="size-4" />
-              {label}
-            </span>
-            <span className="text-xs text-slate-500">{hint}</span>
-          </label>
-        ))}
+        {OPTIONS.map(({ value: option, label, Icon }) => {
+          const provider = providers[option];
+          return (
+            <label
+              key={option}
+              className={classNames(
+                "flex cursor-pointer flex-col gap-1 rounded-lg border p-3 text-sm focus-within:ring-2 focus-within:ring-indigo-500",
+                value === option
+                  ? "border-indigo-500 bg-indigo-50"
+                  : "border-slate-300 bg-white hover:bg-slate-50",
+              )}
+            >
+              <span className="flex items-center gap-2 font-semibold text-slate-900">
+                <input
+                  type="radio"
+                  name={name}
+                  value={option}
+                  checked={value === option}
+                  onChange={() => onChange(option)}
+                  className="sr-only"
+                />
+                <Icon aria-hidden="true" className="size-4" />
+                {label}
+              </span>
+              {provider ? (
+                <span className="text-xs text-slate-500">Powered by {paymentProviderName({ provider })}</span>
+              ) : null}
+            </label>
+          );
+        })}
       </div>
     </fieldset>
   );

@@ -8,10 +8,7 @@ import type { Order } from "../api/order.ts";
 import { leavePage } from "../leave-page.ts";
 
 vi.mock("../leave-page.ts", () => ({ leavePage: vi.fn() }));
-vi.mock("socket.io-client", async () => {
-  const { FakeSocket } = await import("../../../test/fake-socket.ts");
-  return { io: () => new FakeSocket() };
-});
+vi.mock("socket.io-client", () => import("../../../test/fake-socket.ts"));
 
 const ACK = "I understand that sending tokens using another blockchain network will result in loss of funds.";
 

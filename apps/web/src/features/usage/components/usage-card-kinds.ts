@@ -1,6 +1,6 @@
 import { DayUsageChart, DomainUsageChart, ProxyTypeUsageChart } from "./lazy-charts.tsx";
 import type { UsageCardKind } from "./usage-card.tsx";
-import { formatUsageDay, toDatum } from "./usage-chart-data.ts";
+import { emptyDatum, formatUsageDay, toDatum } from "./usage-chart-data.ts";
 
 export const DAY_USAGE: UsageCardKind<"day"> = {
   groupBy: "day",
@@ -23,9 +23,7 @@ export const DOMAIN_USAGE: UsageCardKind<"domain"> = {
 export const PROXY_TYPE_USAGE: UsageCardKind<"proxy_type"> = {
   groupBy: "proxy_type",
   title: "Usage by Proxy Type",
-  toData: ([row], metric) => [
-    row ? toDatum(row, metric, "All traffic") : { label: "All traffic", mobile: 0, dc: 0 },
-  ],
+  toData: ([row], metric) => [row ? toDatum(row, metric, "All traffic") : emptyDatum("All traffic")],
   Chart: ProxyTypeUsageChart,
   table: { caption: "Usage by proxy type", firstColumn: "Traffic" },
 };

@@ -1,5 +1,5 @@
-import type { UsageMetrics } from "@bytetoll/contracts";
-import { formatGb } from "../../../lib/format.ts";
+import { BYTES_PER_GB, type UsageMetrics } from "@bytetoll/contracts";
+import { formatDataAmount } from "../../../lib/format.ts";
 
 /** The metric radio of docs/product.md#routes-and-layout: GB Used or Requests. */
 export type UsageMetric = "gb" | "requests";
@@ -17,44 +17,42 @@ export interface ChartDatum {
   dc: number;
 }
 
+/** GB from the exact byte counts, not the API's GB rounded to 2 decimals: a few KB stays a few KB. */
 export function toDatum(row: UsageMetrics, metric: UsageMetric, label: string): ChartDatum {
   return metric === "gb"
-    ? { label, mobile: row.mobile_gb, dc: row.dc_gb }
+    ? { label, mobile: row.mobile_bytes / BYTES_PER_GB, dc: row.dc_bytes / BYTES_PER_GB }
     : { label, mobile: row.mobile_requests, dc: row.dc_requests };
 }
+
+/** A datum with nothing in it. */
+export const emptyDatum = (label: string): ChartDatum => ({ label, mobile: 0, dc: 0 });
 
 /** "No data available." when nothing at all was used in the window, whichever metric is shown. */
 export function hasTraffic(rows: readonly UsageMetrics[]): boolean {
   return rows.some(
-    (row) => row.mobile_gb > 0 || row.dc_gb > 0 || row.mobile_requests > 0 || row.dc_requests > 0,
+    (row) => row.mobile_bytes > 0 || row.dc_bytes > 0 || row.mobile_requests > 0 || row.dc_requests > 0,
   );
 }
 
 const requestsFormat = new Intl.NumberFormat("en-US");
 
-/** 1 GB is 1,000 MB, as the ledger counts bytes (10^9 per GB). */
+/** 1 GB is 1,000 MB and 1,000,000 KB, as the ledger counts bytes (10^9 per GB). */
 const MB_PER_GB = 1000;
-const mbFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 1 });
-const smallMbFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 });
-
-/** Below 1 GB in MB ("120 MB", not "0.12 GB"), from 1 GB on in GB. */
-function formatUsageGb(gb: number): string {
-  if (gb <= 0 || gb >= 1) return formatGb(gb);
-  const mb = gb * MB_PER_GB;
-  return `${(mb < 1 ? smallMbFormat : mbFormat).format(mb)} MB`;
-}
-
+const KB_PER_GB = 1_000_000;
+/** GB (from exact bytes) in B, KB, MB or GB as lib/format's formatDataAmount says; requests as counts. */
 export function formatMetric(value: number, metric: UsageMetric): string {
-  return metric === "gb" ? formatUsageGb(value) : requestsFormat.format(value);
+  return metric === "requests" ? requestsFormat.format(value) : formatDataAmount(value);
 }
 
 const compactFormat = new Intl.NumberFormat("en-US", { notation: "compact", maximumFractionDigits: 1 });
 const gbTickFormat = new Intl.NumberFormat("en-US", { maximumFractionDigits: 3 });
 
-/** Axis ticks: "1.3M" rather than "1,300,000" so they fit on a phone; GB ticks below 1 GB in MB. */
+/** Axis ticks: "1.3M" rather than "1,300,000" so they fit on a phone; GB ticks below 1 GB in MB,
+ * below 1 MB in KB. */
 export function formatAxisTick(value: number, metric: UsageMetric): string {
   if (value === 0) return "0";
   if (metric === "requests") return compactFormat.format(value);
+  if (value < 0.001) return `${gbTickFormat.format(value * KB_PER_GB)} KB`;
   return value < 1 ? `${gbTickFormat.format(value * MB_PER_GB)} MB` : `${gbTickFormat.format(value)} GB`;
 }
 
@@ -118,10 +116,10 @@ export function largestTotal(data: readonly ChartDatum[]): number {
   return data.reduce((largest, datum) => Math.max(largest, datum.mobile + datum.dc), 0);
 }
 
-/** Sums in GB are re-rounded to 2 decimals so 0.1 + 0.2 never shows as 0.30000000000000004. */
+/** Sums in GB are re-rounded to whole bytes so 0.1 + 0.2 never shows as 0.30000000000000004. */
 export function totalOf(datum: ChartDatum, metric: UsageMetric): number {
   const total = datum.mobile + datum.dc;
-  return metric === "gb" ? Math.round(total * 100) / 100 : total;
+  return metric === "gb" ? Math.round(total * BYTES_PER_GB) / BYTES_PER_GB : total;
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"] as const;

@@ -5,18 +5,35 @@ import { beforeEach, describe, expect, it, vi } from "vitest";
 import { ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
 import { renderRoute } from "../../../test/render-route.tsx";
 
-const ZERO = { mobile_gb: 0, dc_gb: 0, mobile_requests: 0, dc_requests: 0 };
+/** The metric fields as the API answers them: exact bytes, and GB rounded to 2 decimals. */
+function metrics(
+  mobileBytes: number,
+  dcBytes: number,
+  mobileRequests: number,
+  dcRequests: number,
+): UsageMetrics {
+  const gb = (bytes: number) => Math.round(bytes / 1e7) / 100;
+  return {
+    mobile_gb: gb(mobileBytes),
+    dc_gb: gb(dcBytes),
+    mobile_requests: mobileRequests,
+    dc_requests: dcRequests,
+    mobile_bytes: mobileBytes,
+    dc_bytes: dcBytes,
+  };
+}
+const ZERO = metrics(0, 0, 0, 0);
 
 const DAYS: UsageDayRow[] = [
   { date: "2025-02-27", ...ZERO },
-  { date: "2025-02-28", mobile_gb: 1.5, dc_gb: 0.25, mobile_requests: 1200, dc_requests: 30 },
-  { date: "2025-03-01", mobile_gb: 0, dc_gb: 2, mobile_requests: 0, dc_requests: 45 },
+  { date: "2025-02-28", ...metrics(1.5e9, 0.25e9, 1200, 30) },
+  { date: "2025-03-01", ...metrics(0, 2e9, 0, 45) },
 ];
 const DOMAINS: UsageDomainRow[] = [
-  { value: "shop.example", mobile_gb: 3, dc_gb: 0, mobile_requests: 10, dc_requests: 0 },
-  { value: "Others", mobile_gb: 0.5, dc_gb: 0.1, mobile_requests: 5, dc_requests: 2 },
+  { value: "shop.example", ...metrics(3e9, 0, 10, 0) },
+  { value: "Others", ...metrics(0.5e9, 0.1e9, 5, 2) },
 ];
-const TYPES: UsageMetrics[] = [{ mobile_gb: 1.5, dc_gb: 2.25, mobile_requests: 1200, dc_requests: 75 }];
+const TYPES: UsageMetrics[] = [metrics(1.5e9, 2.25e9, 1200, 75)];
 
 interface UsageCall {
   url: URL;
@@ -103,6 +120,22 @@ describe("Usage page", SLOW, () => {
     const donut = card("Usage by Proxy Type");
     expect(await within(donut).findByText("Total")).toBeInTheDocument();
     expect(within(donut).getAllByText("3.75 GB").length).toBeGreaterThan(0);
+  });
+
+  it("shows a few KB of traffic, which the API's 2-decimal GB round to 0, in KB from the exact bytes", async () => {
+    const few = metrics(4_321, 0, 2, 0);
+    usagePage(
+      answer({
+        day: [{ date: "2025-03-02", ...few }],
+        domain: [{ value: "127.0.0.1", ...few }],
+        proxy_type: [few],
+      }),
+    );
+    await screen.findByText("Usage per day (UTC)");
+    expect(tableRows(card("Usage per Day"))).toEqual([["Mar 2", "4.3 KB", "0 GB", "4.3 KB"]]);
+    expect(tableRows(card("Usage per Domain"))).toEqual([["127.0.0.1", "4.3 KB", "0 GB", "4.3 KB"]]);
+    const donut = card("Usage by Proxy Type");
+    expect(await within(donut).findByTestId("donut-centre")).toHaveTextContent("Total4.3 KB");
   });
 
   it("switches a card to requests at once, from the numbers it already has", async () => {

@@ -1,0 +1,261 @@
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser } from "./fixtures/browser.ts";
+import { type ServerWithGateway, startServerWithGateway } from "./fixtures/gateway.ts";
+import type { RunningServer } from "./fixtures/server.ts";
+import { signInNewCustomer, signInThroughPage } from "./fixtures/sign-in.ts";
+
+const OPERATOR = `ops-${Date.now()}@example.com`;
+/** Text only the console's own code carries (its frame), never the gate or the customer's pages. */
+const CONSOLE_MARK = "admin-console";
+
+let server: RunningServer;
+let browser: Browser;
+let site: ServerWithGateway;
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([
+    startServerWithGateway(20_000, { ADMIN_EMAILS: `Someone@example.com, ${OPERATOR}` }),
+    launchBrowser(),
+  ]);
+  server = site.server;
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+/** Every JavaScript file the context downloads, with its text. */
+function recordScripts(context: BrowserContext): Map<string, Promise<string>> {
+  const scripts = new Map<string, Promise<string>>();
+  context.on("response", (response) => {
+    if (response.url().endsWith(".js"))
+      scripts.set(
+        response.url(),
+        response.text().catch(() => ""),
+      );
+  });
+  return scripts;
+}
+
+async function loadedConsole(scripts: Map<string, Promise<string>>): Promise<boolean> {
+  const bodies = await Promise.all(scripts.values());
+  return bodies.some((body) => body.includes(CONSOLE_MARK));
+}
+
+async function tokenOf(page: Page): Promise<string> {
+  const stored = await page.evaluate(() => window.localStorage.getItem("bytetoll.token"));
+  return (JSON.parse(stored ?? "{}") as { token: string }).token;
+}
+
+/** A call to the API as the signed-in page's user; the status and the parsed envelope's data. */
+async function api<T>(page: Page, path: string, body?: unknown): Promise<{ status: number; data: T }> {
+  const response = await fetch(`${server.url}${path}`, {
+    method: body === undefined ? "GET" : "POST",
+    headers: {
+      authorization: `Bearer ${await tokenOf(page)}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as { data: T };
+  return { status: response.status, data: envelope.data };
+}
+
+/** The balance the customer page shows, in GB. */
+async function shownBalance(page: Page): Promise<number> {
+  const text = (await page.getByTestId("customer-balance").textContent()) ?? "";
+  return Number(text.replace(/[^0-9.-]/g, ""));
+}
+
+/** "2026-11-21T10:05" in the browser's own time zone, for a datetime-local field. */
+function localInput(page: Page, msFromNow: number): Promise<string> {
+  return page.evaluate((offset) => {
+    const date = new Date(Date.now() + offset);
+    return new Date(date.getTime() - date.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+  }, msFromNow);
+}
+
+describe("the operator's console", () => {
+  it("finds a customer, credits them, disables them (their proxy requests stop), creates a deal and sends a payout", async () => {
+    const customerContext = await browser.newContext({ baseURL: server.url });
+    // A customer's pages make no request the server refuses (the console link comes with the session).
+    const refused: string[] = [];
+    customerContext.on("response", (response) => {
+      if (response.status() >= 400) refused.push(`${response.status()} ${new URL(response.url()).pathname}`);
+    });
+    const { page: customer, email } = await signInNewCustomer(customerContext, server, "console-customer");
+    const { data: credentials } = await api<{ username: string; password: string }>(
+      customer,
+      "/credentials/latest",
+    );
+    await site.fetchThroughGateway(credentials.username, credentials.password);
+    // A customer's menu has no way into the console.
+    await customer.getByRole("link", { name: "Usage" }).first().waitFor();
+    expect(await customer.getByRole("link", { name: "Operator console" }).count()).toBe(0);
+    await customer.waitForLoadState("networkidle");
+    expect(refused).toEqual([]);
+
+    const operatorContext = await browser.newContext({ baseURL: server.url });
+    const operator = await operatorContext.newPage();
+    await signInThroughPage(operator, server, OPERATOR);
+    await operator.getByRole("link", { name: "Operator console" }).first().click();
+    await operator.waitForURL(`${server.url}/admin`);
+    await operator.getByRole("heading", { name: "Overview" }).waitFor();
+
+    // Find the customer by e-mail and open their page.
+    await operator.getByRole("link", { name: "Customers" }).first().click();
+    await operator.getByRole("searchbox", { name: "Search by e-mail" }).fill(email);
+    await operator.keyboard.press("Enter");
+    await operator.waitForURL(/\/admin\/customers\?email=/);
+    await operator.getByRole("link", { name: email }).click();
+    await operator.getByRole("heading", { name: new RegExp(email) }).waitFor();
+    const before = await shownBalance(operator);
+
+    // Credit 5 GB with a note: the page and the customer's own balance move by 5 GB.
+    await operator.getByRole("button", { name: "Credit or debit" }).click();
+    const credit = operator.getByRole("dialog", { name: `Credit or debit ${email}` });
+    await credit.getByLabel("GB", { exact: true }).fill("5");
+    await credit.getByLabel("Note").fill("e2e goodwill");
+    await credit.getByRole("button", { name: "Credit" }).click();
+    await credit.waitFor({ state: "detached" });
+    await expect.poll(() => shownBalance(operator), { timeout: 10_000 }).toBeCloseTo(before + 5, 2);
+    const status = await api<{ balance_gb: number }>(customer, "/account/status");
+    expect(status.data.balance_gb).toBeCloseTo(before + 5, 2);
+    await operator.getByRole("table", { name: "Ledger" }).getByText("e2e goodwill").waitFor();
+
+    // Disable: the gateway refuses the customer's next request with 403 account_disabled, the API with 403.
+    await operator.getByRole("button", { name: "Disable account" }).click();
+    const disable = operator.getByRole("dialog", { name: "Disable account" });
+    await disable.getByText("403 account_disabled").waitFor();
+    await disable.getByRole("button", { name: "Disable" }).click();
+    await operator.getByRole("button", { name: "Enable account" }).waitFor();
+    await expect
+      .poll(
+        async () => {
+          const refused = await site.getThroughGateway(credentials.username, credentials.password);
+          return `${refused.status} ${refused.error}`;
+        },
+        { timeout: 15_000, interval: 250 },
+      )
+      .toBe("403 account_disabled");
+    expect((await api(customer, "/account/status")).status).toBe(403);
+
+    // Create a group buy from the Deals page, live at once.
+    await operator.getByRole("link", { name: "Deals" }).first().click();
+    await operator.getByRole("button", { name: "New deal" }).click();
+    const form = operator.getByRole("dialog", { name: "New deal" });
+    const title = `Console group buy ${Date.now()}`;
+    await form.getByLabel("Type").selectOption("group_buy");
+    await form.getByLabel("Title").fill(title);
+    await form.getByLabel("Price (USD per GB)").fill("1");
+    await form.getByLabel("Target (GB)").fill("5000");
+    await form.getByLabel("Starts").fill(await localInput(operator, -60_000));
+    await form.getByLabel("Ends").fill(await localInput(operator, 3_600_000));
+    await form.getByRole("button", { name: "Create deal" }).click();
+    await form.waitFor({ state: "detached" });
+    await operator.getByRole("progressbar", { name: `${title} progress` }).waitFor();
+
+    // Another customer deposits into it and withdraws: a pending payout for the operator.
+    const depositorContext = await browser.newContext({ baseURL: server.url });
+    const { page: depositor } = await signInNewCustomer(depositorContext, server, "console-depositor");
+    const { data: deals } = await api<Array<{ id: string; deal_title: string }>>(operator, "/admin/deals");
+    const deal = deals.find((candidate) => candidate.deal_title === title)!;
+    const order = await api<{ order_id: string }>(depositor, "/transactions", {
+      amount: 100,
+      method: "crypto",
+      network_type: "solana",
+      deal_id: deal.id,
+    });
+    expect(order.status).toBe(201);
+    expect(
+      (await fetch(`${server.url}/dev/orders/${order.data.order_id}/pay`, { method: "POST" })).status,
+    ).toBe(200);
+    const withdrawn = await api(depositor, `/deals/${deal.id}/withdraw`, {
+      wallet_address: "0x52908400098527886E0F7030069857D2E4169EE7",
+    });
+    expect(withdrawn.status).toBe(200);
+
+    // Mark the payout sent with its transaction hash.
+    await operator.getByRole("link", { name: "Payouts" }).first().click();
+    await operator.getByRole("button", { name: "Mark sent" }).click();
+    const send = operator.getByRole("dialog", { name: "Mark payout sent" });
+    await send.getByLabel("Transaction hash").fill("0xfeedc0ffee");
+    await send.getByRole("button", { name: "Mark sent" }).click();
+    await send.waitFor({ state: "detached" });
+    await operator.getByText("Nothing to pay: no pending payouts.").waitFor();
+    const { data: sent } = await api<Array<{ tx_hash: string }>>(operator, "/admin/payouts?status=sent");
+    expect(sent.map((payout) => payout.tx_hash)).toEqual(["0xfeedc0ffee"]);
+
+    // Every action above is in the audit log under the operator's e-mail.
+    await operator.getByRole("link", { name: "Audit log" }).first().click();
+    const audit = operator.getByRole("table", { name: "Audit log" });
+    await audit.getByText("customer.disable").waitFor();
+    expect(await audit.getByText(OPERATOR).count()).toBeGreaterThanOrEqual(3);
+
+    await Promise.all([customerContext.close(), operatorContext.close(), depositorContext.close()]);
+  });
+
+  it("shows a customer who opens /admin a refusal page, and never sends them the console's code", async () => {
+    const context = await browser.newContext({ baseURL: server.url });
+    const scripts = recordScripts(context);
+    const { page } = await signInNewCustomer(context, server, "console-visitor");
+    await page.goto("/admin/customers");
+    await page.getByRole("heading", { name: "Not an operator" }).waitFor();
+    await page.getByRole("link", { name: "Go back to Dashboard" }).click();
+    await page.waitForURL(`${server.url}/`);
+    expect(await loadedConsole(scripts)).toBe(false);
+    await context.close();
+  });
+
+  it("fits a 390×844 phone on the customer list and the customer page", async () => {
+    const context = await browser.newContext({ baseURL: server.url, viewport: { width: 390, height: 844 } });
+    const page = await context.newPage();
+    await signInThroughPage(page, server, OPERATOR);
+    await page.goto("/admin/customers");
+    await page.getByRole("table", { name: "Customers" }).waitFor();
+    const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    // Each row is a card: no table scrolls sideways, and the last column (Balance) is on screen.
+    const sidewaysScroll = () =>
+      page.evaluate(() =>
+        Math.max(
+          0,
+          ...[...document.querySelectorAll("table")].map((table) => {
+            const box = table.parentElement ?? table;
+            return box.scrollWidth - box.clientWidth;
+          }),
+        ),
+      );
+    expect(await sidewaysScroll()).toBe(0);
+    const balance = page
+      .getByRole("table", { name: "Customers" })
+      .locator('td[data-label="Balance"]')
+      .first();
+    expect(await balance.isVisible()).toBe(true);
+    const balanceBox = await balance.boundingBox();
+    expect(balanceBox!.x).toBeGreaterThanOrEqual(0);
+    expect(balanceBox!.x + balanceBox!.width).toBeLessThanOrEqual(390);
+    expect(await balance.textContent()).toMatch(/\d/);
+
+    // The menu opens from the top bar and leads through the console by keyboard.
+    await page.getByRole("button", { name: "Open menu" }).click();
+    await page.getByTestId("mobile-sidebar").getByRole("link", { name: "Customers" }).waitFor();
+    await page.keyboard.press("Escape");
+
+    await page.getByRole("table", { name: "Customers" }).getByRole("link").first().click();
+    await page.getByTestId("customer-balance").waitFor();
+    expect(await overflow()).toBeLessThanOrEqual(0);
+    expect(await sidewaysScroll()).toBe(0);
+    await page.getByRole("button", { name: "Credit or debit" }).focus();
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog");
+    await dialog.waitFor();
+    const box = await dialog.boundingBox();
+    expect(box!.x).toBeGreaterThanOrEqual(0);
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    await context.close();
+  });
+});
