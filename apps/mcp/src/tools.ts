@@ -1,5 +1,6 @@
 import {
   createOrderRequest,
+  historyQuery,
   listOrdersQuery,
   NETWORKS,
   saveHostnamesBody,
@@ -134,6 +135,19 @@ function registerOrderTools(server: McpServer, sdk: ByteTollClient, appUrl: stri
   );
 
   server.registerTool(
+    "list_history",
+    {
+      title: "Balance history",
+      description:
+        "Your orders and the balance changes that are not orders (the free GB of a new account, operator " +
+        `adjustments, group-buy deposits credited, refunds and chargebacks), newest first, a page at a time. ${FREE}`,
+      inputSchema: historyQuery,
+      annotations: readOnly,
+    },
+    (query) => run(() => sdk.transactions.history(query)),
+  );
+
+  server.registerTool(
     "get_transaction",
     {
       title: "One order",
@@ -174,6 +188,25 @@ function registerOrderTools(server: McpServer, sdk: ByteTollClient, appUrl: stri
           checkout_url: `${appUrl.replace(/\/+$/, "")}/checkout?order_id=${encodeURIComponent(order.order_id)}`,
         };
       }),
+  );
+
+  server.registerTool(
+    "cancel_order",
+    {
+      title: "Cancel an unpaid order",
+      description:
+        "Changes an order: cancels one of your top-up orders that is still waiting for its payment, so it " +
+        "can no longer be paid; this cannot be undone. Costs nothing. A paid, expired or already cancelled " +
+        "order is refused and stays as it is; a payment that still arrives for a cancelled order is credited.",
+      inputSchema: z.object({ order_id: z.string().min(1).max(64).describe("The order's id") }),
+      annotations: {
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: true,
+        openWorldHint: false,
+      },
+    },
+    ({ order_id }) => run(() => sdk.transactions.cancel(order_id)),
   );
 }
 

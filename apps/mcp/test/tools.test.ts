@@ -52,6 +52,7 @@ describe("the ByteToll MCP server", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
+        "cancel_order",
         "create_crypto_order",
         "get_balance",
         "get_deal",
@@ -60,6 +61,7 @@ describe("the ByteToll MCP server", () => {
         "get_transaction",
         "get_usage",
         "list_deals",
+        "list_history",
         "list_hostnames",
         "list_routing_rules",
         "list_transactions",
@@ -84,7 +86,7 @@ describe("the ByteToll MCP server", () => {
     expect((await call(client, "get_balance")).json()).toEqual({ balance_gb: 1, balance_bytes: 1e9 });
     expect((await call(client, "get_usage", { group_by: "day", days: "7" })).json()).toHaveLength(7);
     expect((await call(client, "get_usage", { group_by: "proxy_type" })).json()).toEqual([
-      { mobile_gb: 0, dc_gb: 0, mobile_requests: 0, dc_requests: 0 },
+      { mobile_gb: 0, dc_gb: 0, mobile_requests: 0, dc_requests: 0, mobile_bytes: 0, dc_bytes: 0 },
     ]);
     expect((await call(client, "list_transactions", { per_page: 5 })).json()).toMatchObject({ total: 0 });
     expect((await call(client, "list_deals")).json()).toEqual([]);
@@ -122,6 +124,23 @@ describe("the ByteToll MCP server", () => {
     expect(after.balance_bytes).toBeLessThanOrEqual(before.balance_bytes);
   });
 
+  it("cancels a waiting order, refuses it the second time, and shows it in the history", async () => {
+    const client = await connect();
+    const tools = (await client.listTools()).tools;
+    expect(tools.find((tool) => tool.name === "cancel_order")?.description).toContain("Changes an order");
+    const order = (await call(client, "create_crypto_order", { amount: 2, network_type: "base" })).json();
+    const cancelled = await call(client, "cancel_order", { order_id: order.order_id });
+    expect(cancelled.json()).toMatchObject({ order_id: order.order_id, payment_status: "cancelled" });
+    const again = await call(client, "cancel_order", { order_id: order.order_id });
+    expect(again).toMatchObject({ isError: true });
+    expect(again.text).toBe(
+      "ByteToll answered 409: Only an unpaid order can be cancelled: this one is cancelled.",
+    );
+    const history = (await call(client, "list_history", { per_page: 100 })).json();
+    expect(history.data[0]).toMatchObject({ kind: "order", order: { payment_status: "cancelled" } });
+    expect(history.data.at(-1)).toMatchObject({ kind: "bonus", gb: 1 });
+  });
+
   it("refuses bad arguments with a clear error before any request is sent", async () => {
     const client = await connect();
     requests = 0;
@@ -136,6 +155,8 @@ describe("the ByteToll MCP server", () => {
         "Please enter a valid wallet address",
       ],
       ["set_routing_rule", { id: 1 }, "enabled must be true or false"],
+      ["cancel_order", { order_id: "" }, "order_id"],
+      ["list_history", { per_page: 500 }, "per_page must be between 1 and 100"],
     ];
     for (const [name, args, message] of cases) {
       const result = await call(client, name, args);

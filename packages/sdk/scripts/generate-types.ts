@@ -1,7 +1,8 @@
 /**
  * Writes src/types.ts: the API's shapes as plain TypeScript, expanded by the compiler from the
  * zod schemas of @bytetoll/contracts. The published package then needs neither zod nor the
- * contracts for its types, and no shape is copied by hand. The workspace's typecheck script runs
+ * contracts for its types, and no shape is copied by hand; a shape that an earlier type already
+ * expands is written as that type's name. The workspace's typecheck script runs
  * this first; test/generated-types.check.ts (written here too) proves each expanded type equals
  * its contract's.
  */
@@ -33,6 +34,9 @@ export const GENERATED_TYPES = {
   OrderPage: 'Omit<z.output<typeof c.orderPage>, "success">',
   ListOrdersQuery: "Partial<z.output<typeof c.listOrdersQuery>>",
   CreateOrderRequest: "z.input<typeof c.createOrderRequest>",
+  HistoryEntry: "z.output<typeof c.historyEntry>",
+  HistoryPage: 'Omit<z.output<typeof c.historyPage>, "success">',
+  HistoryQuery: "Partial<z.output<typeof c.historyQuery>>",
   Deal: "z.output<typeof c.deal>",
   DealDeposits: 'z.output<typeof c.depositsResponse>["data"]',
   Hostnames: 'z.output<typeof c.hostnamesResponse>["data"]',
@@ -63,11 +67,21 @@ function expand(): string {
   const source = program.getSourceFile(probeFile);
   if (!source) throw new Error("probe file not loaded");
   const flags =
-    ts.TypeFormatFlags.NoTruncation |
-    ts.TypeFormatFlags.InTypeAlias |
-    ts.TypeFormatFlags.MultilineObjectLiterals;
+    ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTypeAlias | ts.NodeBuilderFlags.IgnoreErrors;
+  const printer = ts.createPrinter({ removeComments: true });
+  const print = (node: ts.Node) => printer.printNode(ts.EmitHint.Unspecified, node, source);
+  /** printed expansion → the name of the earlier type it expands, so a later type says the name. */
+  const named = new Map<string, string>();
+  const reuseNames = (node: ts.Node): ts.Node => {
+    const name = named.get(print(node));
+    if (name) return ts.factory.createTypeReferenceNode(name);
+    return ts.visitEachChild(node, reuseNames, undefined);
+  };
   const lines = source.statements.filter(ts.isTypeAliasDeclaration).map((alias) => {
-    const text = checker.typeToString(checker.getTypeAtLocation(alias.name), alias, flags);
+    const node = checker.typeToTypeNode(checker.getTypeAtLocation(alias.name), alias, flags);
+    if (!node) throw new Error(`cannot expand ${alias.name.text}`);
+    const text = print(ts.visitEachChild(node, reuseNames, undefined));
+    named.set(print(node), alias.name.text);
     return `export type ${alias.name.text} = ${text};`;
   });
   return lines.join("\n\n");

@@ -1,5 +1,6 @@
 import {
   createOrderRequest,
+  historyQuery,
   listOrdersQuery,
   parseHostnameLines,
   saveHostnamesBody,
@@ -12,6 +13,8 @@ import type {
   CreateOrderRequest,
   Deal,
   DealDeposits,
+  HistoryPage,
+  HistoryQuery,
   Hostnames,
   ListOrdersQuery,
   Order,
@@ -23,7 +26,7 @@ import { validate, validateId } from "./validate.ts";
 /** A crypto order: USD amount and the USDC network to pay on. */
 export type CryptoOrderRequest = Omit<CreateOrderRequest, "method">;
 
-/** Top-up orders. Cancelling is not offered: the API has no such call (an unpaid order expires). */
+/** Top-up orders, and the history of every balance change that is not usage. */
 export function transactionsApi(http: HttpOptions) {
   const data = dataOf(http);
   return {
@@ -37,6 +40,18 @@ export function transactionsApi(http: HttpOptions) {
       });
       return page as OrderPage;
     },
+    /** Orders and the balance changes that are not orders (free GB, operator adjustments, deposits
+     * credited, refunds and chargebacks) in one list, newest first: rows of `kind` "order" carry
+     * the order, the others `gb` (negative when taken back), `note` and `order_id`. */
+    async history(query: HistoryQuery = {}): Promise<HistoryPage> {
+      const checked = validate(historyQuery, query);
+      const { success: _success, ...page } = await send(http, {
+        method: "GET",
+        path: "/history",
+        query: { page: String(checked.page), per_page: String(checked.per_page) },
+      });
+      return page as HistoryPage;
+    },
     /** One order and its payment status. */
     get: async (orderId: string) =>
       data<Order>({ method: "GET", path: `/transactions/${validateId("orderId", orderId)}` }),
@@ -45,6 +60,11 @@ export function transactionsApi(http: HttpOptions) {
       const body = validate(createOrderRequest, { ...request, method: "crypto" });
       return data<Order>({ method: "POST", path: "/transactions", body });
     },
+    /** Cancels one of your orders that is still waiting for its payment; answers it `cancelled`.
+     * Any other order is refused (409) and stays as it is. A payment that still arrives for a
+     * cancelled order is credited. */
+    cancel: async (orderId: string) =>
+      data<Order>({ method: "POST", path: `/transactions/${validateId("orderId", orderId)}/cancel` }),
   };
 }
 

@@ -15,19 +15,30 @@ export type PublicConfig = {
   node_sdk_url: string;
   php_sdk_url: string;
   mcp_server_url: string;
+  crypto_provider: "sandbox" | "nowpayments" | "stripe";
+  card_provider: "sandbox" | "nowpayments" | "stripe" | null;
 };
 
 export type UsagePeriod = 1 | 7 | 14 | 30 | 90;
 
 export type UsageGrouping = "day" | "domain" | "proxy_type";
 
-export type UsageMetrics = { mobile_gb: number; dc_gb: number; mobile_requests: number; dc_requests: number };
+export type UsageMetrics = {
+  mobile_gb: number;
+  dc_gb: number;
+  mobile_requests: number;
+  dc_requests: number;
+  mobile_bytes: number;
+  dc_bytes: number;
+};
 
 export type UsageDayRow = {
   mobile_gb: number;
   dc_gb: number;
   mobile_requests: number;
   dc_requests: number;
+  mobile_bytes: number;
+  dc_bytes: number;
   date: string;
 };
 
@@ -36,6 +47,8 @@ export type UsageDomainRow = {
   dc_gb: number;
   mobile_requests: number;
   dc_requests: number;
+  mobile_bytes: number;
+  dc_bytes: number;
   value: string;
 };
 
@@ -64,7 +77,8 @@ export type Order = {
   network_type: "solana" | "polygon" | "base" | "ethereum" | null;
   amount_usd: number;
   gb: number;
-  payment_status: "waiting" | "paid" | "partially_paid" | "failed" | "expired" | "refunded";
+  payment_status: "waiting" | "paid" | "partially_paid" | "failed" | "expired" | "refunded" | "cancelled";
+  provider: "sandbox" | "nowpayments" | "stripe";
   pay_address: string | null;
   qr_code: string | null;
   price_amount: number | null;
@@ -78,30 +92,7 @@ export type Order = {
 };
 
 export type OrderPage = {
-  data: {
-    order_id: string;
-    user_id: string;
-    created_at: string;
-    updated_at: string;
-    expires_at: string;
-    paid_at: string | null;
-    note: string | null;
-    method: "crypto" | "card";
-    network_type: "solana" | "polygon" | "base" | "ethereum" | null;
-    amount_usd: number;
-    gb: number;
-    payment_status: "waiting" | "paid" | "partially_paid" | "failed" | "expired" | "refunded";
-    pay_address: string | null;
-    qr_code: string | null;
-    price_amount: number | null;
-    payment_token: string | null;
-    payin_hash: string | null;
-    transaction_url: string | null;
-    balance_gb_after: number | null;
-    stripe_redirect_url: string | null;
-    deal_id: string | null;
-    quantity: number | null;
-  }[];
+  data: Order[];
   current_page: number;
   last_page: number;
   per_page: number;
@@ -124,13 +115,36 @@ export type CreateOrderRequest = {
   quantity?: number | undefined;
 };
 
+export type HistoryEntry =
+  | { kind: "order"; id: string; created_at: string; order: Order }
+  | {
+      kind: "bonus" | "adjustment" | "deposit" | "refund" | "chargeback";
+      id: string;
+      created_at: string;
+      gb: number;
+      note: string | null;
+      order_id: string | null;
+    };
+
+export type HistoryPage = {
+  data: HistoryEntry[];
+  current_page: number;
+  last_page: number;
+  per_page: number;
+  total: number;
+  from: number | null;
+  to: number | null;
+};
+
+export type HistoryQuery = { page?: number | undefined; per_page?: number | undefined };
+
 export type Deal = {
   id: string;
   deal_type: "flash_sale" | "group_buy";
   deal_title: string;
   deal_description: string;
   deal_price: number;
-  status: "expired" | "pending" | "live" | "activated" | "cancelled";
+  status: "expired" | "cancelled" | "pending" | "live" | "activated";
   deal_start_time: string;
   deal_end_time: string;
   deal_reserved_gb: number;

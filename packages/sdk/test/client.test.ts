@@ -72,10 +72,12 @@ describe("the account", () => {
       dc_gb: 0,
       mobile_requests: 0,
       dc_requests: 0,
+      mobile_bytes: 0,
+      dc_bytes: 0,
     });
     expect(await sdk.usage({ group_by: "domain", others: true })).toEqual([]);
     expect(await sdk.usage({ group_by: "proxy_type" })).toEqual([
-      { mobile_gb: 0, dc_gb: 0, mobile_requests: 0, dc_requests: 0 },
+      { mobile_gb: 0, dc_gb: 0, mobile_requests: 0, dc_requests: 0, mobile_bytes: 0, dc_bytes: 0 },
     ]);
   });
 
@@ -128,6 +130,31 @@ describe("orders", () => {
     expect(page).toMatchObject({ current_page: 1, per_page: 5, total: 1, from: 1, to: 1 });
     expect(page.data.map((row) => row.order_id)).toEqual([order.order_id]);
     expect(await sdk.transactions.get(order.order_id)).toEqual(order);
+  });
+
+  it("cancels a waiting order once, then answers the server's 409", async () => {
+    const sdk = client();
+    const order = await sdk.transactions.createCryptoOrder({ amount: 3, network_type: "solana" });
+    expect(await sdk.transactions.cancel(order.order_id)).toMatchObject({
+      order_id: order.order_id,
+      payment_status: "cancelled",
+    });
+    expect((await sdk.transactions.get(order.order_id)).payment_status).toBe("cancelled");
+    const again = await failure(() => sdk.transactions.cancel(order.order_id));
+    expect(again).toMatchObject({
+      status: 409,
+      message: "Only an unpaid order can be cancelled: this one is cancelled.",
+    });
+    const unknown = await failure(() => sdk.transactions.cancel("no-such-order"));
+    expect(unknown).toMatchObject({ status: 404, message: "Order not found" });
+  });
+
+  it("reads the history: the free GB beside the orders, newest first", async () => {
+    const history = await client().transactions.history({ per_page: 100 });
+    expect(history.data.at(-1)).toMatchObject({ kind: "bonus", gb: 1, order_id: null });
+    const orders = history.data.filter((row) => row.kind === "order");
+    expect(orders.length).toBeGreaterThan(0);
+    expect(history.total).toBe(history.data.length);
   });
 
   it("answers the server's 404 and message for an unknown order", async () => {
@@ -198,6 +225,10 @@ describe("bad arguments", () => {
       [() => sdk.transactions.createCryptoOrder({ amount: 10 }), "network_type is required for crypto"],
       [() => sdk.transactions.list({ per_page: 500 }), "per_page must be between 1 and 100"],
       [() => sdk.transactions.get(""), "orderId must be a non-empty string of at most 64 characters"],
+      [() => sdk.transactions.cancel(""), "orderId must be a non-empty string of at most 64 characters"],
+      // @ts-expect-error: a plain JavaScript caller may pass anything
+      [() => sdk.transactions.cancel(42), "orderId must be a non-empty string of at most 64 characters"],
+      [() => sdk.transactions.history({ page: 0 }), "page must be at least 1"],
       [
         () => sdk.credentials({ sticky: "short" }),
         "sticky must be true, false or a session id of 8 letters or digits",

@@ -135,6 +135,34 @@ final class Client
         return $this->data('GET', '/transactions/' . self::id('orderId', $orderId));
     }
 
+    /**
+     * Cancels one of your orders that is still waiting for its payment; answers it `cancelled`.
+     * Any other order is refused (409) and stays as it is; a payment that still arrives for a
+     * cancelled order is credited.
+     */
+    public function cancelTransaction(string $orderId): array
+    {
+        return $this->data('POST', '/transactions/' . self::id('orderId', $orderId) . '/cancel');
+    }
+
+    /**
+     * Orders and the balance changes that are not orders (free GB, operator adjustments, group-buy
+     * deposits credited, refunds, chargebacks), newest first: rows of kind "order" carry the order,
+     * the others gb (negative when taken back), note and order_id.
+     */
+    public function history(int $page = 1, int $perPage = 10): array
+    {
+        if ($page < 1) {
+            throw ByteTollException::invalidArgument('page must be at least 1');
+        }
+        if ($perPage < 1 || $perPage > 100) {
+            throw ByteTollException::invalidArgument('per_page must be between 1 and 100');
+        }
+        $answer = $this->http->send('GET', '/history', ['page' => $page, 'per_page' => $perPage]);
+        unset($answer['success']);
+        return $answer;
+    }
+
     /** An order to pay in USDC: the answer holds the pay address and amount. It pays nothing. */
     public function createCryptoOrder(float|int $amount, string $networkType, ?string $dealId = null, ?int $quantity = null): array
     {

@@ -47,7 +47,10 @@ final class ClientTest extends TestCase
         self::assertSame(['balance_gb' => 1, 'balance_bytes' => 1000000000], $client->balance());
         self::assertCount(14, $client->usage('day', 14));
         self::assertSame([], $client->usage('domain', 7, true));
-        self::assertSame([['mobile_gb' => 0, 'dc_gb' => 0, 'mobile_requests' => 0, 'dc_requests' => 0]], $client->usage('proxy_type'));
+        self::assertSame(
+            [['mobile_gb' => 0, 'dc_gb' => 0, 'mobile_requests' => 0, 'dc_requests' => 0, 'mobile_bytes' => 0, 'dc_bytes' => 0]],
+            $client->usage('proxy_type'),
+        );
         self::assertSame('127.0.0.1', $client->config()['gateway']['host']);
         self::assertSame('127.0.0.1', $client->gateway()['host']);
     }
@@ -87,6 +90,28 @@ final class ClientTest extends TestCase
         self::assertSame($order['order_id'], $client->getTransaction($order['order_id'])['order_id']);
         $missing = $this->failure(fn () => $client->getTransaction('no-such-order'));
         self::assertSame([404, 'Order not found'], [$missing->getStatus(), $missing->getMessage()]);
+    }
+
+    public function testCancellingAWaitingOrderAndTheHistory(): void
+    {
+        $client = self::client();
+        $order = $client->createCryptoOrder(2, 'solana');
+        $cancelled = $client->cancelTransaction($order['order_id']);
+        self::assertSame([$order['order_id'], 'cancelled'], [$cancelled['order_id'], $cancelled['payment_status']]);
+        self::assertSame('cancelled', $client->getTransaction($order['order_id'])['payment_status']);
+        $again = $this->failure(fn () => $client->cancelTransaction($order['order_id']));
+        self::assertSame(
+            [409, 'Only an unpaid order can be cancelled: this one is cancelled.'],
+            [$again->getStatus(), $again->getMessage()],
+        );
+        $missing = $this->failure(fn () => $client->cancelTransaction('no-such-order'));
+        self::assertSame(404, $missing->getStatus());
+
+        $history = $client->history(1, 100);
+        self::assertSame(['order', 'cancelled'], [$history['data'][0]['kind'], $history['data'][0]['order']['payment_status']]);
+        $oldest = $history['data'][count($history['data']) - 1];
+        self::assertSame(['bonus', 1, null], [$oldest['kind'], $oldest['gb'], $oldest['order_id']]);
+        self::assertSame(count($history['data']), $history['total']);
     }
 
     public function testDealsAndAGroupBuyDeposit(): void
@@ -136,6 +161,7 @@ final class ClientTest extends TestCase
             'network_type must be one of solana, polygon, base, ethereum' => fn () => $client->createCryptoOrder(5, 'bitcoin'),
             'per_page must be between 1 and 100' => fn () => $client->listTransactions(1, 500),
             'orderId must be a non-empty string of at most 64 characters' => fn () => $client->getTransaction(''),
+            'page must be at least 1' => fn () => $client->history(0),
             'sticky must be true, false or a session id of 8 letters or digits' => fn () => $client->credentials('short'),
             'wallet_address: Please enter a valid wallet address (0x… or a Solana address)' => fn () => $client->withdrawDeal('abcdefgh', 'nope'),
             'At least one hostname is required' => fn () => $client->saveHostnames([' ']),
@@ -145,6 +171,11 @@ final class ClientTest extends TestCase
             $error = $this->failure($call);
             self::assertSame([0, 'invalid_argument', $message], [$error->getStatus(), $error->getKind(), $error->getMessage()]);
         }
+        $blank = $this->failure(fn () => $client->cancelTransaction(' '));
+        self::assertSame(
+            [0, 'invalid_argument', 'orderId must be a non-empty string of at most 64 characters'],
+            [$blank->getStatus(), $blank->getKind(), $blank->getMessage()],
+        );
         $down = $this->failure(fn () => $client->balance());
         self::assertSame('network', $down->getKind());
         self::assertStringContainsString('Cannot reach http://127.0.0.1:9', $down->getMessage());
