@@ -35,28 +35,48 @@ function commandLine(pid: number): string {
   }
 }
 
-/** Samples, every 50 ms until stopped, the summed RSS of the server `npm start`'s wrapper runs and
- * of what that server runs (a first start's cluster helper); not the build steps before it. The
- * highest sum, in MB. */
-export function serverTreePeakSampler(wrapper: number): () => number {
-  let peak = 0;
-  const sample = () => {
-    let sum = 0;
-    const servers = processTree(wrapper).filter((pid) => /server\.(js|ts)/.test(commandLine(pid)));
-    for (const member of servers.flatMap(processTree)) {
+/** Proportional set size (MB): the process's private pages plus its share of pages it shares
+ * with others (a forked child's copy of its parent, the node binary two node processes map). */
+function pssOf(pid: number): number {
+  const rollup = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8");
+  return Number(/^Pss:\s+(\d+) kB/m.exec(rollup)?.[1] ?? 0) / 1024;
+}
+
+/** Samples, every 50 ms until stopped, the server `npm start`'s wrapper runs together with what
+ * that server runs (a first start's cluster helper, `openssl` making the gateway's certificate):
+ * the highest sum of their RSS, and the highest sum of PSS of those and the wrapper itself — all
+ * the product's processes, shared pages counted once (an RSS sum counts a just-forked child's
+ * pages twice). In MB. The build steps the wrapper may run before the server are not counted
+ * (the bench builds first). */
+export function serverTreePeakSampler(wrapper: number): () => { rss: number; allPss: number } {
+  let rss = 0;
+  let allPss = 0;
+  const sum = (pids: Iterable<number>, of: (pid: number) => number) => {
+    let total = 0;
+    for (const pid of pids) {
       try {
-        sum += memoryOf(member).rss;
+        total += of(pid);
       } catch {
         // exited meanwhile
       }
     }
-    peak = Math.max(peak, sum);
+    return total;
+  };
+  const sample = () => {
+    const servers = processTree(wrapper).filter((pid) => /server\.(js|ts)/.test(commandLine(pid)));
+    if (servers.length === 0) return;
+    const members = new Set(servers.flatMap(processTree));
+    rss = Math.max(
+      rss,
+      sum(members, (pid) => memoryOf(pid).rss),
+    );
+    allPss = Math.max(allPss, sum([wrapper, ...members], pssOf));
   };
   const timer = setInterval(sample, 50);
   return () => {
     clearInterval(timer);
     sample();
-    return peak;
+    return { rss, allPss };
   };
 }
 

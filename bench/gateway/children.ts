@@ -10,10 +10,15 @@ export interface Ready {
   password?: string;
 }
 
-/** Starts a bench child (a TypeScript file) and resolves once it says it is ready. */
-export function startChild(file: string): Promise<{ child: ChildProcess; ready: Ready }> {
+/** Starts a bench child (a TypeScript file), with `env` added to this process's environment,
+ * and resolves once it says it is ready. */
+export function startChild(
+  file: string,
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; ready: Ready }> {
   const child = spawn(process.execPath, ["--import", "tsx", "--expose-gc", file], {
     stdio: ["ignore", "inherit", "inherit", "ipc"],
+    env: { ...process.env, ...env },
   });
   return new Promise((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${file} exited with ${code}`)));

@@ -10,7 +10,9 @@ import { bulkDownload, type Path } from "./load.ts";
 /**
  * `tsx bench/gateway/connect-cpu.ts`: only the CONNECT bulk download, for tuning the tunnel's
  * relay between full `bench:gateway` runs. Prints each round's MB/s and the gateway process's CPU
- * time (user + system) per GB; BENCH_BASELINE=<checkout> alternates with that checkout's gateway.
+ * time (user + system) per GB, for the gateway with its tunnels spliced (when the addon is built)
+ * and relayed in JavaScript (GATEWAY_SPLICE=off); BENCH_BASELINE=<checkout> alternates with that
+ * checkout's gateway too.
  * BENCH_FLOOR=1 adds relay-floor.c (needs `cc`) in its read/write and splice modes. BENCH_STRACE=1
  * pauses before the rounds with the subjects' pids, for `strace -c -f -p <pid>`.
  */
@@ -73,7 +75,13 @@ async function freePort(): Promise<number> {
 async function main(): Promise<void> {
   const origin = await startChild(join(here, "origin-process.ts"));
   const originPort = origin.ready.port;
-  const subjects = [gatewaySubject("gateway", await startChild(join(here, "gateway-process.ts")))];
+  const subjects = [
+    gatewaySubject("gateway", await startChild(join(here, "gateway-process.ts"))),
+    gatewaySubject(
+      "gateway JS",
+      await startChild(join(here, "gateway-process.ts"), { GATEWAY_SPLICE: "off" }),
+    ),
+  ];
   const baselineDir = process.env.BENCH_BASELINE;
   if (baselineDir)
     subjects.push(

@@ -38,6 +38,8 @@ const gateway = createGateway({
     shutdownGraceMs: 0,
     // The idle-tunnel measurement holds 1,000 tunnels from 127.0.0.1 at once.
     maxConnectionsPerIp: 2_000,
+    // GATEWAY_SPLICE=off: the JavaScript tunnel relay (bench:gateway measures both).
+    splice: process.env.GATEWAY_SPLICE === "off" ? "off" : "auto",
   },
   logger: pino({ level: "silent" }),
 });

@@ -11,7 +11,8 @@ import { bulkDownload, idleTunnels, type LatencyResult, type Path, smallRequests
 
 /**
  * `npm run bench:gateway`: the gateway beside a direct connection, tinyproxy and squid, measured
- * in the same run on loopback. Every phase has a fixed amount of work, so the run ends by itself.
+ * in the same run on loopback; the gateway twice, its tunnels relayed by the splice addon (when
+ * it is built: "gateway") and in JavaScript (GATEWAY_SPLICE=off: "gateway JS"). Every phase has a fixed amount of work, so the run ends by itself.
  * BENCH_BASELINE=<checkout> adds that checkout's gateway as one more subject (before/after a change
  * in one run; the checkout needs its node_modules).
  */
@@ -252,6 +253,7 @@ function bestOf(
 async function main(): Promise<void> {
   const origin = await startChild(join(here, "origin-process.ts"));
   const gateway = await startChild(join(here, "gateway-process.ts"));
+  const javascript = await startChild(join(here, "gateway-process.ts"), { GATEWAY_SPLICE: "off" });
   const baselineDir = process.env.BENCH_BASELINE;
   const baseline = baselineDir
     ? await startChild(join(baselineDir, "bench/gateway/gateway-process.ts"))
@@ -273,6 +275,7 @@ async function main(): Promise<void> {
     const subjects: Subject[] = [
       { path: { name: "direct", port: originPort, proxy: false }, pid: null, gc: noGc },
       ...gatewaySubjects("gateway", gateway),
+      ...gatewaySubjects("gateway JS", javascript).slice(0, 1),
       ...(baseline ? gatewaySubjects("baseline", baseline).slice(0, 1) : []),
       ...peers.map((peer) => ({
         path: { name: peer.name, port: peer.port, proxy: true, authorization: peer.authorization },
@@ -417,7 +420,7 @@ async function main(): Promise<void> {
       `gateway metered ${(usage.bytes / 1e9).toFixed(2)} GB in this run (committed to its database)`,
     );
   } finally {
-    for (const child of [origin.child, gateway.child, baseline?.child]) {
+    for (const child of [origin.child, gateway.child, javascript.child, baseline?.child]) {
       if (!child) continue;
       child.removeAllListeners("exit");
       child.disconnect();
