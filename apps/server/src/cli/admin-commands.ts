@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { createDealRequest, PAYOUT_STATUSES } from "@bytetoll/contracts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { CLI_ACTOR } from "../modules/admin/audit.ts";
+import { appendAudit, auditDealChange, auditPayoutChange, CLI_ACTOR } from "../modules/admin/audit.ts";
 import type { AdminService } from "../modules/admin/service.ts";
 import type { DealsService } from "../modules/deals/service.ts";
 import { PAYMENT_STATUSES } from "../modules/orders/schemas.ts";
@@ -118,9 +118,8 @@ function payoutFilter(args: string[]) {
 /** Runs one CLI command and returns what to print (JSON: the same shapes as the API). */
 export async function runAdminCommand(argv: string[], context: CommandContext): Promise<unknown> {
   const [command, ...args] = argv;
-  // Every change made here is in the audit log under the actor "cli" (credits write their own).
-  const audited = (action: string, subjectType: string, subjectId: string, after: unknown) =>
-    context.admin.audit({ actor: CLI_ACTOR, action, subjectType, subjectId, after });
+  // Every change made here is in the audit log under the actor "cli", its row written in the
+  // change's own transaction as the API does: a change and its row commit together or not at all.
   switch (command) {
     case "credit": {
       const [email, gb, ...note] = args;
@@ -150,27 +149,29 @@ export async function runAdminCommand(argv: string[], context: CommandContext): 
       const amountUsd = amount === undefined ? undefined : number(amount, "amount_usd");
       if (amountUsd !== undefined && amountUsd <= 0)
         throw new UsageError("amount_usd must be greater than 0");
-      const order = await context.settlement.paySandbox(orderId, amountUsd);
-      await audited("order.mark_paid", "order", order.order_id, {
-        payment_status: order.payment_status,
-        ...(amountUsd === undefined ? {} : { amount_usd: amountUsd }),
-      });
-      return order;
+      return context.settlement.paySandbox(orderId, amountUsd, (tx, row) =>
+        appendAudit(tx, {
+          actor: CLI_ACTOR,
+          action: "order.mark_paid",
+          subjectType: "order",
+          subjectId: orderId,
+          after: {
+            payment_status: row.paymentStatus,
+            ...(amountUsd === undefined ? {} : { amount_usd: amountUsd }),
+          },
+        }),
+      );
     }
     case "deals":
       if (args.length > 0) throw new UsageError("deals takes no arguments");
       return context.deals.listAll();
     case "deals:create": {
-      const deal = await context.deals.create(dealFromArgs(args));
-      await audited("deal.create", "deal", deal.id, deal);
-      return deal;
+      return context.deals.create(dealFromArgs(args), auditDealChange(CLI_ACTOR, "deal.create"));
     }
     case "deals:cancel": {
       const [dealId, ...rest] = args;
       if (!dealId || rest.length > 0) throw new UsageError("deals:cancel needs <dealId>");
-      const deal = await context.deals.cancel(dealId);
-      await audited("deal.cancel", "deal", deal.id, deal);
-      return deal;
+      return context.deals.cancel(dealId, auditDealChange(CLI_ACTOR, "deal.cancel"));
     }
     case "payouts":
       return context.deals.payouts(payoutFilter(args));
@@ -179,16 +180,12 @@ export async function runAdminCommand(argv: string[], context: CommandContext): 
       if (!payoutId || !txHash?.trim() || rest.length > 0) {
         throw new UsageError("payouts:sent needs <payoutId> <txHash>");
       }
-      const payout = await context.deals.payoutSent(payoutId, txHash.trim());
-      await audited("payout.sent", "payout", payout.id, { status: payout.status, tx_hash: payout.tx_hash });
-      return payout;
+      return context.deals.payoutSent(payoutId, txHash.trim(), auditPayoutChange(CLI_ACTOR, "payout.sent"));
     }
     case "payouts:failed": {
       const [payoutId, ...rest] = args;
       if (!payoutId || rest.length > 0) throw new UsageError("payouts:failed needs <payoutId>");
-      const payout = await context.deals.payoutFailed(payoutId);
-      await audited("payout.failed", "payout", payout.id, { status: payout.status });
-      return payout;
+      return context.deals.payoutFailed(payoutId, auditPayoutChange(CLI_ACTOR, "payout.failed"));
     }
     case undefined:
     case "help":

@@ -1,5 +1,7 @@
+import type { Deal, Payout } from "@bytetoll/contracts";
 import type { SqlExecutor } from "@bytetoll/db";
 import { sql } from "drizzle-orm";
+import type { RecordChange } from "../deals/service.ts";
 
 /** Who acted: an operator's e-mail (ADMIN_EMAILS), or "admin-token" / "cli" for scripts. */
 export type AuditActor = string;
@@ -31,3 +33,26 @@ export async function appendAudit(db: SqlExecutor, entry: AuditEntryInput): Prom
     VALUES (${entry.actor}, ${entry.action}, ${entry.subjectType}, ${entry.subjectId},
             ${json(entry.before)}::jsonb, ${json(entry.after)}::jsonb, ${entry.note ?? null})`);
 }
+
+/** The deals service's hook for an operator's deal change (API or CLI): its audit row, written in
+ * the change's own transaction, so a refused change leaves none. */
+export const auditDealChange =
+  (actor: AuditActor, action: "deal.create" | "deal.cancel"): RecordChange<Deal> =>
+  (tx, after, before) =>
+    appendAudit(tx, { actor, action, subjectType: "deal", subjectId: after.id, before, after });
+
+/** The same for a pending payout marked sent or failed. */
+export const auditPayoutChange =
+  (actor: AuditActor, action: "payout.sent" | "payout.failed"): RecordChange<Payout> =>
+  (tx, after) =>
+    appendAudit(tx, {
+      actor,
+      action,
+      subjectType: "payout",
+      subjectId: after.id,
+      before: { status: "pending" },
+      after:
+        action === "payout.sent"
+          ? { status: after.status, tx_hash: after.tx_hash }
+          : { status: after.status },
+    });

@@ -11,7 +11,7 @@ import {
   updateDealRequest,
 } from "@bytetoll/contracts";
 import type { App } from "../../types.ts";
-import { appendAudit } from "./audit.ts";
+import { auditDealChange, auditPayoutChange } from "./audit.ts";
 import { createAdminDeals } from "./deals.ts";
 import { adminErrors } from "./schemas.ts";
 
@@ -33,15 +33,7 @@ export async function adminDealRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const deal = await app.deals.create(request.body, (tx, after) =>
-        appendAudit(tx, {
-          actor: request.adminActor,
-          action: "deal.create",
-          subjectType: "deal",
-          subjectId: after.id,
-          after,
-        }),
-      );
+      const deal = await app.deals.create(request.body, auditDealChange(request.adminActor, "deal.create"));
       return reply.code(201).send({ success: true as const, data: deal });
     },
   );
@@ -89,15 +81,9 @@ export async function adminDealRoutes(app: App) {
       },
     },
     async (request) => {
-      const deal = await app.deals.cancel(request.params.id, (tx, after, before) =>
-        appendAudit(tx, {
-          actor: request.adminActor,
-          action: "deal.cancel",
-          subjectType: "deal",
-          subjectId: after.id,
-          before,
-          after,
-        }),
+      const deal = await app.deals.cancel(
+        request.params.id,
+        auditDealChange(request.adminActor, "deal.cancel"),
       );
       return { success: true as const, data: deal };
     },
@@ -133,15 +119,10 @@ export async function adminDealRoutes(app: App) {
       },
     },
     async (request) => {
-      const payout = await app.deals.payoutSent(request.params.id, request.body.tx_hash, (tx, after) =>
-        appendAudit(tx, {
-          actor: request.adminActor,
-          action: "payout.sent",
-          subjectType: "payout",
-          subjectId: after.id,
-          before: { status: "pending" },
-          after: { status: after.status, tx_hash: after.tx_hash },
-        }),
+      const payout = await app.deals.payoutSent(
+        request.params.id,
+        request.body.tx_hash,
+        auditPayoutChange(request.adminActor, "payout.sent"),
       );
       return { success: true as const, data: payout };
     },
@@ -159,15 +140,9 @@ export async function adminDealRoutes(app: App) {
       },
     },
     async (request) => {
-      const payout = await app.deals.payoutFailed(request.params.id, (tx, after) =>
-        appendAudit(tx, {
-          actor: request.adminActor,
-          action: "payout.failed",
-          subjectType: "payout",
-          subjectId: after.id,
-          before: { status: "pending" },
-          after: { status: after.status },
-        }),
+      const payout = await app.deals.payoutFailed(
+        request.params.id,
+        auditPayoutChange(request.adminActor, "payout.failed"),
       );
       return { success: true as const, data: payout };
     },

@@ -12,7 +12,7 @@ import { adjustBalance, type Database, schema } from "@bytetoll/db";
 import { and, count, desc, eq, gte, like, lt } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
 import { type OrderRow, toOrderView } from "../orders/order-view.ts";
-import { type AuditEntryInput, appendAudit } from "./audit.ts";
+import { appendAudit } from "./audit.ts";
 
 const DAY_MS = 86_400_000;
 
@@ -105,9 +105,6 @@ export function createAdminService(database: Database) {
     async creditById(actor: string, id: string, gb: number, note: string, key?: string) {
       return creditAccount(actor, await accountById(id), gb, note, key);
     },
-
-    /** One audit row outside any other write (the CLI's deal and payout commands). */
-    audit: (entry: AuditEntryInput) => appendAudit(database.db, entry),
 
     async accounts(query: AccountsQuery): Promise<{ data: AdminAccount[]; total: number }> {
       const filter = query.email ? likePattern(query.email) : null;

@@ -215,7 +215,11 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
 
     /** Sandbox confirmation (POST /dev/orders/{id}/pay, sandbox card page, CLI). `amountUsd` below
      * the order's amount simulates a partial payment. */
-    async paySandbox(orderId: string, amountUsd?: number): Promise<Order> {
+    async paySandbox(
+      orderId: string,
+      amountUsd?: number,
+      changed?: SettleOptions["changed"],
+    ): Promise<Order> {
       if (!isOrderId(orderId)) throw orderNotFound();
       const row = await repository.find(orderId);
       if (!row) throw orderNotFound();
@@ -225,6 +229,7 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
       const due = Number(row.amountCents);
       const paidCents = amountUsd === undefined ? due : Math.round(amountUsd * 100);
       await this.settle(orderId, sandboxReading(due, paidCents), {
+        changed,
         event: {
           provider: "sandbox",
           type: paidCents >= due ? "sandbox.paid" : "sandbox.partially_paid",

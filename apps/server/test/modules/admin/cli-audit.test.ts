@@ -57,3 +57,43 @@ describe("npm run admin -- … in the audit log", () => {
     });
   });
 });
+
+describe("a CLI change whose audit row cannot be written", () => {
+  it("is not made: the change and its row commit together", async () => {
+    const start = new Date(Date.now() + 3_600_000).toISOString();
+    const end = new Date(Date.now() + 7_200_000).toISOString();
+    const create = [
+      "deals:create",
+      "--type",
+      "group_buy",
+      "--title",
+      "Unaudited",
+      "--price",
+      "1",
+      "--target",
+      "100",
+    ];
+    const kept = (await cli([...create, "--start", start, "--end", end])) as { id: string };
+    const dealCount = async () =>
+      Number((await t.database.query<{ n: string }>("SELECT count(*) AS n FROM deals"))[0]?.n);
+    const before = await dealCount();
+    await t.database.query(`
+      CREATE FUNCTION refuse_audit_rows() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN RAISE EXCEPTION 'the audit log is unavailable'; END $$`);
+    await t.database.query(
+      "CREATE TRIGGER refuse_audit_rows BEFORE INSERT ON admin_audit_log FOR EACH ROW EXECUTE FUNCTION refuse_audit_rows()",
+    );
+    try {
+      await expect(cli([...create, "--start", start, "--end", end])).rejects.toThrow();
+      await expect(cli(["deals:cancel", kept.id])).rejects.toThrow();
+    } finally {
+      await t.database.query("DROP TRIGGER refuse_audit_rows ON admin_audit_log");
+      await t.database.query("DROP FUNCTION refuse_audit_rows()");
+    }
+    expect(await dealCount()).toBe(before);
+    const [row] = await t.database.query<{ status: string }>(
+      "SELECT status FROM deals WHERE id = (SELECT max(id) FROM deals)",
+    );
+    expect(row?.status).toBe("pending");
+  });
+});
