@@ -1,4 +1,4 @@
-import { openDatabase } from "@bytetoll/db";
+import { DataDirInUseError, openDatabase } from "@bytetoll/db";
 import { pino } from "pino";
 import { ConfigError, gatewayConfigFrom, parseGatewayEnv } from "./config.ts";
 import { createGateway } from "./gateway.ts";
@@ -39,7 +39,8 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError) {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+    // Said in one line: the operator has something to change, there is no bug to trace.
     logger.fatal(error.message);
   } else {
     logger.fatal({ err: error }, "gateway failed to start");

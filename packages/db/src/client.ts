@@ -19,6 +19,9 @@ import { type ListenHandlers, sharedListeners } from "./shared-listeners.ts";
  * raw results also carry `rows`, so code above this package never branches on the driver. */
 export type Db = NodePgDatabase<typeof schema>;
 
+/** An open transaction of either driver. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
@@ -29,7 +32,7 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export { DataDirInUseError } from "./data-dir-lock.ts";
+export { DataDirInUseError, lockDataDir } from "./data-dir-lock.ts";
 export type { ListenHandlers } from "./shared-listeners.ts";
 
 export const migrationsFolder = fileURLToPath(new URL("../migrations", import.meta.url));

@@ -1,4 +1,4 @@
-import { type Database, type Db, schema } from "@bytetoll/db";
+import { type Database, type Db, schema, type Tx } from "@bytetoll/db";
 import { and, desc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
 
 const { dealReservations, deals, orders, payouts } = schema;
@@ -6,8 +6,8 @@ const { dealReservations, deals, orders, payouts } = schema;
 export type DealRow = typeof deals.$inferSelect;
 export type PayoutRow = typeof payouts.$inferSelect;
 export type OrderRow = typeof orders.$inferSelect;
-/** An open transaction of either driver. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type { Tx };
+
 type Executor = Db | Tx;
 
 /** A group buy's target in cents: target GB at the deal price. */

@@ -1,11 +1,11 @@
-import { type Database, type Db, schema } from "@bytetoll/db";
+import { type Database, type Db, schema, type Tx } from "@bytetoll/db";
 import { and, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import type { OrderRow } from "./order-view.ts";
 
 const { orders } = schema;
 
-/** An open transaction of either driver. */
-export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type { Tx };
+
 type Executor = Db | Tx;
 
 export const ORDER_VALID_MINUTES = 60;
