@@ -69,6 +69,43 @@ describe("an exit's health", () => {
     expect(exit.down).toBe(false);
   });
 
+  it("keeps doubling its back-off when it fails again soon after coming back, and starts over once it stayed up", async () => {
+    const exit = new Exit(
+      "mobile",
+      spec,
+      settings,
+      () => {},
+      async () => {},
+    );
+    const goDown = () => {
+      for (let i = 0; i < 3; i++) exit.failed(true);
+      expect(exit.down).toBe(true);
+    };
+    /** Comes back at the first retry past `ms` and not before. */
+    const backAfter = async (ms: number) => {
+      vi.advanceTimersByTime(ms - 1);
+      exit.retryIfDue(Date.now());
+      await vi.runAllTimersAsync();
+      expect(exit.down).toBe(true);
+      vi.advanceTimersByTime(1);
+      exit.retryIfDue(Date.now());
+      await vi.runAllTimersAsync();
+      expect(exit.down).toBe(false);
+    };
+    goDown();
+    await backAfter(1_000);
+    goDown();
+    await backAfter(2_000);
+    goDown();
+    await backAfter(4_000);
+    goDown();
+    await backAfter(4_000);
+    // Up for longer than the longest back-off: a new failure starts at the first again.
+    vi.advanceTimersByTime(4_000);
+    goDown();
+    await backAfter(1_000);
+  });
+
   it("is skipped by the pool while down, sticky sessions re-hash over the rest, and all are tried when all are down", () => {
     const pool = new UpstreamPool(
       "mobile",

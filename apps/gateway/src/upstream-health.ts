@@ -82,6 +82,8 @@ export class Exit implements DialObserver {
   private downFlag = false;
   private retryAt = 0;
   private retryMs: number;
+  /** When it last came back up (0: never went down). */
+  private upSince = 0;
   private probing = false;
   private readonly minutes = new Map<number, MinuteFigures>();
 
@@ -136,9 +138,15 @@ export class Exit implements DialObserver {
     figures.failures += 1;
     this.failuresInRow += 1;
     if (!this.downFlag && this.failuresInRow >= this.settings.downAfterFailures) {
+      const now = Date.now();
       this.downFlag = true;
-      this.retryMs = this.settings.firstRetryMs;
-      this.retryAt = Date.now() + this.retryMs;
+      // An exit that fails again soon after coming back (one that flaps: reachable, yet failing
+      // customers' connects) keeps doubling its back-off instead of starting again at the first.
+      const flapping = this.upSince > 0 && now - this.upSince < this.settings.maxRetryMs;
+      this.retryMs = flapping
+        ? Math.min(this.retryMs * 2, this.settings.maxRetryMs)
+        : this.settings.firstRetryMs;
+      this.retryAt = now + this.retryMs;
       this.onChange(this);
     }
   }
@@ -148,6 +156,7 @@ export class Exit implements DialObserver {
     this.probing = false;
     if (!this.downFlag) return;
     this.downFlag = false;
+    this.upSince = Date.now();
     this.onChange(this);
   }
 
