@@ -10,6 +10,9 @@ export class FakeSocket {
   readonly joined: string[] = [];
   /** Ack the server gives to `subscribe`. */
   subscribeAck: { ok: boolean; message?: string } = { ok: true };
+  /** While true, `subscribe` acks wait for `releaseAcks` (a server still joining the room). */
+  holdAcks = false;
+  private readonly heldAcks: Array<() => void> = [];
   private readonly listeners = new Map<string, Set<Listener>>();
   readonly io = { on: (event: string, listener: Listener) => this.on(event, listener) };
 
@@ -27,8 +30,13 @@ export class FakeSocket {
 
   emit(event: string, payload: { channel: string }, ack?: (reply: unknown) => void): this {
     if (event === "subscribe") {
-      if (this.subscribeAck.ok) this.joined.push(payload.channel);
-      ack?.(this.subscribeAck);
+      const reply = this.subscribeAck;
+      const join = () => {
+        if (reply.ok) this.joined.push(payload.channel);
+        ack?.(reply);
+      };
+      if (this.holdAcks) this.heldAcks.push(join);
+      else join();
     }
     if (event === "unsubscribe") this.joined.splice(this.joined.indexOf(payload.channel), 1);
     return this;
@@ -43,6 +51,12 @@ export class FakeSocket {
     this.active = false;
     this.connected = false;
     return this;
+  }
+
+  /** The server finishes the joins it held. */
+  releaseAcks(): void {
+    this.holdAcks = false;
+    for (const join of this.heldAcks.splice(0)) join();
   }
 
   /** The server accepted the handshake. */

@@ -5,7 +5,7 @@ import { useAccountStatus } from "../../features/balance/api/get-account-status.
 import { DataBalanceCard } from "../../features/balance/components/data-balance-card.tsx";
 import { ZeroBalanceWarning } from "../../features/balance/components/zero-balance-warning.tsx";
 import { PromotionsSection } from "../../features/deals/components/promotions-section.tsx";
-import { useApplyDealUpdate } from "../../features/deals/hooks/use-apply-deal-update.ts";
+import { useApplyDealUpdate, useRereadDeals } from "../../features/deals/hooks/use-apply-deal-update.ts";
 import { useTransactions } from "../../features/orders/api/get-transactions.ts";
 import { BuyMoreDialog } from "../../features/orders/components/buy-more-dialog.tsx";
 import { PayoutHistory } from "../../features/orders/components/payout-history.tsx";
@@ -59,7 +59,7 @@ function LivePromotions() {
   const session = useSession();
   const config = useConfig();
   const realtime = useRealtimeConnection();
-  useRealtimeEvent(DEALS_CHANNEL, DEAL_UPDATED_EVENT, useApplyDealUpdate());
+  useRealtimeEvent(DEALS_CHANNEL, DEAL_UPDATED_EVENT, useApplyDealUpdate(), useRereadDeals());
   return (
     <PromotionsSection
       poll={realtime !== "connected"}

@@ -17,6 +17,8 @@ export class RealtimeConnection {
   private state: RealtimeState = "disconnected";
   private readonly stateListeners = new Set<() => void>();
   private readonly channels = new Map<string, number>();
+  /** Per channel: what to call each time the server confirms the join (see `listen`). */
+  private readonly joinedListeners = new Map<string, Set<() => void>>();
   private users = 0;
 
   constructor(token: string | null) {
@@ -67,15 +69,26 @@ export class RealtimeConnection {
     };
   }
 
-  /** Joins `channel` (a Socket.IO room) and calls `handler` for `event`; returns the way out. */
-  listen(channel: string, event: string, handler: Handler): () => void {
+  /**
+   * Joins `channel` (a Socket.IO room) and calls `handler` for `event`; returns the way out.
+   * `onJoined` is called each time the server confirms the join (the first, and after every
+   * reconnect): an event sent before that never reached this socket, so the caller reads again
+   * what the channel would have told it.
+   */
+  listen(channel: string, event: string, handler: Handler, onJoined?: () => void): () => void {
     const release = this.retain();
     const count = this.channels.get(channel) ?? 0;
     this.channels.set(channel, count + 1);
+    if (onJoined) {
+      const listeners = this.joinedListeners.get(channel) ?? new Set();
+      listeners.add(onJoined);
+      this.joinedListeners.set(channel, listeners);
+    }
     if (count === 0 && this.socket.connected) this.emitSubscribe(channel);
     this.socket.on(event, handler);
     return () => {
       this.socket.off(event, handler);
+      if (onJoined) this.joinedListeners.get(channel)?.delete(onJoined);
       const left = (this.channels.get(channel) ?? 1) - 1;
       if (left > 0) this.channels.set(channel, left);
       else {
@@ -96,6 +109,7 @@ export class RealtimeConnection {
       const ok = typeof ack === "object" && ack !== null && (ack as { ok?: unknown }).ok === true;
       // A refused channel means no events will come: say so rather than pretend to be live.
       if (!ok) this.setState("error");
+      else for (const onJoined of this.joinedListeners.get(channel) ?? []) onJoined();
     });
   }
 

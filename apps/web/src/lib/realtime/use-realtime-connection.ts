@@ -17,20 +17,31 @@ export function useRealtimeConnection(): RealtimeState {
   return useSyncExternalStore(connection.subscribeState, connection.getState, () => "disconnected");
 }
 
-/** Joins `channel` while mounted (null: nothing to join) and hands each `event` payload to `onEvent`. */
+/**
+ * Joins `channel` while mounted (null: nothing to join) and hands each `event` payload to
+ * `onEvent`. `onJoined` runs each time the server confirms the join (first join and every
+ * reconnect): changes made before it were never sent to this page, so read them again there.
+ */
 export function useRealtimeEvent(
   channel: string | null,
   event: string,
   onEvent: (payload: unknown) => void,
+  onJoined?: () => void,
 ): void {
   const connection = useConnection();
-  // The latest handler without re-joining the room on every render.
-  const handler = useRef(onEvent);
+  // The latest handlers without re-joining the room on every render.
+  const handlers = useRef({ onEvent, onJoined });
   useEffect(() => {
-    handler.current = onEvent;
+    handlers.current = { onEvent, onJoined };
   });
+  const wantsJoined = onJoined !== undefined;
   useEffect(() => {
     if (channel === null) return;
-    return connection.listen(channel, event, (payload) => handler.current(payload));
-  }, [connection, channel, event]);
+    return connection.listen(
+      channel,
+      event,
+      (payload) => handlers.current.onEvent(payload),
+      wantsJoined ? () => handlers.current.onJoined?.() : undefined,
+    );
+  }, [connection, channel, event, wantsJoined]);
 }

@@ -1,6 +1,6 @@
 import { type AccountStatus, BALANCE_UPDATED_EVENT, ordersChannel } from "@bytetoll/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback, useEffect } from "react";
+import { useCallback } from "react";
 import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
 import { useRealtimeConnection, useRealtimeEvent } from "../../../lib/realtime/use-realtime-connection.ts";
 import { accountStatusQueryOptions } from "../api/get-account-status.ts";
@@ -19,8 +19,8 @@ function balanceOf(payload: unknown): AccountStatus | null {
 /**
  * The signed-in user's balance, kept live: each `balance.updated` on the user's realtime room
  * replaces the cached figure (every card and warning reading it follows), and while the socket
- * is not connected the balance is polled instead. A (re)connect reads it once, since changes
- * may have been missed in between.
+ * is not connected the balance is polled instead. Each join of the room (first, and after a
+ * reconnect) reads it once, since changes may have been missed in between.
  */
 export function useLiveBalance(userId: string) {
   const queryClient = useQueryClient();
@@ -38,11 +38,12 @@ export function useLiveBalance(userId: string) {
     },
     [queryClient],
   );
-  useRealtimeEvent(ordersChannel(userId), BALANCE_UPDATED_EVENT, onUpdate);
-
-  useEffect(() => {
-    if (connected) void queryClient.invalidateQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY });
-  }, [connected, queryClient]);
+  // Each join of the room (the first, and after every reconnect) reads the balance once: a change
+  // made before the server put this socket in the room was never pushed to it.
+  const onJoined = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY });
+  }, [queryClient]);
+  useRealtimeEvent(ordersChannel(userId), BALANCE_UPDATED_EVENT, onUpdate, onJoined);
 
   return useQuery({ ...accountStatusQueryOptions(), refetchInterval: connected ? false : BALANCE_POLL_MS });
 }

@@ -2,7 +2,7 @@ import type { Deal } from "@bytetoll/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { dealQueryKey } from "../api/get-deal.ts";
-import { LATEST_DEALS_QUERY_KEY } from "../api/get-latest-deals.ts";
+import { DEALS_QUERY_KEY, LATEST_DEALS_QUERY_KEY } from "../api/get-latest-deals.ts";
 
 function dealOf(payload: unknown): Deal | null {
   if (typeof payload !== "object" || payload === null) return null;
@@ -19,14 +19,25 @@ export function useApplyDealUpdate(): (payload: unknown) => void {
     (payload: unknown) => {
       const deal = dealOf(payload);
       if (!deal) return;
-      queryClient.setQueryData(dealQueryKey(deal.id), deal);
-      queryClient.setQueryData<Deal[]>(LATEST_DEALS_QUERY_KEY, (deals) => {
-        if (!deals) return deals;
-        return deals.some((d) => d.id === deal.id)
-          ? deals.map((d) => (d.id === deal.id ? deal : d))
-          : [deal, ...deals];
+      // A read still in flight (the one after joining, say) started before this change: its
+      // answer would be older, so it is dropped.
+      void queryClient.cancelQueries({ queryKey: DEALS_QUERY_KEY }).then(() => {
+        queryClient.setQueryData(dealQueryKey(deal.id), deal);
+        queryClient.setQueryData<Deal[]>(LATEST_DEALS_QUERY_KEY, (deals) => {
+          if (!deals) return deals;
+          return deals.some((d) => d.id === deal.id)
+            ? deals.map((d) => (d.id === deal.id ? deal : d))
+            : [deal, ...deals];
+        });
       });
     },
     [queryClient],
   );
+}
+
+/** On joining the deals room (first, and after a reconnect): every cached deal is read again, as
+ * an update sent before the join never reached the page. */
+export function useRereadDeals(): () => void {
+  const queryClient = useQueryClient();
+  return useCallback(() => void queryClient.invalidateQueries({ queryKey: DEALS_QUERY_KEY }), [queryClient]);
 }

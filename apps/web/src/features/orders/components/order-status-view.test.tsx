@@ -143,6 +143,8 @@ describe("order status view", () => {
     expect(socket.joined).toEqual([`topup-transactions.${TEST_USER.id}`]);
     expect(screen.getByTestId("live-status")).toHaveAttribute("data-state", "connected");
 
+    // Joining read the order once more (see the next test); the event itself asks nothing.
+    await waitFor(() => expect(api.callsTo("GET", "/transactions/ord_test_1")).toHaveLength(2));
     queryClient.setQueryData(["account", "status"], { balance_gb: 1, balance_bytes: 1e9 });
     act(() =>
       socket.deliver("topup-transaction.updated", {
@@ -152,7 +154,23 @@ describe("order status view", () => {
     expect(await screen.findByText("Paid")).toBeInTheDocument();
     expect(screen.getByTestId("order-balance-after")).toHaveTextContent("6 GB");
     expect(queryClient.getQueryState(["account", "status"])?.isInvalidated).toBe(true);
+    expect(api.callsTo("GET", "/transactions/ord_test_1")).toHaveLength(2);
+  });
+
+  it("reads the order again once the server has joined the page to its room: a payment confirmed before was never pushed", async () => {
+    let status = "waiting";
+    const api = orderApi(() => ok(orderFixture({ payment_status: status, balance_gb_after: 6 })));
+    renderRoute("/checkout?order_id=ord_test_1");
+    await screen.findByText("Unpaid");
+    const socket = lastSocket();
+    socket.holdAcks = true;
+    act(() => socket.acceptConnection());
+    // Connected, not yet in the room: the payment is confirmed now and its push goes nowhere.
+    status = "paid";
     expect(api.callsTo("GET", "/transactions/ord_test_1")).toHaveLength(1);
+    act(() => socket.releaseAcks());
+    expect(await screen.findByText("Paid")).toBeInTheDocument();
+    expect(screen.getByTestId("order-balance-after")).toHaveTextContent("6 GB");
   });
 
   it("joins the channel again after a reconnect and reports a refused channel as error", async () => {

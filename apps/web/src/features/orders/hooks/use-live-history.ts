@@ -30,7 +30,12 @@ export function useLiveHistory(userId: string | null): void {
     if (wait <= 0) refresh();
     else pending.current = setTimeout(refresh, wait);
   }, [refresh]);
-  useRealtimeEvent(userId ? ordersChannel(userId) : null, BALANCE_UPDATED_EVENT, onBalanceUpdated);
+  // Joined (or joined again after a drop): what changed before was never pushed here.
+  const onJoined = useCallback(
+    () => void queryClient.invalidateQueries({ queryKey: HISTORY_QUERY_KEY }),
+    [queryClient],
+  );
+  useRealtimeEvent(userId ? ordersChannel(userId) : null, BALANCE_UPDATED_EVENT, onBalanceUpdated, onJoined);
 
   useEffect(
     () => () => {

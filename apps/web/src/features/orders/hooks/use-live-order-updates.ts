@@ -3,7 +3,7 @@ import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
 import { useRealtimeEvent } from "../../../lib/realtime/use-realtime-connection.ts";
-import { transactionQueryKey } from "../api/get-transaction.ts";
+import { TRANSACTION_QUERY_KEY, transactionQueryKey } from "../api/get-transaction.ts";
 import { TRANSACTIONS_QUERY_KEY } from "../api/get-transactions.ts";
 import type { Order } from "../api/order.ts";
 
@@ -25,11 +25,20 @@ export function useLiveOrderUpdates(userId: string | null): void {
     (payload: unknown) => {
       const order = orderOf(payload);
       if (!order) return;
-      queryClient.setQueryData(transactionQueryKey(order.order_id), order);
+      // A read still in flight (the one after joining, say) started before this change: its
+      // answer would be older, so it is dropped.
+      const key = transactionQueryKey(order.order_id);
+      void queryClient.cancelQueries({ queryKey: key }).then(() => queryClient.setQueryData(key, order));
       void queryClient.invalidateQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY });
       void queryClient.invalidateQueries({ queryKey: TRANSACTIONS_QUERY_KEY });
     },
     [queryClient],
   );
-  useRealtimeEvent(userId ? ordersChannel(userId) : null, ORDER_UPDATED_EVENT, onUpdate);
+  // Joined (or joined again after a drop): a payment confirmed before then was never pushed here.
+  const onJoined = useCallback(() => {
+    void queryClient.invalidateQueries({ queryKey: TRANSACTION_QUERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: TRANSACTIONS_QUERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY });
+  }, [queryClient]);
+  useRealtimeEvent(userId ? ordersChannel(userId) : null, ORDER_UPDATED_EVENT, onUpdate, onJoined);
 }
