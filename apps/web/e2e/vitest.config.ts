@@ -8,7 +8,7 @@ export default defineProject({
     include: ["**/*.spec.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
-    // Each spec file starts its own server; two cores cannot run many at once.
-    fileParallelism: false,
+    // Each spec file starts its own server and browser. They share the workers with the other
+    // projects' files (a project with its own worker count would run in a phase of its own).
   },
 });
