@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AccountBalance } from "./account-balance.ts";
+import { AccountBalance, RENEWAL_GRACE_MS } from "./account-balance.ts";
 import { Tariff } from "./tariff.ts";
 
 const tariff = new Tariff({ pricePerGbUsd: 3, dcPricePerGbUsd: 0.3 });
@@ -34,14 +34,34 @@ describe("AccountBalance", () => {
     expect(account.exhausted()).toBe(false);
   });
 
-  it("lets a renewal on its way run ahead by what the last one granted", async () => {
-    const { account, closed } = await leased(1000);
+  it("lets a renewal on its way run ahead by what the last one granted, no further when that one fell short", async () => {
+    // Asked for 2000 (the bounds' minimum), got 1000: the balance is running dry.
+    const account = new AccountBalance("user", tariff);
+    await account.renew(async () => 1000, { ...bounds, minBytes: 2000 });
+    const closed = { count: 0 };
+    account.addFlow({ abort: () => (closed.count += 1) });
     account.charge(1500, "mobile");
     let grant: (bytes: number) => void = () => {};
     const renewing = account.renew(() => new Promise<number>((resolve) => (grant = resolve)), bounds);
     expect(account.exhausted()).toBe(false);
     account.charge(600, "mobile");
     expect(account.exhausted()).toBe(true);
+    grant(5000);
+    await renewing;
+    expect(account.remaining).toBe(3900);
+    expect(closed.count).toBe(0);
+  });
+
+  it("waits up to RENEWAL_GRACE_MS for a slow renewal past the run-ahead when the last grant was in full", async () => {
+    const { account, closed } = await leased(1000);
+    account.charge(1500, "mobile");
+    let grant: (bytes: number) => void = () => {};
+    const renewing = account.renew(() => new Promise<number>((resolve) => (grant = resolve)), bounds);
+    const started = Date.now();
+    account.charge(600, "mobile");
+    // Past the last grant's run-ahead, within the grace: the database is slow, the balance is not dry.
+    expect(account.exhausted(started + RENEWAL_GRACE_MS - 1)).toBe(false);
+    expect(account.exhausted(started + RENEWAL_GRACE_MS + 1)).toBe(true);
     grant(5000);
     await renewing;
     expect(account.remaining).toBe(3900);

@@ -20,6 +20,9 @@ export type GrantLease = (want: number) => Promise<number>;
 const LEASE_TARGET_MS = 500;
 /** After a failed renewal (database unreachable), the next try waits this long. */
 const RETRY_AFTER_FAILURE_MS = 1_000;
+/** How long a slow renewal is waited for past the usual run-ahead, when the last grant was given
+ * in full (the balance had at least that much: the account is not running dry). */
+export const RENEWAL_GRACE_MS = 500;
 
 /**
  * One paying user's balance as this gateway instance sees it: the lease it holds of the shared
@@ -38,6 +41,9 @@ export class AccountBalance {
   private renewing: Promise<void> | null = null;
   /** Bytes the last renewal granted: how far a renewal in flight lets the account run ahead. */
   private lastGrant = 0;
+  /** The last renewal got all it asked for. */
+  private lastGrantFull = false;
+  private renewStartedAt = 0;
   private grantedAt = 0;
   private retryAt = 0;
   /** Last admission of a connection, for giving an idle lease back. */
@@ -76,12 +82,19 @@ export class AccountBalance {
     this.uncommitted = Math.max(0, this.uncommitted - estimate);
   }
 
-  /** Nothing left to relay with; while a renewal is on its way the account may run ahead of it by
-   * what the last one granted. */
-  exhausted(): boolean {
+  /**
+   * Nothing left to relay with. While a renewal is on its way the account may run ahead of it by
+   * what the last one granted; past that, a renewal of an account whose last grant was given in
+   * full is still waited for up to RENEWAL_GRACE_MS: a database slower than usual for a moment
+   * does not cut a paying customer's fast transfer (an account running dry got less than it
+   * asked for, and has no such grace).
+   */
+  exhausted(now = Date.now()): boolean {
     const remaining = this.remaining;
     if (remaining > 0) return false;
-    return !(this.renewing && remaining > -this.lastGrant);
+    if (!this.renewing) return true;
+    if (remaining > -this.lastGrant) return false;
+    return !(this.lastGrantFull && now - this.renewStartedAt < RENEWAL_GRACE_MS);
   }
 
   /** Closes every live connection once the account is exhausted. */
@@ -155,10 +168,13 @@ export class AccountBalance {
     if (Date.now() < this.retryAt) {
       return Promise.reject(new Error("the database is unreachable: no lease can be granted right now"));
     }
-    const renewing = grant(this.nextSize(bounds))
+    const want = this.nextSize(bounds);
+    this.renewStartedAt = Date.now();
+    const renewing = grant(want)
       .then((granted) => {
         this.granted += granted;
         this.lastGrant = granted;
+        this.lastGrantFull = granted >= want;
         this.grantedAt = Date.now();
       })
       .catch((error: unknown) => {
