@@ -1,6 +1,6 @@
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser } from "./fixtures/browser.ts";
+import { launchBrowser, loadedScriptWith, recordScripts } from "./fixtures/browser.ts";
 import { type ServerWithGateway, startServerWithGateway } from "./fixtures/gateway.ts";
 import type { RunningServer } from "./fixtures/server.ts";
 import { signInNewCustomer, signInThroughPage } from "./fixtures/sign-in.ts";
@@ -24,24 +24,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-/** Every JavaScript file the context downloads, with its text. */
-function recordScripts(context: BrowserContext): Map<string, Promise<string>> {
-  const scripts = new Map<string, Promise<string>>();
-  context.on("response", (response) => {
-    if (response.url().endsWith(".js"))
-      scripts.set(
-        response.url(),
-        response.text().catch(() => ""),
-      );
-  });
-  return scripts;
-}
-
-async function loadedConsole(scripts: Map<string, Promise<string>>): Promise<boolean> {
-  const bodies = await Promise.all(scripts.values());
-  return bodies.some((body) => body.includes(CONSOLE_MARK));
-}
 
 async function tokenOf(page: Page): Promise<string> {
   const stored = await page.evaluate(() => window.localStorage.getItem("bytetoll.token"));
@@ -204,7 +186,7 @@ describe("the operator's console", () => {
     await page.getByRole("heading", { name: "Not an operator" }).waitFor();
     await page.getByRole("link", { name: "Go back to Dashboard" }).click();
     await page.waitForURL(`${server.url}/`);
-    expect(await loadedConsole(scripts)).toBe(false);
+    expect(await loadedScriptWith(scripts, CONSOLE_MARK)).toBe(false);
     await context.close();
   });
 

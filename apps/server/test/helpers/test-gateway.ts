@@ -1,3 +1,5 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import type { Database } from "@bytetoll/db";
 import { createGateway, type Gateway, type GatewayConfig, loadGatewayConfig } from "@bytetoll/gateway";
 import { pino } from "pino";
@@ -24,4 +26,28 @@ export async function startTestGateway(
   });
   await gateway.listen();
   return gateway;
+}
+
+const run = promisify(execFile);
+
+/** curl through the gateway's HTTP proxy port as `username`; the status it got (000: none). */
+export async function curlStatus(
+  port: number,
+  username: string,
+  password: string,
+  url: string,
+): Promise<number> {
+  const { stdout } = await run("curl", [
+    "-s",
+    "-o",
+    "/dev/null",
+    "-w",
+    "%{http_code}",
+    "--max-time",
+    "15",
+    "-x",
+    `http://${username}:${password}@127.0.0.1:${port}`,
+    url,
+  ]);
+  return Number(stdout);
 }

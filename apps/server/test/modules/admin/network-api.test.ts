@@ -1,5 +1,3 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import type { AdminDomain, AdminNetworkResponse } from "@bytetoll/contracts";
 import { createGateway, type Gateway, loadGatewayConfig } from "@bytetoll/gateway";
 import { freePort } from "@bytetoll/gateway/testing";
@@ -7,6 +5,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
+import { curlStatus } from "../../helpers/test-gateway.ts";
 import {
   type ExitProxy,
   startExitProxy,
@@ -14,7 +13,6 @@ import {
   type TestSites,
 } from "../intelligence/support/test-sites.ts";
 
-const run = promisify(execFile);
 const ADMIN_TOKEN = "admin-token-0123456789abcdef";
 const admin = { authorization: `Bearer ${ADMIN_TOKEN}` };
 
@@ -74,21 +72,13 @@ afterAll(async () => {
 });
 
 /** curl through a gateway with -routing-smart; the status it got. */
-async function smartGet(gateway: Gateway, host: string): Promise<number> {
-  const { stdout } = await run("curl", [
-    "-s",
-    "-o",
-    "/dev/null",
-    "-w",
-    "%{http_code}",
-    "--max-time",
-    "15",
-    "-x",
-    `http://${proxyUser.username}-routing-smart:${proxyUser.password}@127.0.0.1:${gateway.httpPort}`,
+const smartGet = (gateway: Gateway, host: string): Promise<number> =>
+  curlStatus(
+    gateway.httpPort,
+    `${proxyUser.username}-routing-smart`,
+    proxyUser.password,
     `http://${host}:${sites.port}/`,
-  ]);
-  return Number(stdout);
-}
+  );
 
 async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
   const deadline = Date.now() + 15_000;

@@ -1,15 +1,11 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { type Database, openDatabase } from "@bytetoll/db";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { type Gateway, type GatewayConfig, loadGatewayConfig, Prober } from "@bytetoll/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
-import { startTestGateway } from "../../helpers/test-gateway.ts";
+import { curlStatus, startTestGateway } from "../../helpers/test-gateway.ts";
 import { type ExitProxy, startExitProxy, startTestSites, type TestSites } from "./support/test-sites.ts";
-
-const run = promisify(execFile);
 
 let sites: TestSites;
 let datacenterExit: ExitProxy;
@@ -104,22 +100,8 @@ async function customer(email: string) {
     headers: bearer(user.token),
   });
   const { username, password } = credentials.json().data as { username: string; password: string };
-  const get = async (url: string, smart = true) => {
-    const name = smart ? `${username}-routing-smart` : username;
-    const { stdout } = await run("curl", [
-      "-s",
-      "-o",
-      "/dev/null",
-      "-w",
-      "%{http_code}",
-      "--max-time",
-      "15",
-      "-x",
-      `http://${name}:${password}@127.0.0.1:${gateway.httpPort}`,
-      url,
-    ]);
-    return Number(stdout);
-  };
+  const get = (url: string, smart = true) =>
+    curlStatus(gateway.httpPort, smart ? `${username}-routing-smart` : username, password, url);
   return { ...user, get };
 }
 
