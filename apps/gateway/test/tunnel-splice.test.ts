@@ -54,8 +54,12 @@ async function sendStream(socket: net.Socket, total: number, seed: number): Prom
     sent += piece.length;
     if (!socket.write(piece)) {
       await new Promise<void>((resolve, reject) => {
-        socket.once("drain", resolve);
-        socket.once("close", () => reject(new Error("closed while sending")));
+        const onClose = () => reject(new Error("closed while sending"));
+        socket.once("drain", () => {
+          socket.off("close", onClose);
+          resolve();
+        });
+        socket.once("close", onClose);
       });
     }
   }
