@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, gatewayConfigFrom, parseGatewayEnv } from "../src/config.ts";
 import type { Gateway } from "../src/gateway.ts";
 import {
+  balanceOf,
   basic,
   eventually,
   openTunnel,
@@ -296,8 +297,12 @@ describe.each([
     expect(received).toBeLessThan(BALANCE + OVERSHOOT_BOUND);
     await gateway.flush();
     const [row] = await usageOf(database, poor.userId);
-    expect(row?.bytes).toBeGreaterThanOrEqual(BALANCE);
+    // Used up: the last grants of a small balance are small, and a renewal slower than the run
+    // ahead they allow (PostgreSQL under load) cuts the tunnel a few kB early; what is left stays
+    // in the balance (decision 007).
+    expect(row?.bytes).toBeGreaterThanOrEqual(BALANCE - 64 * 1024);
     expect(row?.bytes).toBeLessThan(BALANCE + OVERSHOOT_BOUND);
+    expect(await balanceOf(database, poor.userId)).toBe(BALANCE - (row?.bytes ?? 0));
   });
 
   it("relays a protocol switch (101) the same way, billed as the origin counted", async () => {
