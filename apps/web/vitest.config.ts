@@ -8,9 +8,6 @@ export default defineProject({
     environment: "jsdom",
     include: ["src/**/*.test.{ts,tsx}"],
     setupFiles: ["./src/test/setup.ts"],
-    // Files share a worker, its jsdom and its loaded modules (React, the routes): loaded once per
-    // worker. The setup file resets what a file leaves behind (DOM, storage, timers, globals).
-    isolate: false,
     // jsdom renders share two cores with the server and browser projects; a first render of a
     // lazy route can take seconds then, which is no failure of the page.
     testTimeout: 20_000,

@@ -6,11 +6,6 @@ import { afterEach, vi } from "vitest";
 // exceed Testing Library's 1 s default, which would fail tests for reasons unrelated to behaviour.
 configure({ asyncUtilTimeout: 10_000 });
 
-// Test files share a worker (isolate: false): each starts from a fresh registry of our own modules,
-// so a file's vi.mock applies even when an earlier file loaded the real module (packages from
-// node_modules, such as React, stay loaded: that is the time saved).
-vi.resetModules();
-
 afterEach(() => {
   cleanup();
   vi.unstubAllGlobals();
