@@ -37,6 +37,10 @@ export interface SpliceAddon {
   ): SpliceRelay;
   /** Closes the relay's descriptors at once; no event follows. Harmless after the end. */
   stop(relay: SpliceRelay): void;
+  /** What the process holds now: running relays, pipes with bytes in them, and empty pipes kept
+   * for reuse (a direction borrows a pipe only while bytes are in it; none is kept once no relay
+   * runs). */
+  stats(): { relays: number; pipesInUse: number; pipesPooled: number };
 }
 
 /** Why the addon is not there, when it is not. */

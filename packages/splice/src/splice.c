@@ -1,8 +1,11 @@
 /*
- * Relays a TCP connection pair with splice(2) through one pipe per direction, so the bytes go
- * socket -> pipe -> socket inside the kernel and are never copied into the process. Readiness
- * comes from the libuv loop Node already runs (uv_poll on duplicates of the two sockets' file
- * descriptors): no thread, no busy loop. Node keeps its own handles on the sockets, idle, for
+ * Relays a TCP connection pair with splice(2) through a pipe, so the bytes go socket -> pipe ->
+ * socket inside the kernel and are never copied into the process. A direction holds a pipe only
+ * while bytes are in it: pipes come from one pool per process and go back as soon as they are
+ * empty, so thousands of open tunnels share the few pipes that the busy ones need (the kernel
+ * gives an unprivileged user 64 MiB of pipe buffers in all, fs.pipe-user-pages-soft, and past
+ * that only 8 KiB pipes). Readiness comes from the libuv loop Node already runs (uv_poll on
+ * duplicates of the two sockets' file descriptors): no thread, no busy loop. Node keeps its own handles on the sockets, idle, for
  * their lifetime; this side only ever closes its duplicates.
  *
  * start(clientFd, targetFd, toTarget, toClient, counts, onEvent) -> relay
@@ -16,11 +19,14 @@
  *   socket (side: 0 client, 1 target; code: the errno name). After 2 or 3 the relay has closed
  *   its descriptors and sends nothing more.
  * stop(relay): closes the relay's descriptors at once; no event follows.
+ * stats() -> { relays, pipesInUse, pipesPooled }: running relays, pipes holding bytes now, empty
+ *   pipes kept for reuse (none once no relay runs).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <node_api.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -28,8 +34,10 @@
 #include <uv.h>
 
 enum { CLIENT = 0, TARGET = 1 };
-/* Each direction's pipe; also the most read from a socket before JS sees the counts. */
+/* A pooled pipe's size; also the most read from a socket before JS sees the counts. */
 #define PIPE_BYTES (256 * 1024)
+/* Empty pipes kept for the next direction that needs one (closed when no relay is left). */
+#define POOL_MAX 16
 #define PIPES_PER_EVENT 8
 enum { EVENT_PROGRESS = 0, EVENT_HALF = 1, EVENT_DONE = 2, EVENT_ERROR = 3 };
 enum { READ_TARGET = 0, WRITTEN_TARGET = 1, READ_CLIENT = 2, WRITTEN_CLIENT = 3 };
@@ -39,6 +47,7 @@ typedef struct relay relay_t;
 /* One direction: bytes flow from socket `from` through the pipe to socket `to`. */
 typedef struct {
   int from, to;
+  /* Borrowed from the pool while bytes are in it; -1 when none is held. */
   int pipe_fds[2];
   size_t in_pipe;
   size_t pipe_size;
@@ -66,6 +75,89 @@ struct relay {
   int moved;
 };
 
+/* The pool, shared by every relay of the process (worker threads too, hence the lock). */
+typedef struct {
+  int fds[2];
+  size_t size;
+} pooled_pipe_t;
+static pthread_mutex_t pool_lock = PTHREAD_MUTEX_INITIALIZER;
+static pooled_pipe_t pool[POOL_MAX];
+static int pool_free;
+static int pipes_in_use;
+static int relays_running;
+
+static void close_pipe(int fds[2]) {
+  close(fds[0]);
+  close(fds[1]);
+}
+
+/* Gives the direction an empty pipe (from the pool, or a new one); -1 with errno on failure. */
+static int borrow_pipe(direction_t *d) {
+  if (d->pipe_fds[0] >= 0) return 0;
+  pthread_mutex_lock(&pool_lock);
+  if (pool_free > 0) {
+    pooled_pipe_t *p = &pool[--pool_free];
+    d->pipe_fds[0] = p->fds[0];
+    d->pipe_fds[1] = p->fds[1];
+    d->pipe_size = p->size;
+    pipes_in_use++;
+    pthread_mutex_unlock(&pool_lock);
+    return 0;
+  }
+  pthread_mutex_unlock(&pool_lock);
+  if (pipe2(d->pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) {
+    d->pipe_fds[0] = d->pipe_fds[1] = -1;
+    return -1;
+  }
+  /* Past the user's pipe-buffer allowance the kernel refuses this and the pipe stays small:
+   * slower, never wrong. */
+  fcntl(d->pipe_fds[0], F_SETPIPE_SZ, PIPE_BYTES);
+  int size = fcntl(d->pipe_fds[0], F_GETPIPE_SZ);
+  d->pipe_size = size > 0 ? (size_t)size : 4096;
+  pthread_mutex_lock(&pool_lock);
+  pipes_in_use++;
+  pthread_mutex_unlock(&pool_lock);
+  return 0;
+}
+
+/* Returns the direction's pipe once it is empty. One that still holds bytes (the relay ended
+ * mid-way) is closed, as is one smaller than asked for (made while over the allowance: a later
+ * one may be full size) or one the full pool has no room for. */
+static void return_pipe(direction_t *d) {
+  if (d->pipe_fds[0] < 0 || d->in_pipe > 0) {
+    if (d->pipe_fds[0] >= 0 && d->in_pipe > 0) {
+      close_pipe(d->pipe_fds);
+      d->pipe_fds[0] = d->pipe_fds[1] = -1;
+      d->in_pipe = 0;
+      pthread_mutex_lock(&pool_lock);
+      pipes_in_use--;
+      pthread_mutex_unlock(&pool_lock);
+    }
+    return;
+  }
+  pthread_mutex_lock(&pool_lock);
+  pipes_in_use--;
+  if (pool_free < POOL_MAX && d->pipe_size >= PIPE_BYTES && relays_running > 0) {
+    pool[pool_free].fds[0] = d->pipe_fds[0];
+    pool[pool_free].fds[1] = d->pipe_fds[1];
+    pool[pool_free].size = d->pipe_size;
+    pool_free++;
+  } else {
+    close_pipe(d->pipe_fds);
+  }
+  pthread_mutex_unlock(&pool_lock);
+  d->pipe_fds[0] = d->pipe_fds[1] = -1;
+}
+
+/* One relay fewer; the last one out empties the pool, so an idle process holds no pipe. */
+static void relay_ended(void) {
+  pthread_mutex_lock(&pool_lock);
+  if (--relays_running == 0) {
+    while (pool_free > 0) close_pipe(pool[--pool_free].fds);
+  }
+  pthread_mutex_unlock(&pool_lock);
+}
+
 static void free_relay(relay_t *relay) {
   direction_t *d;
   for (int i = 0; i < 2; i++) {
@@ -87,9 +179,10 @@ static void shut(relay_t *relay) {
   for (int i = 0; i < 2; i++) {
     uv_close((uv_handle_t *)&relay->polls[i], on_handle_closed);
     close(relay->fds[i]);
-    close(relay->dirs[i].pipe_fds[0]);
-    close(relay->dirs[i].pipe_fds[1]);
+    /* A pipe still holding bytes is closed with them; an empty one goes back. */
+    return_pipe(&relay->dirs[i]);
   }
+  relay_ended();
 }
 
 /* Lets go of the JS callback and counts (after the last event, or on stop). */
@@ -174,27 +267,39 @@ static int drain(relay_t *relay, int index) {
     relay->counts[counter] += (double)n;
     relay->moved = 1;
   }
+  return_pipe(d);
   return 0;
 }
 
 /* Reads from `from` into the pipe, at most `limit` bytes; returns how many (0: would block or
  * end of stream), -1 after failing the relay. */
-static ssize_t fill(relay_t *relay, int index, size_t limit) {
+static ssize_t fill(relay_t *relay, int index) {
   direction_t *d = &relay->dirs[index];
   int counter = index == 0 ? READ_CLIENT : READ_TARGET;
   int from_side = index == 0 ? CLIENT : TARGET;
-  size_t room = d->pipe_size - d->in_pipe;
-  if (room > limit) room = limit;
-  if (d->eof || room == 0 || d->prefix_off < d->prefix_len) return 0;
+  size_t room;
+  if (d->eof || d->prefix_off < d->prefix_len) return 0;
+  if (borrow_pipe(d) < 0) {
+    fail(relay, from_side, errno);
+    return -1;
+  }
+  room = d->pipe_size - d->in_pipe;
+  if (room == 0) return 0;
   for (;;) {
     ssize_t n = splice(d->from, NULL, d->pipe_fds[1], NULL, room, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
     if (n < 0) {
       if (errno == EINTR) continue;
-      if (errno == EAGAIN || errno == EWOULDBLOCK) return 0;
+      if (errno == EAGAIN || errno == EWOULDBLOCK) {
+        return_pipe(d);
+        return 0;
+      }
       fail(relay, from_side, errno);
       return -1;
     }
-    if (n == 0) d->eof = 1;
+    if (n == 0) {
+      d->eof = 1;
+      return_pipe(d);
+    }
     d->in_pipe += (size_t)n;
     relay->counts[counter] += (double)n;
     if (n > 0) relay->moved = 1;
@@ -237,7 +342,7 @@ static void pump(relay_t *relay, int readable[2]) {
       if (d->done) continue;
       if (drain(relay, index) < 0) return;
       if (readable[index] && d->in_pipe == 0) {
-        ssize_t n = fill(relay, index, d->pipe_size);
+        ssize_t n = fill(relay, index);
         if (n < 0 || drain(relay, index) < 0) return;
         /* Bytes that went straight on: read again (until the socket has nothing, the
          * destination is full, or PIPES_PER_EVENT rounds). */
@@ -307,16 +412,6 @@ static int copy_prefix(napi_env env, napi_value value, direction_t *d) {
   return 0;
 }
 
-static int make_pipe(direction_t *d) {
-  if (pipe2(d->pipe_fds, O_CLOEXEC | O_NONBLOCK) != 0) return -1;
-  /* Past the user's pipe-buffer allowance (fs.pipe-user-pages-soft) the kernel refuses this and
-   * the pipe keeps its default size: slower, never wrong. */
-  fcntl(d->pipe_fds[0], F_SETPIPE_SZ, PIPE_BYTES);
-  int size = fcntl(d->pipe_fds[0], F_GETPIPE_SZ);
-  d->pipe_size = size > 0 ? (size_t)size : 65536;
-  return 0;
-}
-
 /* The JS handle counts as one holder of the memory, each libuv poll as another. */
 static void finalize_relay(napi_env env, void *data, void *hint) {
   (void)env;
@@ -360,14 +455,9 @@ static napi_value start(napi_env env, napi_callback_info info) {
   else if ((relay->fds[CLIENT] = fcntl(client_fd, F_DUPFD_CLOEXEC, 0)) < 0 ||
            (relay->fds[TARGET] = fcntl(target_fd, F_DUPFD_CLOEXEC, 0)) < 0)
     failure = "splice: cannot duplicate the sockets' descriptors";
-  else if (make_pipe(&relay->dirs[0]) || make_pipe(&relay->dirs[1]))
-    failure = "splice: cannot create pipes";
   if (failure) {
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 2; i++)
       if (relay->fds[i] >= 0) close(relay->fds[i]);
-      if (relay->dirs[i].pipe_fds[0] >= 0) close(relay->dirs[i].pipe_fds[0]);
-      if (relay->dirs[i].pipe_fds[1] >= 0) close(relay->dirs[i].pipe_fds[1]);
-    }
     free_relay(relay);
     napi_throw_error(env, NULL, failure);
     return NULL;
@@ -384,6 +474,9 @@ static napi_value start(napi_env env, napi_callback_info info) {
 
   uv_loop_t *loop;
   napi_get_uv_event_loop(env, &loop);
+  pthread_mutex_lock(&pool_lock);
+  relays_running++;
+  pthread_mutex_unlock(&pool_lock);
   relay->open_handles = 1;
   for (int i = 0; i < 2; i++) {
     uv_poll_init(loop, &relay->polls[i], relay->fds[i]);
@@ -416,12 +509,29 @@ static napi_value stop(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* { relays, pipesInUse, pipesPooled }: what the process holds now. */
+static napi_value stats(napi_env env, napi_callback_info info) {
+  (void)info;
+  pthread_mutex_lock(&pool_lock);
+  int figures[3] = {relays_running, pipes_in_use, pool_free};
+  pthread_mutex_unlock(&pool_lock);
+  const char *names[3] = {"relays", "pipesInUse", "pipesPooled"};
+  napi_value result, value;
+  CHECK(napi_create_object(env, &result));
+  for (int i = 0; i < 3; i++) {
+    CHECK(napi_create_int32(env, figures[i], &value));
+    CHECK(napi_set_named_property(env, result, names[i], value));
+  }
+  return result;
+}
+
 static napi_value init(napi_env env, napi_value exports) {
   napi_property_descriptor properties[] = {
       {"start", NULL, start, NULL, NULL, NULL, napi_default, NULL},
       {"stop", NULL, stop, NULL, NULL, NULL, napi_default, NULL},
+      {"stats", NULL, stats, NULL, NULL, NULL, napi_default, NULL},
   };
-  napi_define_properties(env, exports, 2, properties);
+  napi_define_properties(env, exports, 3, properties);
   return exports;
 }
 
