@@ -145,6 +145,25 @@ export async function bulkDownload(
   return bytes / 1e6 / seconds;
 }
 
+/** `tunnels` downloads of `bytes / tunnels` each at once, over fresh connections (CONNECT tunnels
+ * through a proxy when `tunnel`); returns their combined MB/s, first start to last finish. */
+export async function parallelDownload(
+  path: Path,
+  originPort: number,
+  bytes: number,
+  tunnel: boolean,
+  tunnels: number,
+): Promise<number> {
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: tunnels }, () =>
+      bulkDownload(path, originPort, Math.floor(bytes / tunnels), tunnel),
+    ),
+  );
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  return bytes / 1e6 / seconds;
+}
+
 export interface LatencyResult {
   requestsPerSecond: number;
   p50Ms: number;

@@ -7,7 +7,14 @@ import { fileURLToPath } from "node:url";
 import { startTinyproxy, TINYPROXY } from "../footprint/processes.ts";
 import { ask } from "../shared/ipc.ts";
 import { cpuMs, type Ready, startChild } from "./children.ts";
-import { bulkDownload, idleTunnels, type LatencyResult, type Path, smallRequests } from "./load.ts";
+import {
+  bulkDownload,
+  idleTunnels,
+  type LatencyResult,
+  type Path,
+  parallelDownload,
+  smallRequests,
+} from "./load.ts";
 
 /**
  * `npm run bench:gateway`: the gateway beside a direct connection, tinyproxy and squid, measured
@@ -18,6 +25,10 @@ import { bulkDownload, idleTunnels, type LatencyResult, type Path, smallRequests
  */
 
 const BULK_BYTES = 200_000_000;
+/** The same bytes through this many CONNECT tunnels at once: a gateway carries many customers'
+ * tunnels, and then what each relay costs in CPU decides, where one tunnel on loopback is bound
+ * by the wake-ups between the three processes (decision 021). */
+const PARALLEL_TUNNELS = 4;
 const CONNECTIONS = 50;
 const REQUESTS_PER_CONNECTION = 100;
 const SERIAL_REQUESTS = 1000;
@@ -89,9 +100,11 @@ const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math
 interface Measured {
   plainMBps: number;
   connectMBps: number;
+  parallelMBps: number;
   /** Slowest–fastest round, so a reader sees how much the median can be trusted. */
   plainSpread: string;
   connectSpread: string;
+  parallelSpread: string;
   small: LatencyResult;
   /** One connection, one request at a time: the proxy's own added latency, without queueing. */
   serial: LatencyResult;
@@ -99,6 +112,7 @@ interface Measured {
   /** CPU the proxy process itself spent (user + system, all threads): robust on a busy box. */
   plainCpuMsPerGb: number | null;
   connectCpuMsPerGb: number | null;
+  parallelCpuMsPerGb: number | null;
   cpuUsPerRequest: number | null;
 }
 
@@ -136,8 +150,10 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
   const results = subjects.map(() => ({
     plain: [] as number[],
     tunnel: [] as number[],
+    parallel: [] as number[],
     cpuPlain: 0,
     cpuTunnel: 0,
+    cpuParallel: 0,
     cpuSmall: 0,
     small: [] as LatencyResult[],
     serial: [] as LatencyResult[],
@@ -165,6 +181,11 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
       result.tunnel.push(await bulkDownload(subject.path, originPort, BULK_BYTES, true));
       result.cpuTunnel += cpu(subject) - mark;
       mark = cpu(subject);
+      result.parallel.push(
+        await parallelDownload(subject.path, originPort, BULK_BYTES, true, PARALLEL_TUNNELS),
+      );
+      result.cpuParallel += cpu(subject) - mark;
+      mark = cpu(subject);
       result.small.push(await smallRequests(subject.path, originPort, CONNECTIONS, REQUESTS_PER_CONNECTION));
       result.cpuSmall += cpu(subject) - mark;
       result.serial.push(await smallRequests(subject.path, originPort, 1, SERIAL_REQUESTS));
@@ -177,8 +198,10 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
     return {
       plainMBps: median(r.plain),
       connectMBps: median(r.tunnel),
+      parallelMBps: median(r.parallel),
       plainSpread: spread(r.plain),
       connectSpread: spread(r.tunnel),
+      parallelSpread: spread(r.parallel),
       small: {
         requestsPerSecond: median(r.small.map((s) => s.requestsPerSecond)),
         p50Ms: median(r.small.map((s) => s.p50Ms)),
@@ -192,6 +215,7 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
       idleMbPer1000: r.idle,
       plainCpuMsPerGb: proxied ? r.cpuPlain / gigabytes : null,
       connectCpuMsPerGb: proxied ? r.cpuTunnel / gigabytes : null,
+      parallelCpuMsPerGb: proxied ? r.cpuParallel / gigabytes : null,
       cpuUsPerRequest: proxied
         ? (r.cpuSmall * 1000) / (ROUNDS * CONNECTIONS * REQUESTS_PER_CONNECTION)
         : null,
@@ -313,6 +337,18 @@ async function main(): Promise<void> {
     );
     console.log(
       row(
+        `bulk download, ${PARALLEL_TUNNELS} CONNECT tunnels at once (MB/s)`,
+        column((c) => c.parallelMBps),
+      ),
+    );
+    console.log(
+      row(
+        "  slowest–fastest round",
+        column((c) => c.parallelSpread),
+      ),
+    );
+    console.log(
+      row(
         `small requests @${CONNECTIONS} connections (req/s)`,
         column((c) => c.small.requestsPerSecond),
       ),
@@ -348,6 +384,12 @@ async function main(): Promise<void> {
       row(
         "proxy CPU per GB, CONNECT (ms)",
         column((c) => c.connectCpuMsPerGb),
+      ),
+    );
+    console.log(
+      row(
+        `proxy CPU per GB, ${PARALLEL_TUNNELS} CONNECT tunnels (ms)`,
+        column((c) => c.parallelCpuMsPerGb),
       ),
     );
     console.log(
@@ -390,6 +432,14 @@ async function main(): Promise<void> {
       peerFigures((m) => m.connectMBps),
       true,
     );
+    const bestParallel = bestOf(
+      peerFigures((m) => m.parallelMBps),
+      true,
+    );
+    const bestParallelCpu = bestOf(
+      peerFigures((m) => m.parallelCpuMsPerGb),
+      false,
+    );
     const bestPlainCpu = bestOf(
       peerFigures((m) => m.plainCpuMsPerGb),
       false,
@@ -410,6 +460,10 @@ async function main(): Promise<void> {
       console.log(
         `  ${name.padEnd(12)} CONNECT ${m.connectMBps.toFixed(0).padStart(5)} MB/s = ${ratio(m.connectMBps, bestConnect, true)}, ` +
           `${(m.connectMBps / direct.connectMBps).toFixed(2)}× direct; CPU/GB ${ratio(m.connectCpuMsPerGb ?? 0, bestConnectCpu, false)}`,
+      );
+      console.log(
+        `  ${name.padEnd(12)} CONNECT×${PARALLEL_TUNNELS} ${m.parallelMBps.toFixed(0).padStart(5)} MB/s = ${ratio(m.parallelMBps, bestParallel, true)}, ` +
+          `${(m.parallelMBps / direct.parallelMBps).toFixed(2)}× direct; CPU/GB ${ratio(m.parallelCpuMsPerGb ?? 0, bestParallelCpu, false)}`,
       );
     }
     if (!tinyproxy)

@@ -18,7 +18,8 @@ import {
 } from "./support/harness.ts";
 
 /**
- * CONNECT tunnels between plain TCP sockets are relayed by the splice addon (GATEWAY_SPLICE=auto) or in JavaScript (off): both must deliver every byte unchanged both ways, carry a
+ * CONNECT tunnels between plain TCP sockets are relayed by the splice addon (GATEWAY_SPLICE=auto,
+ * the default) or in JavaScript (off): both must deliver every byte unchanged both ways, carry a
  * FIN through while the other direction flows, pass a reset on, bill exactly what the target
  * saw, stop at the balance and leave no descriptor behind.
  */
@@ -396,8 +397,9 @@ it("bills the same bytes per direction whichever relay moved them", () => {
 });
 
 describe("GATEWAY_SPLICE", () => {
-  it("is off unless set to auto, and any other value stops the gateway naming the variable", () => {
-    expect(gatewayConfigFrom(parseGatewayEnv({})).splice).toBe("off");
+  it("is auto unless set to off, and any other value stops the gateway naming the variable", () => {
+    expect(gatewayConfigFrom(parseGatewayEnv({})).splice).toBe("auto");
+    expect(gatewayConfigFrom(parseGatewayEnv({ GATEWAY_SPLICE: "off" })).splice).toBe("off");
     expect(gatewayConfigFrom(parseGatewayEnv({ GATEWAY_SPLICE: "auto" })).splice).toBe("auto");
     expect(() => parseGatewayEnv({ GATEWAY_SPLICE: "sometimes" })).toThrow(ConfigError);
     expect(() => parseGatewayEnv({ GATEWAY_SPLICE: "sometimes" })).toThrow(/GATEWAY_SPLICE/);
