@@ -2,7 +2,7 @@ import { createCipheriv, createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import net from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { spliceAddon } from "@bytetoll/splice";
+import { spliceAddon, unavailableBecause, usableAddon } from "@bytetoll/splice";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, gatewayConfigFrom, parseGatewayEnv } from "../src/config.ts";
 import type { Gateway } from "../src/gateway.ts";
@@ -394,6 +394,24 @@ describe.each([
 it("bills the same bytes per direction whichever relay moved them", () => {
   expect(transfers.get("auto")).toEqual(transfers.get("off"));
   expect(transfers.get("auto")).toEqual(expect.objectContaining({ up: UP, down: DOWN }));
+});
+
+describe("the splice addon's start-up probe", () => {
+  it("passes one byte through splice(2) on this machine's TCP sockets", () => {
+    if (!spliceAddon) return expect(unavailableBecause).toMatch(/not built|Linux only|does not work/);
+    expect(spliceAddon.probe()).toBeNull();
+  });
+
+  it("leaves every tunnel to JavaScript, saying why, where splice(2) is refused", () => {
+    if (!spliceAddon) return;
+    const refusing = { ...spliceAddon, probe: () => "splice from a TCP socket failed: Invalid argument" };
+    expect(usableAddon(refusing)).toBeNull();
+    expect(unavailableBecause).toBe(
+      "splice(2) does not work on TCP sockets here (splice from a TCP socket failed: Invalid argument)",
+    );
+    expect(usableAddon(spliceAddon)).toBe(spliceAddon);
+    expect(unavailableBecause).toBeNull();
+  });
 });
 
 describe("GATEWAY_SPLICE", () => {

@@ -41,6 +41,9 @@ export interface SpliceAddon {
    * for reuse (a direction borrows a pipe only while bytes are in it; none is kept once no relay
    * runs). */
   stats(): { relays: number; pipesInUse: number; pipesPooled: number };
+  /** null, or why splice(2) does not work on TCP sockets here (one byte through a loopback
+   * connection and a pipe, both ways; a sandbox or an emulated kernel may refuse it). */
+  probe(): string | null;
 }
 
 /** Why the addon is not there, when it is not. */
@@ -51,12 +54,27 @@ function load(): SpliceAddon | null {
     unavailableBecause = `splice(2) is Linux only (this is ${process.platform})`;
     return null;
   }
+  let addon: SpliceAddon;
   try {
-    return createRequire(import.meta.url)("../build/Release/splice.node") as SpliceAddon;
+    addon = createRequire(import.meta.url)("../build/Release/splice.node") as SpliceAddon;
   } catch (error) {
     unavailableBecause = `the addon is not built (${(error as Error).message.split("\n")[0]})`;
     return null;
   }
+  return usableAddon(addon);
+}
+
+/** The addon, once one byte went through splice(2) on this machine's TCP sockets; null, with the
+ * reason in `unavailableBecause`, when it did not: every tunnel is then relayed in JavaScript
+ * rather than failing. */
+export function usableAddon(addon: SpliceAddon): SpliceAddon | null {
+  const failed = addon.probe();
+  if (failed === null) {
+    unavailableBecause = null;
+    return addon;
+  }
+  unavailableBecause = `splice(2) does not work on TCP sockets here (${failed})`;
+  return null;
 }
 
 /** The native relay, or null when it was not built here (no compiler at install, not Linux). */

@@ -21,15 +21,20 @@
  * stop(relay): closes the relay's descriptors at once; no event follows.
  * stats() -> { relays, pipesInUse, pipesPooled }: running relays, pipes holding bytes now, empty
  *   pipes kept for reuse (none once no relay runs).
+ * probe() -> null, or why splice(2) does not work on TCP sockets here (a sandbox or an emulated
+ *   kernel may refuse it): one byte through a loopback connection and a pipe, both ways.
  */
 #define _GNU_SOURCE
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <node_api.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <uv.h>
 
@@ -509,6 +514,57 @@ static napi_value stop(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* Moves one byte a -> b over loopback TCP, then through a pipe from b back to a; NULL when it
+ * arrived, else what failed (written to `why`). Blocking calls, bounded by a 1 s timeout. */
+static const char *probe_splice(char *why, size_t size) {
+  int listener = -1, a = -1, b = -1, fds[2] = {-1, -1};
+  struct sockaddr_in address = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+  socklen_t length = sizeof address;
+  struct timeval timeout = {.tv_sec = 1};
+  char sent = 'b', got = 0;
+  const char *step = NULL;
+  if ((listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+      bind(listener, (struct sockaddr *)&address, sizeof address) || listen(listener, 1) ||
+      getsockname(listener, (struct sockaddr *)&address, &length))
+    step = "a loopback listener";
+  else if ((a = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
+           connect(a, (struct sockaddr *)&address, sizeof address))
+    step = "a loopback connection";
+  else if ((b = accept4(listener, NULL, NULL, SOCK_CLOEXEC)) < 0)
+    step = "accepting a loopback connection";
+  else if (setsockopt(a, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) ||
+           setsockopt(b, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout) ||
+           pipe2(fds, O_CLOEXEC))
+    step = "a pipe";
+  else if (send(a, &sent, 1, MSG_NOSIGNAL) != 1)
+    step = "sending a byte";
+  else if (splice(b, NULL, fds[1], NULL, 1, SPLICE_F_MOVE) != 1)
+    step = "splice from a TCP socket";
+  else if (splice(fds[0], NULL, b, NULL, 1, SPLICE_F_MOVE) != 1)
+    step = "splice to a TCP socket";
+  else if (recv(a, &got, 1, 0) != 1 || got != sent)
+    step = "receiving the spliced byte";
+  int error = errno;
+  int opened[5] = {listener, a, b, fds[0], fds[1]};
+  for (int i = 0; i < 5; i++)
+    if (opened[i] >= 0) close(opened[i]);
+  if (!step) return NULL;
+  snprintf(why, size, "%s failed: %s", step, strerror(error));
+  return why;
+}
+
+static napi_value probe(napi_env env, napi_callback_info info) {
+  (void)info;
+  char why[160];
+  napi_value result;
+  const char *failure = probe_splice(why, sizeof why);
+  if (failure)
+    CHECK(napi_create_string_utf8(env, failure, NAPI_AUTO_LENGTH, &result));
+  else
+    CHECK(napi_get_null(env, &result));
+  return result;
+}
+
 /* { relays, pipesInUse, pipesPooled }: what the process holds now. */
 static napi_value stats(napi_env env, napi_callback_info info) {
   (void)info;
@@ -530,8 +586,9 @@ static napi_value init(napi_env env, napi_value exports) {
       {"start", NULL, start, NULL, NULL, NULL, napi_default, NULL},
       {"stop", NULL, stop, NULL, NULL, NULL, napi_default, NULL},
       {"stats", NULL, stats, NULL, NULL, NULL, napi_default, NULL},
+      {"probe", NULL, probe, NULL, NULL, NULL, napi_default, NULL},
   };
-  napi_define_properties(env, exports, 3, properties);
+  napi_define_properties(env, exports, 4, properties);
   return exports;
 }
 
