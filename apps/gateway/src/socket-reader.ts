@@ -1,5 +1,5 @@
 import type { Duplex, Writable } from "node:stream";
-import { releaseSharedBytes, type SharedReads } from "./shared-reads.ts";
+import { type SharedReads, writeShared } from "./shared-reads.ts";
 
 /** Finds where a message body ends: how many bytes of each chunk still belong to it, and whether
  * it is complete (a Content-Length count, or a chunked body's scanner). May throw on bad framing. */
@@ -170,8 +170,7 @@ export class SocketReader {
         }
         let flowing = true;
         if (chunk.length > 0) {
-          flowing = to.write(chunk);
-          if (!owned) releaseSharedBytes(to);
+          flowing = owned ? to.write(chunk) : writeShared(to, chunk);
           onChunk();
         }
         if (body?.done) {

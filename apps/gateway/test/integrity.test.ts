@@ -147,6 +147,41 @@ describe("bodies pass through unchanged", () => {
     expect(sha256(body)).toBe(expected);
   });
 
+  it("to four readers at once inside the gateway's TLS on 8443: plain and CONNECT, fast and slow", async () => {
+    // Reads written to TLS sockets leave the shared buffer and come back for reuse once the write
+    // completed: concurrent writers to different TLS sockets must never get each other's bytes.
+    const agent = (tunnel: boolean) =>
+      new ProxyAgent({
+        uri: `https://127.0.0.1:${gateway.httpsPort}`,
+        token: authorization(),
+        proxyTunnel: tunnel,
+        proxyTls: { rejectUnauthorized: false },
+      });
+    const agents = [agent(false), agent(true)];
+    const slow = tls.connect({ host: "127.0.0.1", port: gateway.httpsPort, rejectUnauthorized: false });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        slow.once("secureConnect", resolve);
+        slow.once("error", reject);
+      });
+      const fast = agents.flatMap((dispatcher) =>
+        [0, 1].map(async () =>
+          digestOf(await request(`http://127.0.0.1:${plainOrigin.port}/random/${DOWNLOAD}`, { dispatcher })),
+        ),
+      );
+      const slowBody = slowGet(
+        slow,
+        `GET http://127.0.0.1:${plainOrigin.port}/random/${DOWNLOAD} HTTP/1.1\r\nHost: 127.0.0.1:${plainOrigin.port}\r\n` +
+          `Proxy-Authorization: ${authorization()}\r\nConnection: close\r\n\r\n`,
+      );
+      expect(await Promise.all(fast)).toEqual([expected, expected, expected, expected]);
+      expect(sha256(await slowBody)).toBe(expected);
+    } finally {
+      slow.destroy();
+      for (const dispatcher of agents) await dispatcher.close();
+    }
+  });
+
   it("on the way up: a request body over plain HTTP and through a tunnel", async () => {
     const upload = randomBody(UPLOAD, 12_345);
     const want = `${UPLOAD} ${sha256(upload)}`;
