@@ -424,47 +424,37 @@ async function main(): Promise<void> {
     const peerOffset = subjects.length - peers.length;
     const peerFigures = (pick: (m: Measured) => number | null) =>
       peers.map((peer, i) => ({ name: peer.name, value: pick(measured[peerOffset + i] as Measured) }));
-    const bestPlain = bestOf(
-      peerFigures((m) => m.plainMBps),
-      true,
-    );
-    const bestConnect = bestOf(
-      peerFigures((m) => m.connectMBps),
-      true,
-    );
-    const bestParallel = bestOf(
-      peerFigures((m) => m.parallelMBps),
-      true,
-    );
-    const bestParallelCpu = bestOf(
-      peerFigures((m) => m.parallelCpuMsPerGb),
-      false,
-    );
-    const bestPlainCpu = bestOf(
-      peerFigures((m) => m.plainCpuMsPerGb),
-      false,
-    );
-    const bestConnectCpu = bestOf(
-      peerFigures((m) => m.connectCpuMsPerGb),
-      false,
-    );
+    /** A path's throughput and CPU figures, each picked from a subject's measurements. */
+    const paths: Array<{
+      label: string;
+      rate: (m: Measured) => number;
+      cpu: (m: Measured) => number | null;
+    }> = [
+      { label: "plain", rate: (m) => m.plainMBps, cpu: (m) => m.plainCpuMsPerGb },
+      { label: "CONNECT", rate: (m) => m.connectMBps, cpu: (m) => m.connectCpuMsPerGb },
+      {
+        label: `CONNECT×${PARALLEL_TUNNELS}`,
+        rate: (m) => m.parallelMBps,
+        cpu: (m) => m.parallelCpuMsPerGb,
+      },
+    ];
+    const best = paths.map((path) => ({
+      rate: bestOf(peerFigures(path.rate), true),
+      cpu: bestOf(peerFigures(path.cpu), false),
+    }));
     console.log("\nRatios (8443 paths are compared with the peers' plain-port figures):");
     for (const [i, subject] of subjects.entries()) {
       if (i === 0 || i >= peerOffset) continue;
       const m = measured[i] as Measured;
-      const name = subject.path.name;
-      console.log(
-        `  ${name.padEnd(12)} plain   ${m.plainMBps.toFixed(0).padStart(5)} MB/s = ${ratio(m.plainMBps, bestPlain, true)}, ` +
-          `${(m.plainMBps / direct.plainMBps).toFixed(2)}× direct; CPU/GB ${ratio(m.plainCpuMsPerGb ?? 0, bestPlainCpu, false)}`,
-      );
-      console.log(
-        `  ${name.padEnd(12)} CONNECT ${m.connectMBps.toFixed(0).padStart(5)} MB/s = ${ratio(m.connectMBps, bestConnect, true)}, ` +
-          `${(m.connectMBps / direct.connectMBps).toFixed(2)}× direct; CPU/GB ${ratio(m.connectCpuMsPerGb ?? 0, bestConnectCpu, false)}`,
-      );
-      console.log(
-        `  ${name.padEnd(12)} CONNECT×${PARALLEL_TUNNELS} ${m.parallelMBps.toFixed(0).padStart(5)} MB/s = ${ratio(m.parallelMBps, bestParallel, true)}, ` +
-          `${(m.parallelMBps / direct.parallelMBps).toFixed(2)}× direct; CPU/GB ${ratio(m.parallelCpuMsPerGb ?? 0, bestParallelCpu, false)}`,
-      );
+      for (const [p, path] of paths.entries()) {
+        const rate = path.rate(m);
+        const peers = best[p] as (typeof best)[number];
+        console.log(
+          `  ${subject.path.name.padEnd(12)} ${path.label.padEnd(10)} ${rate.toFixed(0).padStart(5)} MB/s = ` +
+            `${ratio(rate, peers.rate, true)}, ${(rate / path.rate(direct)).toFixed(2)}× direct; ` +
+            `CPU/GB ${ratio(path.cpu(m) ?? 0, peers.cpu, false)}`,
+        );
+      }
     }
     if (!tinyproxy)
       console.log(`tinyproxy skipped: ${TINYPROXY} is not installed (apt-get install -y tinyproxy)`);
