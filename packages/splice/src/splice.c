@@ -5,8 +5,8 @@
  * empty, so thousands of open tunnels share the few pipes that the busy ones need (the kernel
  * gives an unprivileged user 64 MiB of pipe buffers in all, fs.pipe-user-pages-soft, and past
  * that only 8 KiB pipes). Readiness comes from the libuv loop Node already runs (uv_poll on
- * duplicates of the two sockets' file descriptors): no thread, no busy loop. Node keeps its own handles on the sockets, idle, for
- * their lifetime; this side only ever closes its duplicates.
+ * duplicates of the two sockets' file descriptors): no thread, no busy loop. Node keeps its own
+ * handles on the sockets, idle, for their lifetime; this side only ever closes its duplicates.
  *
  * start(clientFd, targetFd, toTarget, toClient, counts, onEvent) -> relay
  *   toTarget / toClient: bytes Node already read from the other side, written first.
@@ -276,8 +276,8 @@ static int drain(relay_t *relay, int index) {
   return 0;
 }
 
-/* Reads from `from` into the pipe, at most `limit` bytes; returns how many (0: would block or
- * end of stream), -1 after failing the relay. */
+/* Reads from `from` into a borrowed pipe, at most a pipe's worth; returns how many (0: would
+ * block or end of stream, and the pipe went back), -1 after failing the relay. */
 static ssize_t fill(relay_t *relay, int index) {
   direction_t *d = &relay->dirs[index];
   int counter = index == 0 ? READ_CLIENT : READ_TARGET;
