@@ -77,5 +77,6 @@ export function usableAddon(addon: SpliceAddon): SpliceAddon | null {
   return null;
 }
 
-/** The native relay, or null when it was not built here (no compiler at install, not Linux). */
+/** The native relay, or null when it was not built here (no compiler at install, not Linux) or
+ * the start-up probe found splice(2) refused; `unavailableBecause` says which. */
 export const spliceAddon: SpliceAddon | null = load();

@@ -523,6 +523,7 @@ static const char *probe_splice(char *why, size_t size) {
   struct timeval timeout = {.tv_sec = 1};
   char sent = 'b', got = 0;
   const char *step = NULL;
+  errno = 0;
   if ((listener = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0)) < 0 ||
       bind(listener, (struct sockaddr *)&address, sizeof address) || listen(listener, 1) ||
       getsockname(listener, (struct sockaddr *)&address, &length))
@@ -549,7 +550,8 @@ static const char *probe_splice(char *why, size_t size) {
   for (int i = 0; i < 5; i++)
     if (opened[i] >= 0) close(opened[i]);
   if (!step) return NULL;
-  snprintf(why, size, "%s failed: %s", step, strerror(error));
+  /* A call that moved no byte (or the wrong one) without an error leaves errno at 0. */
+  snprintf(why, size, "%s failed: %s", step, error ? strerror(error) : "no byte or the wrong byte");
   return why;
 }
 
