@@ -80,8 +80,11 @@ export class UsageFlusher {
     }
   }
 
-  /** One flush; concurrent calls share the one in progress. Resolves true when the queue is empty. */
+  /** One flush that includes everything metered before the call. A flush already in progress
+   * took its rows before this call, so it is awaited first and a new one follows; callers that
+   * arrive while that new one runs share it. Resolves true when the queue is empty. */
   async flush(): Promise<boolean> {
+    if (this.running) await this.running.catch(() => undefined);
     if (!this.running) {
       this.running = this.run().finally(() => {
         this.running = null;

@@ -1,6 +1,7 @@
 import { type Database, openDatabase } from "@bytetoll/db";
 import { type FaultProxy, startFaultProxy } from "@bytetoll/db/fault-proxy";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
 import {
@@ -97,6 +98,34 @@ describe("a PostgreSQL outage", () => {
       expect(billed).toBe(origin.bytes());
       expect(await balanceOf(database, user.userId)).toBe(BALANCE - billed);
       expect(await usageOf(database, stranger.userId)).toEqual([]);
+    },
+    30_000,
+  );
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    "a flush asked for while another is committing also commits what was metered in between",
+    async () => {
+      const user = await seedUser(database, BALANCE);
+      const before = origin.bytes();
+      expect((await plainGet(basic(user.username, user.password), 1_000)).status).toBe(200);
+      // Hold the user's row so the first flush, which debits that user, waits mid-commit.
+      const blocker = new pg.Client({ connectionString: database.url });
+      await blocker.connect();
+      try {
+        await blocker.query("BEGIN");
+        await blocker.query("SELECT 1 FROM users WHERE id = $1 FOR UPDATE", [user.userId]);
+        const first = gateway.flush();
+        expect((await plainGet(basic(user.username, user.password), 2_000)).status).toBe(200);
+        const second = gateway.flush();
+        await blocker.query("COMMIT");
+        expect(await first).toBe(true);
+        expect(await second).toBe(true);
+      } finally {
+        await blocker.end();
+      }
+      const billed = (await usageOf(database, user.userId)).reduce((sum, row) => sum + row.bytes, 0);
+      expect(billed).toBe(origin.bytes() - before);
+      expect(await usageOf(database, user.userId)).toEqual([expect.objectContaining({ requests: 2 })]);
     },
     30_000,
   );
