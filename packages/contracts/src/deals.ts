@@ -80,10 +80,22 @@ export const withdrawFieldError = z.object({
 const isoTime = (name: string) =>
   z.iso.datetime({ offset: true, error: `${name} must be an ISO 8601 date-time` });
 
-/** A deal's price in USD per GB, as creating and editing a deal check it. */
+/** The lowest price of a deal, USD per GB: a cent, the smallest amount the ledger prices (below
+ * it the stored price rounds to 0, which the database refuses). */
+export const MIN_DEAL_PRICE_USD = 0.01;
+
+/** Why `price` cannot be a deal's price when data lists at `listPrice` USD per GB, or null: a deal
+ * is a discount, from a cent up to the list price. */
+export function dealPriceRefusal(price: number, listPrice: number): string | null {
+  if (price >= MIN_DEAL_PRICE_USD && price <= listPrice) return null;
+  return `Deal price must be between $${MIN_DEAL_PRICE_USD.toFixed(2)} and the list price $${listPrice.toFixed(2)} per GB`;
+}
+
+/** A deal's price in USD per GB, as creating and editing a deal check it (the server also holds
+ * it to the list price, with dealPriceRefusal). */
 export const dealPrice = z
   .number({ error: "deal_price must be a number of USD per GB" })
-  .positive("deal_price must be greater than 0")
+  .min(MIN_DEAL_PRICE_USD, `Deal price must be at least $${MIN_DEAL_PRICE_USD.toFixed(2)} per GB`)
   .max(1000, "deal_price must be at most 1000 USD per GB");
 
 /** A deal's window and target, as creating and editing a deal check them. */

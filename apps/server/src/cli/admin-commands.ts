@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { createDealRequest, PAYOUT_STATUSES } from "@bytetoll/contracts";
+import { createDealRequest, dealPriceRefusal, PAYOUT_STATUSES } from "@bytetoll/contracts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
 import { appendAudit, auditDealChange, auditPayoutChange, CLI_ACTOR } from "../modules/admin/audit.ts";
@@ -68,8 +68,8 @@ function listOptions(args: string[]) {
   };
 }
 
-/** deals:create's options, checked by the same schema as POST /admin/deals. */
-function dealFromArgs(args: string[]) {
+/** deals:create's options, checked by the same schema and price rule as POST /admin/deals. */
+function dealFromArgs(args: string[], listPriceUsd: number) {
   const { values, positionals } = parseArgs({
     args,
     options: {
@@ -98,6 +98,8 @@ function dealFromArgs(args: string[]) {
     const issue = parsed.error.issues[0];
     throw new UsageError(`${issue?.path.join(".") ?? "deal"}: ${issue?.message ?? "invalid"}`);
   }
+  const refusal = dealPriceRefusal(parsed.data.deal_price, listPriceUsd);
+  if (refusal) throw new UsageError(`--price: ${refusal}`);
   return parsed.data;
 }
 
@@ -166,7 +168,10 @@ export async function runAdminCommand(argv: string[], context: CommandContext): 
       if (args.length > 0) throw new UsageError("deals takes no arguments");
       return context.deals.listAll();
     case "deals:create": {
-      return context.deals.create(dealFromArgs(args), auditDealChange(CLI_ACTOR, "deal.create"));
+      return context.deals.create(
+        dealFromArgs(args, context.config.PRICE_PER_GB_USD),
+        auditDealChange(CLI_ACTOR, "deal.create"),
+      );
     }
     case "deals:cancel": {
       const [dealId, ...rest] = args;

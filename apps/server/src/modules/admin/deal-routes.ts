@@ -5,11 +5,13 @@ import {
   adminUuidParams,
   createDealRequest,
   dealIdParams,
+  dealPriceRefusal,
   dealResponse,
   payoutResponse,
   payoutSentRequest,
   updateDealRequest,
 } from "@bytetoll/contracts";
+import { AppError } from "../../errors.ts";
 import type { App } from "../../types.ts";
 import { auditDealChange, auditPayoutChange } from "./audit.ts";
 import { createAdminDeals } from "./deals.ts";
@@ -19,7 +21,8 @@ import { adminErrors } from "./schemas.ts";
  * transaction (a refused change writes none); registered inside adminRoutes, behind its operator
  * check. */
 export async function adminDealRoutes(app: App) {
-  const adminDeals = createAdminDeals(app.database, (deal) => app.realtime.publishDeal(deal));
+  const listPrice = app.config.PRICE_PER_GB_USD;
+  const adminDeals = createAdminDeals(app.database, (deal) => app.realtime.publishDeal(deal), listPrice);
 
   app.post(
     "/admin/deals",
@@ -33,6 +36,8 @@ export async function adminDealRoutes(app: App) {
       },
     },
     async (request, reply) => {
+      const refusal = dealPriceRefusal(request.body.deal_price, listPrice);
+      if (refusal) throw new AppError(400, refusal, "bad_deal");
       const deal = await app.deals.create(request.body, auditDealChange(request.adminActor, "deal.create"));
       return reply.code(201).send({ success: true as const, data: deal });
     },

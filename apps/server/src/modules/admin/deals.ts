@@ -3,6 +3,7 @@ import {
   type AdminPayoutsQuery,
   createDealRequest,
   type Deal,
+  dealPriceRefusal,
   decodeDealId,
   type Payout,
   type UpdateDealRequest,
@@ -17,7 +18,7 @@ const dealNotFound = () => new AppError(404, "Deal not found", "not_found");
 
 /** The operator's side of deals beyond the deals service: each deal's progress, and editing a
  * deal before it starts (docs/product.md#operators). */
-export function createAdminDeals(database: Database, publish: (deal: Deal) => void) {
+export function createAdminDeals(database: Database, publish: (deal: Deal) => void, listPriceUsd: number) {
   const { db } = database;
 
   return {
@@ -99,6 +100,8 @@ export function createAdminDeals(database: Database, publish: (deal: Deal) => vo
           throw new AppError(400, issue?.message ?? "Invalid deal", "bad_deal");
         }
         const next = merged.data;
+        const refusal = dealPriceRefusal(next.deal_price, listPriceUsd);
+        if (refusal) throw new AppError(400, refusal, "bad_deal");
         if (Date.parse(next.deal_end_time) <= Date.now()) {
           throw new AppError(400, "deal_end_time must be in the future", "bad_deal");
         }
