@@ -9,7 +9,7 @@ import {
   type CreditRequest,
 } from "@bytetoll/contracts";
 import { adjustBalance, type Database, schema } from "@bytetoll/db";
-import { and, count, desc, eq, gte, like, lt } from "drizzle-orm";
+import { and, count, desc, eq, gte, like, lt, sql } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
 import { type OrderRow, toOrderView } from "../orders/order-view.ts";
 import { appendAudit } from "./audit.ts";
@@ -43,6 +43,26 @@ const toAccount = (row: AccountRow): AdminAccount => ({
 /** `%` and `_` typed by an operator are literal characters, not wildcards. */
 export const likePattern = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`).toLowerCase()}%`;
 
+const KEY_REUSED =
+  "This Idempotency-Key was already used for a different credit (another customer, amount or note). Use a new key for a new credit.";
+
+/** A retry is the same credit: same customer, same bytes, same note as the entry its key made. */
+async function assertSameCredit(
+  tx: Pick<Database["db"], "execute">,
+  reference: string,
+  credit: { userId: string; deltaBytes: number; note: string },
+): Promise<void> {
+  const { rows } = await tx.execute<{ user_id: string; delta_bytes: string | number; note: string | null }>(
+    sql`SELECT user_id, delta_bytes, note FROM ledger_entries WHERE kind = 'adjustment' AND reference = ${reference}`,
+  );
+  const first = rows[0];
+  const same =
+    first?.user_id === credit.userId &&
+    Number(first.delta_bytes) === credit.deltaBytes &&
+    (first.note ?? "") === credit.note;
+  if (!same) throw new AppError(422, KEY_REUSED, "idempotency_key_reused");
+}
+
 /** What the operator can do (admin API and CLI share it): adjust balances, look at accounts and orders. */
 export function createAdminService(database: Database) {
   async function accountByEmail(email: string): Promise<AccountRow> {
@@ -64,7 +84,8 @@ export function createAdminService(database: Database) {
   }
 
   /** An `adjustment` ledger entry and its audit row, in one transaction. `key` makes a retried
-   * request a no-op (same reference, no second audit row). */
+   * request a no-op (same reference, no second audit row); the same key with another customer,
+   * amount or note is refused (422) rather than silently taken as done. */
   async function creditAccount(actor: string, user: AccountRow, gb: number, note: string, key?: string) {
     const deltaBytes = Math.round(gb * BYTES_PER_GB);
     const result = await database.db.transaction(async (tx) => {
@@ -74,6 +95,8 @@ export function createAdminService(database: Database) {
         deltaBytes,
         note,
       });
+      if (!applied.applied)
+        await assertSameCredit(tx, applied.reference, { userId: user.id, deltaBytes, note });
       if (applied.applied && applied.balanceBytes !== null) {
         await appendAudit(tx, {
           actor,
