@@ -26,8 +26,9 @@ export interface Admitted {
   exit: Exit;
 }
 
-/** A Proxy-Authorization header as read: the username's options and the password's hash. */
-interface Presented {
+/** Credentials as read: the username's options and the password's hash (`authorization`: the
+ * Proxy-Authorization header they came in, empty for SOCKS5). */
+export interface Presented {
   authorization: string;
   options: UsernameOptions;
   passwordHash: string;
@@ -57,7 +58,20 @@ export class Admission {
     host: string,
     port: number,
   ): Promise<Admitted> {
-    const { options, passwordHash } = this.presented(client, authorization);
+    const presented = this.presented(client, authorization);
+    const account = await this.authenticate(client, presented);
+    return this.route(account, presented.options, host, port);
+  }
+
+  /** Credentials that came without an HTTP header (SOCKS5's username/password step). */
+  credentials(username: string, password: string): Presented {
+    if (!isPlausibleUsername(username)) throw wrongCredentials();
+    return { authorization: "", options: parseUsernameOptions(username), passwordHash: hashSecret(password) };
+  }
+
+  /** The account the credentials belong to; `client` is held so that a change of the credential
+   * closes it. */
+  async authenticate(client: Duplex, { options, passwordHash }: Presented): Promise<AccountBalance> {
     this.live.hold(options.base, client);
     const account = await this.accounts.authenticate(options.base, passwordHash);
     if (!account) {
@@ -70,6 +84,16 @@ export class Admission {
       throw wrongCredentials();
     }
     account.holdClient(client);
+    return account;
+  }
+
+  /** Where an authenticated request may go, and over which pool and exit. */
+  async route(
+    account: AccountBalance,
+    options: UsernameOptions,
+    host: string,
+    port: number,
+  ): Promise<Admitted> {
     const target = await this.guard.vet(host, port);
     // Disabled while the lease or the destination was being checked.
     if (account.disabled) throw new Refusal("account_disabled", "This account is disabled");

@@ -13,26 +13,17 @@ import type { GatewayMetrics } from "./metrics.ts";
 import type { ConnectionOutcomes } from "./outcomes.ts";
 import { type Outcome, readHead, relayPlainRequest } from "./plain-request.ts";
 import { Refusal, refuseConnection, sendRawRefusal } from "./refusal.ts";
+import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
 import type { TargetPool } from "./target-pool.ts";
-import { splice } from "./tunnel.ts";
+import { openTunnel } from "./tunnel-setup.ts";
+
+export type { SessionDeps };
 
 /** How long a kept-alive client connection may sit between requests. */
 const CLIENT_IDLE_MS = 60_000;
 
 const noop = () => {};
-
-export interface SessionDeps {
-  admission: Admission;
-  meter: Meter;
-  pool: TargetPool;
-  metrics: GatewayMetrics;
-  logger: Logger;
-  /** How connections to each domain end, per proxy type (the Intelligence learner reads them). */
-  outcomes: ConnectionOutcomes;
-  /** Time for a whole request head, counted from its first byte (the first head: from accept). */
-  headTimeoutMs: number;
-}
 
 function header(head: RequestHead, key: string): string | undefined {
   return head.headers.find((h) => h.key === key)?.value;
@@ -77,29 +68,8 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
   async function connect(head: RequestHead): Promise<void> {
     const { host, port } = parseAuthority(head.target);
     const admitted = await deps.admission.admit(client, header(head, "proxy-authorization"), host, port);
-    const dialed = await deps.outcomes.dialTunnel(admitted);
-    const target = dialed.socket;
-    if (client.destroyed) {
-      target.destroy();
-      return;
-    }
-    target.setNoDelay(true);
-    const flow = deps.meter.open(
-      admitted.account,
-      admitted.target.domain,
-      admitted.proxyType,
-      admitted.exit,
-      () => {
-        client.destroy();
-        target.destroy();
-      },
-    );
-    flow.attach(dialed);
-    deps.metrics.requests.labels("connect").inc();
-    deps.metrics.openTunnels.inc();
-    client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-    splice(client, reader.detach(), target, new SocketReader(target, dialed.reads), flow, () =>
-      deps.metrics.openTunnels.dec(),
+    await openTunnel(client, reader, admitted, deps, () =>
+      client.write("HTTP/1.1 200 Connection Established\r\n\r\n"),
     );
   }
 
