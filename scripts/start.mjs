@@ -37,7 +37,12 @@ if (!existsSync(path.join(web, "index.html"))) {
 } else if (webBuildIsStale()) {
   console.error("Building the web app (apps/web/dist is missing or older than its sources)…");
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const build = spawnSync(npm, ["run", "build", "-w", "@bytetoll/web"], { cwd: root, ...buildOutput });
+  // The dashboard is always a production build, whatever NODE_ENV this server runs with.
+  const build = spawnSync(npm, ["run", "build", "-w", "@bytetoll/web"], {
+    cwd: root,
+    ...buildOutput,
+    env: { ...process.env, NODE_ENV: "production" },
+  });
   if (build.status !== 0) {
     console.error("The web build failed; fix it or run `npm run build` to see why.");
     process.exit(build.status ?? 1);

@@ -35,9 +35,15 @@ proxy["/admin"] = {
   bypass: (request) => ((request.headers.accept ?? "").includes("text/html") ? "/index.html" : undefined),
 };
 
-export default defineConfig({
-  plugins: [react(), tailwindcss(), precompress()],
-  server: { port: 5173, proxy },
-  preview: { proxy },
-  build: { outDir: "dist", emptyOutDir: true },
+export default defineConfig(({ command }) => {
+  // A build is always for production: with NODE_ENV=development in the environment (a server
+  // started that way) Vite would otherwise ship React's development build, several times larger.
+  // Vite reads NODE_ENV again after loading this file, so setting it here takes effect.
+  if (command === "build") process.env.NODE_ENV = "production";
+  return {
+    plugins: [react(), tailwindcss(), precompress()],
+    server: { port: 5173, proxy },
+    preview: { proxy },
+    build: { outDir: "dist", emptyOutDir: true },
+  };
 });
