@@ -1,3 +1,5 @@
+import { accountDisabledMessage } from "@bytetoll/contracts";
+
 /** The one error type the API throws on purpose: its status and message reach the client for
  * 4xx. A 5xx shows "Internal server error" unless `expose` says its message was written for the
  * customer (e.g. 502 "The payment provider is unavailable."); anything else stays in the log. */
@@ -16,6 +18,9 @@ export class AppError extends Error {
 }
 
 export const unauthorized = () => new AppError(401, "Unauthorized", "unauthorized");
+/** What every call of a disabled account answers; `contact` is the config's SUPPORT_CONTACT. */
+export const accountDisabled = (contact: string) =>
+  new AppError(403, accountDisabledMessage(contact), "account_disabled");
 export const notFound = (message = "Not found") => new AppError(404, message, "not_found");
 
 /** A payment provider could not be reached or refused: the customer reads why and may retry. */

@@ -4,7 +4,13 @@ import { adminAccount, adminOrder, creditFields } from "./admin.ts";
 /** The console's customers: GET /admin/customers (search by e-mail substring, `page`, `per_page`),
  * GET /admin/customers/{id}, and the actions on one customer. Every action writes an audit row. */
 
-export const ACCOUNT_DISABLED = "This account has been disabled. Contact support.";
+/** How every answer to a disabled account begins: the dashboard recognises it by this and shows
+ * its full-page notice instead of the page. */
+export const ACCOUNT_DISABLED = "This account is disabled.";
+
+/** The whole answer: it names whom to write to, since the account itself can no longer do anything. */
+export const accountDisabledMessage = (contact: string) =>
+  `${ACCOUNT_DISABLED} Contact support at ${contact}`;
 
 /** An account in the customers list: its balance, and whether an operator disabled it. */
 export const adminCustomer = adminAccount.extend({ disabled_at: z.string().nullable() });

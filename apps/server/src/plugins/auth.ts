@@ -1,8 +1,8 @@
-import { ACCOUNT_DISABLED, API_TOKEN_PREFIX } from "@bytetoll/contracts";
+import { API_TOKEN_PREFIX } from "@bytetoll/contracts";
 import { hashSecret, parseChange } from "@bytetoll/db";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { AppError, unauthorized } from "../errors.ts";
+import { accountDisabled, unauthorized } from "../errors.ts";
 import { type AppTokenClaims, verifyAppToken } from "../lib/app-token.ts";
 import type { AuthUser } from "../types.ts";
 import type { CachedSession } from "./change-feed.ts";
@@ -119,7 +119,7 @@ async function authPlugin(app: FastifyInstance) {
   app.decorate("authenticate", async (request: FastifyRequest) => {
     const user = await identify(request);
     if (!user) throw unauthorized();
-    if (user.disabled) throw new AppError(403, ACCOUNT_DISABLED, "account_disabled");
+    if (user.disabled) throw accountDisabled(app.config.SUPPORT_CONTACT);
     request.user = user;
   });
 }

@@ -1,3 +1,4 @@
+import { isAccountDisabledAnswer, reportAccountDisabled } from "./account-disabled.ts";
 import { API_BASE_URL } from "./env.ts";
 import { readUsableToken } from "./token-storage.ts";
 
@@ -99,6 +100,7 @@ export async function apiRequest<T>(path: string, request: ApiRequest = {}): Pro
     (typeof payload === "object" && payload !== null && (payload as { success?: unknown }).success === false);
   if (failed) {
     const message = messageOf(payload);
+    if (isAccountDisabledAnswer(response.status, message)) reportAccountDisabled(message);
     throw new ApiError(
       message ?? `Request failed (HTTP ${response.status})`,
       response.status,

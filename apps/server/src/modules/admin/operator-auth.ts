@@ -1,8 +1,7 @@
-import { ACCOUNT_DISABLED } from "@bytetoll/contracts";
 import { hashesEqual, hashSecret } from "@bytetoll/db";
 import type { FastifyRequest } from "fastify";
 import type { Config } from "../../config.ts";
-import { AppError, unauthorized } from "../../errors.ts";
+import { AppError, accountDisabled, unauthorized } from "../../errors.ts";
 import type { App } from "../../types.ts";
 import { ADMIN_TOKEN_ACTOR } from "./audit.ts";
 
@@ -43,7 +42,7 @@ export function createOperatorCheck(app: App) {
     if (expected && hashesEqual(hashSecret(given), expected)) return ADMIN_TOKEN_ACTOR;
     const user = await app.identify(request);
     if (!user) throw unauthorized();
-    if (user.disabled) throw new AppError(403, ACCOUNT_DISABLED, "account_disabled");
+    if (user.disabled) throw accountDisabled(app.config.SUPPORT_CONTACT);
     if (!isOperatorEmail(app.config, user.email)) throw new AppError(403, NOT_AN_OPERATOR, "forbidden");
     return user.email;
   };

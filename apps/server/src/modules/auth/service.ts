@@ -1,5 +1,4 @@
 import {
-  ACCOUNT_DISABLED,
   BYTES_PER_GB,
   LOGIN_LINK_INVALID,
   LOGIN_RATE_LIMITED,
@@ -18,7 +17,7 @@ import {
 } from "@bytetoll/db";
 import type { FastifyBaseLogger } from "fastify";
 import type { Config } from "../../config.ts";
-import { AppError } from "../../errors.ts";
+import { AppError, accountDisabled } from "../../errors.ts";
 import { signAppToken } from "../../lib/app-token.ts";
 import type { Mailer } from "../../plugins/mail.ts";
 import type { AuthUser } from "../../types.ts";
@@ -149,7 +148,7 @@ export function createAuthService({ database, config, mailer, log, orders, deals
         const userId = consumed.userId ?? (await repository.upsertUser(tx, consumed.email));
         // Only whoever holds the mailbox gets this far, so saying why reveals nothing to others.
         if (await repository.isDisabled(tx, userId)) {
-          throw new AppError(403, ACCOUNT_DISABLED, "account_disabled");
+          throw accountDisabled(config.SUPPORT_CONTACT);
         }
         await creditFreeData(tx, userId);
         const session = await repository.createSession(tx, userId, SESSION_VALID_DAYS);

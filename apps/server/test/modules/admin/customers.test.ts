@@ -1,4 +1,4 @@
-import { ACCOUNT_DISABLED } from "@bytetoll/contracts";
+import { accountDisabledMessage } from "@bytetoll/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectRealtime } from "../../helpers/realtime-client.ts";
 import { latestLinkToken, requestLink, verify } from "../../helpers/sign-in.ts";
@@ -178,7 +178,10 @@ describe("a disabled account", () => {
       for (const url of ["/account/status", "/transactions", "/credentials/latest"]) {
         const response = await t.app.inject({ method: "GET", url, headers });
         expect(response.statusCode, `${url} ${response.body}`).toBe(403);
-        expect(response.json()).toEqual({ success: false, message: ACCOUNT_DISABLED });
+        expect(response.json()).toEqual({
+          success: false,
+          message: accountDisabledMessage(t.app.config.SUPPORT_CONTACT),
+        });
       }
     }
     // Asking for a link looks the same as for anyone (nothing is revealed); following it is refused.
@@ -186,7 +189,10 @@ describe("a disabled account", () => {
     expect(asked.statusCode).toBe(200);
     const followed = await verify(t.app, await latestLinkToken(t.app, "dave@example.com"));
     expect(followed.statusCode).toBe(403);
-    expect(followed.json()).toEqual({ success: false, message: ACCOUNT_DISABLED });
+    expect(followed.json()).toEqual({
+      success: false,
+      message: accountDisabledMessage(t.app.config.SUPPORT_CONTACT),
+    });
     expect((await act(dave.id, "disable")).json().message).toBe("Already disabled");
 
     const enabled = await act(dave.id, "enable");

@@ -1,4 +1,4 @@
-import { ACCOUNT_DISABLED } from "@bytetoll/contracts";
+import { accountDisabledMessage } from "@bytetoll/contracts";
 import { createThrowawayPostgres, type TestDatabase } from "@bytetoll/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
@@ -28,7 +28,11 @@ async function until(headers: Record<string, string>, status: number, deadlineMs
   for (;;) {
     const response = await two.app.inject({ method: "GET", url: "/account/status", headers });
     if (response.statusCode === status) {
-      if (status === 403) expect(response.json()).toEqual({ success: false, message: ACCOUNT_DISABLED });
+      if (status === 403)
+        expect(response.json()).toEqual({
+          success: false,
+          message: accountDisabledMessage(two.app.config.SUPPORT_CONTACT),
+        });
       return Date.now() - started;
     }
     if (Date.now() - started > deadlineMs)

@@ -1,6 +1,8 @@
 import type { SessionUser } from "@bytetoll/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { useEffect } from "react";
+import { isAccountDisabledAnswer } from "../../../lib/account-disabled.ts";
+import { ApiError } from "../../../lib/api-client.ts";
 import {
   clearToken,
   isTokenUsable,
@@ -28,10 +30,15 @@ export function useSession(): SessionState {
   const token = isTokenUsable(stored) ? stored.token : null;
   const query = useQuery({ ...sessionQueryOptions(token ?? ""), enabled: token !== null });
   const failed = query.isError;
+  // A disabled account keeps its token: every reload shows the notice again, until Sign out.
+  const disabled =
+    failed &&
+    query.error instanceof ApiError &&
+    isAccountDisabledAnswer(query.error.status, query.error.message);
 
   useEffect(() => {
-    if (failed && token !== null) clearToken();
-  }, [failed, token]);
+    if (failed && !disabled && token !== null) clearToken();
+  }, [failed, disabled, token]);
   useSignOutAtExpiry(token === null ? null : stored);
 
   if (token === null || failed) return ANONYMOUS;

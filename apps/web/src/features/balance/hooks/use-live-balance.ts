@@ -1,6 +1,6 @@
 import { type AccountStatus, BALANCE_UPDATED_EVENT, ordersChannel } from "@bytetoll/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useCallback } from "react";
+import { useCallback, useEffect, useRef } from "react";
 import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
 import { useRealtimeConnection, useRealtimeEvent } from "../../../lib/realtime/use-realtime-connection.ts";
 import { accountStatusQueryOptions } from "../api/get-account-status.ts";
@@ -44,6 +44,17 @@ export function useLiveBalance(userId: string) {
     void queryClient.invalidateQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY });
   }, [queryClient]);
   useRealtimeEvent(ordersChannel(userId), BALANCE_UPDATED_EVENT, onUpdate, onJoined);
+
+  // The server closes the socket when it stops serving the account (disabled): read at once, so
+  // the page learns why now rather than at the next poll.
+  const wasConnected = useRef(false);
+  useEffect(() => {
+    if (connected) wasConnected.current = true;
+    else if (wasConnected.current) {
+      wasConnected.current = false;
+      void queryClient.invalidateQueries({ queryKey: ACCOUNT_STATUS_QUERY_KEY });
+    }
+  }, [connected, queryClient]);
 
   return useQuery({ ...accountStatusQueryOptions(), refetchInterval: connected ? false : BALANCE_POLL_MS });
 }
