@@ -220,7 +220,8 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     IPINFO_URL: env.IPINFO_URL ?? `http://127.0.0.1:${env.PORT}/ipinfo`,
     ipInfoIsBuiltIn: env.IPINFO_URL === undefined,
     DOCS_URL: env.DOCS_URL ?? `${appUrl}/docs`,
-    SUPPORT_URL: env.SUPPORT_URL ?? `${appUrl}/docs`,
+    SUPPORT_URL: env.SUPPORT_URL ?? supportDefault(env.ADMIN_EMAILS, appUrl),
+    SUPPORT_CONTACT: supportContact(env.SUPPORT_URL, env.ADMIN_EMAILS, appUrl),
     TERMS_URL: env.TERMS_URL ?? `${appUrl}/terms`,
     PRIVACY_URL: env.PRIVACY_URL ?? `${appUrl}/privacy`,
     MARKETING_URL: env.MARKETING_URL ?? appUrl,
@@ -232,6 +233,22 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     /** The embedded gateway's settings, from the same variables as for the gateway alone. */
     gateway: gatewayConfigFrom(env),
   };
+}
+
+/** Support should reach a person: the first operator's mailbox when there is one, else the docs. */
+function supportDefault(adminEmails: readonly string[], appUrl: string): string {
+  return adminEmails[0] ? `mailto:${adminEmails[0]}` : `${appUrl}/docs`;
+}
+
+/** Whom a disabled account is told to write to: SUPPORT_URL's address (without "mailto:"), or
+ * the first operator's e-mail, or the support page. */
+function supportContact(
+  supportUrl: string | undefined,
+  adminEmails: readonly string[],
+  appUrl: string,
+): string {
+  const url = supportUrl ?? supportDefault(adminEmails, appUrl);
+  return url.toLowerCase().startsWith("mailto:") ? url.slice("mailto:".length).split("?")[0] || url : url;
 }
 
 /** Reads DATA_DIR/jwt-secret, creating it (mode 0600) on first start. Exclusive create, so two
