@@ -4,19 +4,33 @@ import { useId, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { LinkButton } from "../../../components/ui/link-button.tsx";
 import { formatMoney } from "../../../lib/format.ts";
-import { nextQuantity } from "../quantity.ts";
+import { flashSaleUnitsLeft, nextQuantityText, quantityOf } from "../quantity.ts";
 
 export const checkoutPath = (dealId: string, usd: number) =>
   `/checkout?di=${encodeURIComponent(dealId)}&usd=${usd}`;
 
-/** A live flash sale: how many 1,000 GB units (whole, at least 1) and a Buy link to checkout. */
+/** A live flash sale: how many 1,000 GB units (whole, 1 to what is left) and a Buy link to
+ * checkout; "Sold out" and no Buy once nothing is left. */
 export function FlashSalePurchase({ deal }: { deal: Deal }) {
-  const [quantity, setQuantity] = useState(1);
+  const left = flashSaleUnitsLeft(deal);
+  const [text, setText] = useState("1");
   const inputId = useId();
+  const hintId = useId();
+  if (left === 0) {
+    return (
+      <p className="mt-auto rounded-lg bg-slate-100 px-3 py-2.5 text-center text-sm font-semibold text-slate-600">
+        Sold out
+      </p>
+    );
+  }
+  // Stock sold while the page was open lowers the cap; the field follows.
+  const quantity = Math.min(quantityOf(text), left);
+  const whole = text === "" || /^\d+$/.test(text);
   const total = flashSaleTotalUsd(quantity, deal.deal_price);
+  const step = (by: number) => setText(String(Math.min(left, Math.max(1, quantity + by))));
   return (
     <div className="mt-auto space-y-3">
-      <div className="flex items-end gap-3">
+      <div className="flex flex-wrap items-end gap-3">
         <div className="space-y-1.5">
           <label htmlFor={inputId} className="block text-xs font-medium text-slate-700">
             Quantity (× {FLASH_SALE_UNIT_GB.toLocaleString("en-US")} GB)
@@ -27,22 +41,25 @@ export function FlashSalePurchase({ deal }: { deal: Deal }) {
               className="px-2 py-2"
               aria-label="Fewer"
               disabled={quantity <= 1}
-              onClick={() => setQuantity((q) => Math.max(1, q - 1))}
+              onClick={() => step(-1)}
             >
               <Minus aria-hidden="true" className="size-4" />
             </Button>
             <input
               id={inputId}
               inputMode="numeric"
-              value={quantity === 0 ? "" : String(quantity)}
-              onChange={(event) => setQuantity((q) => nextQuantity(event.target.value, q))}
+              value={quantity > 0 && whole ? String(quantity) : text}
+              aria-describedby={hintId}
+              aria-invalid={!whole}
+              onChange={(event) => setText((current) => nextQuantityText(event.target.value, current, left))}
               className="w-16 rounded-lg border border-slate-300 px-2 py-2 text-center text-sm tabular-nums focus:border-indigo-500 focus:ring-2 focus:ring-indigo-500/30 focus:outline-none"
             />
             <Button
               variant="secondary"
               className="px-2 py-2"
               aria-label="More"
-              onClick={() => setQuantity((q) => q + 1)}
+              disabled={quantity >= left}
+              onClick={() => step(1)}
             >
               <Plus aria-hidden="true" className="size-4" />
             </Button>
@@ -52,7 +69,14 @@ export function FlashSalePurchase({ deal }: { deal: Deal }) {
           Total <span className="font-semibold text-slate-900">{formatMoney(total)}</span>
         </p>
       </div>
-      <LinkButton to={checkoutPath(deal.id, total)} disabled={quantity === 0} className="w-full">
+      <p
+        id={hintId}
+        className={whole ? "text-xs text-slate-500" : "text-xs text-red-600"}
+        data-testid="quantity-hint"
+      >
+        {whole ? `${left.toLocaleString("en-US")} left` : "Whole units only"}
+      </p>
+      <LinkButton to={checkoutPath(deal.id, total)} disabled={quantity === 0 || !whole} className="w-full">
         Buy
       </LinkButton>
     </div>

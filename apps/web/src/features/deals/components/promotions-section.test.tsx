@@ -103,7 +103,7 @@ describe("Promotions", () => {
     await userEvent.click(within(flash).getByRole("button", { name: "More" }));
     expect(quantity).toHaveValue("2");
     expect(buy()).toHaveAttribute("href", `/checkout?di=${FLASH}&usd=1000`);
-    await userEvent.type(quantity, "x-.");
+    await userEvent.type(quantity, "x-");
     expect(quantity).toHaveValue("2");
     await userEvent.clear(quantity);
     quantityIsZero = true;
@@ -111,6 +111,43 @@ describe("Promotions", () => {
     quantityIsZero = false;
     await userEvent.type(quantity, "3");
     expect(buy()).toHaveAttribute("href", `/checkout?di=${FLASH}&usd=1500`);
+  });
+
+  it("flash sale: never more than is left, whole units only, and Sold out without Buy", async () => {
+    dashboard({
+      "GET /deals/latestv2": ok([
+        dealFixture({ id: FLASH, deal_title: "Flash", deal_reserved_gb: 2000, deal_target_gb: 5000 }),
+        dealFixture({
+          id: encodeDealId(13),
+          deal_title: "Gone",
+          deal_reserved_gb: 5000,
+          deal_target_gb: 5000,
+        }),
+      ]),
+    });
+    renderRoute("/");
+    const flash = await card("Flash");
+    const quantity = within(flash).getByLabelText(/Quantity/);
+    expect(within(flash).getByTestId("quantity-hint")).toHaveTextContent("3 left");
+    await userEvent.clear(quantity);
+    await userEvent.type(quantity, "999999");
+    expect(quantity).toHaveValue("3");
+    expect(within(flash).getByRole("link", { name: "Buy" })).toHaveAttribute(
+      "href",
+      `/checkout?di=${FLASH}&usd=1500`,
+    );
+    expect(within(flash).getByRole("button", { name: "More" })).toBeDisabled();
+
+    await userEvent.clear(quantity);
+    await userEvent.type(quantity, "1.5");
+    expect(quantity).toHaveValue("1.5");
+    expect(within(flash).getByTestId("quantity-hint")).toHaveTextContent("Whole units only");
+    expect(within(flash).getByRole("button", { name: "Buy" })).toBeDisabled();
+
+    const gone = await card("Gone");
+    expect(within(gone).getByText("Sold out")).toBeInTheDocument();
+    expect(within(gone).queryByRole("link", { name: "Buy" })).not.toBeInTheDocument();
+    expect(within(gone).queryByRole("button", { name: "Buy" })).not.toBeInTheDocument();
   });
 
   it("group buy: deposit of 100 by default, Continue to checkout, the user's deposit, Continue disabled below 1", async () => {
