@@ -1,6 +1,8 @@
 import net from "node:net";
 import tls from "node:tls";
 import { SocksClient } from "socks";
+import { IP_INFO_ADDRESS, IP_INFO_HOST } from "./egress-guard.ts";
+import { connectIpInfoAnswer } from "./ip-info-answer.ts";
 import { Refusal } from "./refusal.ts";
 import { SharedReads } from "./shared-reads.ts";
 import type { DialObserver } from "./upstream-health.ts";
@@ -230,6 +232,24 @@ export function isExitFailure(upstream: UpstreamSpec, message: string): boolean 
   return upstream.kind !== "direct" && !EXIT_REACHED.test(message);
 }
 
+/** IP_INFO_HOST, answered by the gateway itself: no exit is dialled, so none hears of it. The
+ * address it tells is where a direct exit leaves from, so an upstream's traffic is refused it. */
+async function dialIpInfoAnswer(upstream: UpstreamSpec): Promise<TargetSocket> {
+  if (upstream.kind !== "direct") {
+    throw new Refusal(
+      "upstream_failed",
+      `${IP_INFO_HOST} only tells where direct traffic leaves from: set IPINFO_URL to see ${upstream.id}'s exit`,
+    );
+  }
+  try {
+    const { socket, reads } = await connectIpInfoAnswer();
+    socket.on("error", () => {});
+    return new TargetSocket(socket, reads);
+  } catch (error) {
+    throw new Refusal("upstream_failed", `The gateway's own IP answer failed: ${(error as Error).message}`);
+  }
+}
+
 /** A socket whose application stream is the target's: direct, or tunnelled through the chosen
  * upstream. Any failure becomes a 502 upstream_failed refusal. The caller attaches its readers
  * in the same tick. `observer` hears the connect time, or whose failure it was. */
@@ -238,6 +258,7 @@ export async function dial(
   target: DialTarget,
   observer?: DialObserver,
 ): Promise<TargetSocket> {
+  if (target.address === IP_INFO_ADDRESS) return dialIpInfoAnswer(upstream);
   const startedAt = performance.now();
   try {
     const dialed = await dialUnchecked(upstream, target);

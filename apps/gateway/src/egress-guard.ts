@@ -1,7 +1,14 @@
 import { lookup } from "node:dns/promises";
 import { networkInterfaces } from "node:os";
 import type { EgressAllowTarget, ResolveHost } from "./config.ts";
-import { type Cidr, cidrContains, type IpAddress, parseCidr, parseIpLiteral } from "./ip-address.ts";
+import {
+  type Cidr,
+  cidrContains,
+  type IpAddress,
+  isIPv6Address,
+  parseCidr,
+  parseIpLiteral,
+} from "./ip-address.ts";
 import { Refusal } from "./refusal.ts";
 
 /** Ranges no customer may reach through the gateway (smokescreen's default deny list). */
@@ -38,7 +45,19 @@ export const DENIED: Array<[string, string]> = [
 ];
 
 const deniedRanges: Array<[Cidr, string]> = DENIED.map(([text, why]) => [parseCidr(text) as Cidr, why]);
-const loopback = ["127.0.0.0/8", "::1/128", "0.0.0.0/32", "::/128"].map((text) => parseCidr(text) as Cidr);
+/** Addresses that reach this host whatever its interfaces: a connect to 0.0.0.0 or :: lands on
+ * loopback. */
+const loopback = ["127.0.0.0/8", "::1/128", "0.0.0.0/8", "::/128"].map((text) => parseCidr(text) as Cidr);
+/** How long the list of this host's interface addresses is trusted before it is read again (an
+ * address added by DHCP or a new interface must not stay open). */
+const LOCAL_ADDRESSES_TTL_MS = 5_000;
+/** The host Test Connection asks for by default: the gateway answers it itself with the address
+ * its traffic leaves from (ip-info-answer.ts), so no customer-reachable service has to be opened
+ * for it. `.invalid` never resolves (RFC 6761), so no real site is shadowed. */
+export const IP_INFO_HOST = "ipinfo.bytetoll.invalid";
+/** What a vetted request for IP_INFO_HOST dials: not an address, the gateway's own answer. */
+export const IP_INFO_ADDRESS = "gateway-ip-info";
+
 /** How many hosts the guard remembers reading (as an IP literal or not); beyond it the memory
  * starts over, so a client sending endless distinct hosts cannot grow it. */
 const MAX_REMEMBERED_HOSTS = 10_000;
@@ -63,7 +82,9 @@ export interface EgressGuardOptions {
   /** Ranges opened on one port each, e.g. the host process's own API on loopback. */
   allowTargets?: EgressAllowTarget[] | undefined;
   resolveHost?: ResolveHost | undefined;
-  /** The ports the gateway listens on right now (a loop back into itself is always refused). */
+  /** The ports this process listens on right now: the gateway's own and its host's (the API's
+   * under `npm start`). A connection to one of them on any address of this host is always
+   * refused. */
   ownPorts: () => number[];
 }
 
@@ -82,12 +103,19 @@ function localAddresses(): Set<string> {
   return found;
 }
 
+/** The IPv4 address an IPv4-mapped IPv6 address (::ffff:127.0.0.1) connects to, as the kernel
+ * dials it; any other address as it is. */
+function asDialled(address: IpAddress): IpAddress {
+  return isIPv6Address(address) && address.isIPv4MappedAddress() ? address.toIPv4Address() : address;
+}
+
 /** Resolve, classify every address, hand back one vetted address to dial. */
 export class EgressGuard {
   private readonly allow: Cidr[];
   private readonly allowTargets: Array<{ cidr: Cidr; port: number }>;
   private readonly resolveHost: ResolveHost;
-  private readonly own: Set<string> = localAddresses();
+  private own: Set<string> = localAddresses();
+  private ownReadAt = Date.now();
   /** Hosts already read, as IP literals or null (a DNS name): reading a literal with ipaddr.js
    * and printing it again cost more than the rest of a plain request's check. */
   private readonly literals = new Map<string, Literal | null>();
@@ -106,8 +134,20 @@ export class EgressGuard {
     return this.classifyLiteral({ address, text: address.toString() }, port);
   }
 
-  private classifyLiteral({ address, text }: Literal, port: number): string | null {
-    const isOwnHost = this.own.has(text) || loopback.some((cidr) => cidrContains(cidr, address));
+  /** Whether a connection to `address` ends on this host: loopback, unspecified, or one of its
+   * interfaces' addresses. */
+  private isOwnHost(address: IpAddress): boolean {
+    if (Date.now() - this.ownReadAt > LOCAL_ADDRESSES_TTL_MS) {
+      this.own = localAddresses();
+      this.ownReadAt = Date.now();
+    }
+    const dialled = asDialled(address);
+    return this.own.has(dialled.toString()) || loopback.some((cidr) => cidrContains(cidr, dialled));
+  }
+
+  private classifyLiteral({ address }: Literal, port: number): string | null {
+    const isOwnHost = this.isOwnHost(address);
+    // Before any allowance: no EGRESS_ALLOW or EGRESS_ALLOW_TARGETS opens a port of this process.
     if (isOwnHost && this.options.ownPorts().includes(port)) return "the gateway itself";
     if (this.allow.some((cidr) => cidrContains(cidr, address))) return null;
     // Matched on address AND port: opening one loopback service must not open the others.
@@ -136,6 +176,7 @@ export class EgressGuard {
     ) {
       throw new Refusal("bad_request", `"${host}" is not a valid host name`);
     }
+    if (domain === IP_INFO_HOST && port === 80) return { address: IP_INFO_ADDRESS, port, domain };
     let resolved: string[];
     try {
       resolved = await this.resolveHost(domain);
