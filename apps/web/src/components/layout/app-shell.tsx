@@ -82,10 +82,10 @@ export function AppShell({
       </Dialog.Root>
 
       <div className="flex min-h-dvh flex-col lg:pl-64">
-        <header className="sticky top-0 z-30 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/90 px-4 backdrop-blur lg:px-8">
+        <header className="sticky top-0 z-30 flex h-16 items-center gap-2 border-b border-slate-200 bg-white/90 px-4 backdrop-blur lg:px-8">
           <Button
             variant="ghost"
-            className="lg:hidden"
+            className="shrink-0 lg:hidden"
             aria-label="Open menu"
             aria-expanded={menuOpen}
             onClick={() => setMenuOpen(true)}
@@ -94,11 +94,12 @@ export function AppShell({
           </Button>
           <Link
             to={home}
-            className="rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 lg:hidden"
+            className="shrink-0 rounded focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500 lg:hidden"
           >
-            <BrandLogo />
+            <BrandLogo compactWord />
           </Link>
-          <div className="ml-auto flex items-center gap-1 sm:gap-2">{actions}</div>
+          {/* min-w-0: on a phone the actions shrink into the bar rather than push the account menu off it. */}
+          <div className="ml-auto flex min-w-0 items-center gap-1 sm:gap-2">{actions}</div>
         </header>
         <main
           id="main-content"

@@ -19,7 +19,7 @@ export function HelpLinks({
           href={config.docs_url}
           target="_blank"
           rel="noopener noreferrer"
-          className={buttonClassName("ghost", "px-3 text-sm")}
+          className={buttonClassName("ghost", "shrink-0 px-2 text-sm sm:px-3")}
           data-testid="docs-link"
         >
           <BookOpen aria-hidden="true" className="size-4" />
@@ -42,7 +42,7 @@ export function HelpLinks({
           </a>
           <Button
             variant="ghost"
-            className="px-3"
+            className="shrink-0 px-2 sm:px-3"
             onClick={() => supportLink.current?.click()}
             data-testid="support-button"
           >

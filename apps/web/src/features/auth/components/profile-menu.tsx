@@ -38,7 +38,7 @@ export function ProfileMenu({ apiToken, balanceAlert }: { apiToken: ReactNode; b
     <>
       <DropdownMenu.Root>
         <DropdownMenu.Trigger
-          className={buttonClassName("ghost")}
+          className={buttonClassName("ghost", "shrink-0")}
           aria-label="Account menu"
           data-testid="profile-menu"
         >
