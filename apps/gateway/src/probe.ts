@@ -144,7 +144,7 @@ export class Prober {
       allow: config.egressAllow,
       allowTargets: config.egressAllowTargets,
       resolveHost: config.resolveHost,
-      ownPorts: () => [config.httpPort, config.httpsPort],
+      ownPorts: () => [config.httpPort, config.httpsPort, ...config.processPorts],
     });
     this.pools = {
       mobile: new UpstreamPool("mobile", config.mobileUpstreams, undefined, undefined, reachExit),

@@ -9,6 +9,7 @@ import {
   checkGatewayEnv,
   gatewayConfigFrom,
   gatewayEnvSchema,
+  IP_INFO_HOST,
   parseEnv,
   portNumber,
   urlWithProtocols,
@@ -42,7 +43,7 @@ function isCidr(value: string): boolean {
 /** Named ranges Fastify's trustProxy (proxy-addr) understands besides addresses and CIDRs. */
 const PROXY_RANGE_NAMES = new Set(["loopback", "linklocal", "uniquelocal"]);
 const TRUST_PROXY_FORMS =
-  "a number of proxy hops (1) or a comma list of proxy addresses (10.0.0.0/8,127.0.0.1)";
+  "a number of proxy hops (1) or a comma list of the load balancers' addresses (10.0.3.7,10.0.3.8)";
 
 /**
  * Which X-Forwarded-For entries to believe: false (none), a number of hops counted from the
@@ -216,9 +217,9 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     MAIL_FROM:
       env.MAIL_FROM ?? `ByteToll <no-reply@${appHost.includes(".") ? appHost : "localhost.localdomain"}>`,
     GATEWAY_HOST: env.GATEWAY_HOST ?? appHost,
-    // Default: this server's own GET /ipinfo over loopback, so the connection test needs no internet.
-    IPINFO_URL: env.IPINFO_URL ?? `http://127.0.0.1:${env.PORT}/ipinfo`,
-    ipInfoIsBuiltIn: env.IPINFO_URL === undefined,
+    // Default: a host the gateway answers itself with its exit address, so the connection test
+    // needs no internet and no customer-reachable service (decision 023).
+    IPINFO_URL: env.IPINFO_URL ?? `http://${IP_INFO_HOST}/`,
     DOCS_URL: env.DOCS_URL ?? `${appUrl}/docs`,
     SUPPORT_URL: env.SUPPORT_URL ?? supportDefault(env.ADMIN_EMAILS, appUrl),
     SUPPORT_CONTACT: supportContact(env.SUPPORT_URL, env.ADMIN_EMAILS, appUrl),

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer, type Server } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import type { Gateway } from "@bytetoll/gateway";
@@ -20,18 +20,17 @@ describe("the gateway npm start runs in the same process", () => {
     expect(planEmbeddedGateway(testConfig(env))).toBeNull();
   });
 
-  it("opens only the API's own port on loopback for the built-in /ipinfo, and only then", () => {
+  it("makes the API's port one of the gateway's own and opens nothing on loopback for Test Connection", () => {
     const env = { PORT: "3123" };
     const builtIn = planEmbeddedGateway(testConfig(env));
     expect(builtIn?.config.egressAllow).toEqual([]);
-    expect(builtIn?.config.egressAllowTargets).toEqual([
-      { cidr: "127.0.0.1/32", port: 3123 },
-      { cidr: "::1/128", port: 3123 },
-    ]);
+    expect(builtIn?.config.egressAllowTargets).toEqual([]);
+    expect(builtIn?.config.processPorts).toEqual([3123]);
     expect(builtIn?.dialHost).toBe("127.0.0.1");
     expect(builtIn?.config.metricsPort).toBeNull();
 
     const external = {
+      PORT: "3124",
       IPINFO_URL: "https://ipinfo.io/json",
       EGRESS_ALLOW: "192.0.2.0/24",
       EGRESS_ALLOW_TARGETS: "10.0.0.5/32:8000",
@@ -40,6 +39,7 @@ describe("the gateway npm start runs in the same process", () => {
     const plan = planEmbeddedGateway(testConfig(external));
     expect(plan?.config.egressAllow).toEqual(["192.0.2.0/24"]);
     expect(plan?.config.egressAllowTargets).toEqual([{ cidr: "10.0.0.5/32", port: 8000 }]);
+    expect(plan?.config.processPorts).toEqual([3124]);
     expect(plan?.dialHost).toBe("10.1.2.3");
   });
 
@@ -95,7 +95,7 @@ function exchange(socket: Socket, request: string): Promise<{ status: number; er
   });
 }
 
-describe("the embedded gateway's loopback allowance, end to end", () => {
+describe("the embedded gateway and loopback, end to end", () => {
   let database: TestDatabase;
   let app: App;
   let gateway: Gateway;
@@ -122,7 +122,9 @@ describe("the embedded gateway's loopback allowance, end to end", () => {
       DATA_DIR: dataDir,
       GATEWAY_BIND: "127.0.0.1",
       GATEWAY_HTTP_PORT: String(await freePort()),
+      GATEWAY_SOCKS_PORT: "0",
       GATEWAY_HTTPS_PORT: String(await freePort()),
+      GATEWAY_SOCKS_PORT: String(await freePort()),
     };
     const config = testConfig(env);
     const plan = planEmbeddedGateway(config);
@@ -185,7 +187,7 @@ describe("the embedded gateway's loopback allowance, end to end", () => {
     }
   };
 
-  it("runs POST /credentials/test against the built-in /ipinfo", async () => {
+  it("runs POST /credentials/test without dialling the API: the gateway tells its exit address", async () => {
     const { username, password } = (
       await app.inject({
         method: "GET",
@@ -193,21 +195,29 @@ describe("the embedded gateway's loopback allowance, end to end", () => {
         headers: bearer((await signIn(app, "tester-embedded@example.com")).token),
       })
     ).json().data as { username: string; password: string };
+    const hostAddresses = Object.values(networkInterfaces()).flatMap((list) =>
+      (list ?? []).map((entry) => entry.address),
+    );
     for (const port of [gateway.httpPort, gateway.httpsPort]) {
       const response = await app.inject({
         method: "POST",
         url: "/credentials/test",
         payload: { username, password, proxy_host: "127.0.0.1", proxy_port: port },
       });
-      expect(response.json(), `port ${port}`).toMatchObject({ success: true, data: { ip: "127.0.0.1" } });
+      expect(response.json(), `port ${port}`).toMatchObject({ success: true });
+      expect(hostAddresses).toContain(response.json().data.ip);
     }
   });
 
-  it("carries plain HTTP and CONNECT to the API's own port", async () => {
-    expect((await plainGet(`127.0.0.1:${apiPort}`, "/ipinfo")).status).toBe(200);
-    const tunnelled = await tunnelGet(`127.0.0.1:${apiPort}`, "/ipinfo");
-    expect(tunnelled.opened.status).toBe(200);
-    expect(tunnelled.inner?.status).toBe(200);
+  it("refuses plain HTTP and CONNECT to the API's own port with 403 destination_forbidden", async () => {
+    for (const authority of [`127.0.0.1:${apiPort}`, `localhost:${apiPort}`]) {
+      expect(await plainGet(authority, "/ipinfo"), authority).toEqual({
+        status: 403,
+        error: "destination_forbidden",
+      });
+      const tunnelled = await tunnelGet(authority, "/ipinfo");
+      expect(tunnelled.opened, authority).toEqual({ status: 403, error: "destination_forbidden" });
+    }
   });
 
   it("refuses any other loopback port with 403 destination_forbidden, plain and CONNECT", async () => {

@@ -23,9 +23,10 @@ const ipInfoReply = z.object({
 });
 
 /**
- * GET /ipinfo: the caller's address in ipinfo.io's shape. The default IPINFO_URL, so the
- * connection test works with no internet: fetched through the gateway, it shows the address the
- * proxy's traffic leaves from. This server has no geo database, so only the address is real.
+ * GET /ipinfo: the caller's address in ipinfo.io's shape (a browser or script asking where it
+ * comes from). Not Test Connection's target: the gateway never dials the API (decision 023) and
+ * answers the default IPINFO_URL itself. This server has no geo database, so only the address is
+ * real.
  */
 export async function ipInfoRoutes(app: App) {
   app.get(
