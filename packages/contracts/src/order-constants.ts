@@ -28,5 +28,10 @@ export const PAYMENT_TOKENS = {
   card: "USDC (Card Payment)",
 } as const;
 
+/** One order's USD bounds: a deal's order (a $1 deposit) may be as small as MIN_ORDER_USD. */
 export const MIN_ORDER_USD = 1;
 export const MAX_ORDER_USD = 100_000;
+/** Data bought at the list price: Buy More starts at DEFAULT_PURCHASE_GB, and neither it nor
+ * checkout goes below MIN_PURCHASE_GB. */
+export const MIN_PURCHASE_GB = 1;
+export const DEFAULT_PURCHASE_GB = 100;

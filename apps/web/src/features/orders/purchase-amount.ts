@@ -1,8 +1,7 @@
-import { MAX_ORDER_USD } from "@bytetoll/contracts";
+import { DEFAULT_PURCHASE_GB, MAX_ORDER_USD, MIN_ORDER_USD, MIN_PURCHASE_GB } from "@bytetoll/contracts";
 
-/** docs/product.md#routes-and-layout/§9: Buy More starts at 100 GB and never goes below 1 GB. */
-export const DEFAULT_PURCHASE_GB = 100;
-export const MIN_PURCHASE_GB = 1;
+// Buy More and checkout share the server's limits (docs/product.md#formats-and-limits).
+export { DEFAULT_PURCHASE_GB, MIN_PURCHASE_GB };
 
 /** USD for `gb` at `pricePerGb`, in whole cents as the API accepts at most 2 decimals. */
 export function totalUsd(gb: number, pricePerGb: number): number {
@@ -23,11 +22,31 @@ export function gbAmountProblem(input: string, pricePerGb: number): string | nul
   return null;
 }
 
-/** Why `input` is not a USD amount the API accepts (> 0, ≤ 100,000, ≤ 2 decimals), or null. */
-export function usdAmountProblem(input: string): string | null {
+/** The least an order may be: MIN_PURCHASE_GB at the list price, or MIN_ORDER_USD for a deal
+ * (which sells at its own price). */
+export function minimumOrderUsd(pricePerGb: number, forDeal: boolean): number {
+  return forDeal ? MIN_ORDER_USD : Math.max(MIN_ORDER_USD, totalUsd(MIN_PURCHASE_GB, pricePerGb));
+}
+
+const money = (usd: number) =>
+  `$${usd.toLocaleString("en-US", { minimumFractionDigits: Number.isInteger(usd) ? 0 : 2, maximumFractionDigits: 2 })}`;
+
+/** Why `usd` is outside one order's bounds, or null; `minimumUsd` from minimumOrderUsd. */
+export function usdOutOfBounds(usd: number, minimumUsd: number, forDeal: boolean): string | null {
+  if (usd > MAX_ORDER_USD) return `The most one order can be is ${money(MAX_ORDER_USD)}.`;
+  if (usd < minimumUsd)
+    return forDeal
+      ? `The least one order can be is ${money(minimumUsd)}.`
+      : `The least one order can be is ${money(minimumUsd)} (${MIN_PURCHASE_GB} GB).`;
+  return null;
+}
+
+/** Why `input` is not a USD amount the API accepts (within the bounds, ≤ 2 decimals), or null. */
+export function usdAmountProblem(input: string, minimumUsd: number, forDeal: boolean): string | null {
   const usd = Number(input);
   if (input.trim() === "" || !Number.isFinite(usd) || usd <= 0) return "Enter an amount greater than $0.";
-  if (usd > MAX_ORDER_USD) return `The most one order can be is $${MAX_ORDER_USD.toLocaleString("en-US")}.`;
+  const bounds = usdOutOfBounds(usd, minimumUsd, forDeal);
+  if (bounds) return bounds;
   // Read from the text: binary floats cannot tell 1.10 from 1.1000000001.
   if (!/^\s*\d*(\.\d{0,2})?\s*$/.test(input)) return "Use at most 2 decimals.";
   return null;

@@ -97,6 +97,29 @@ describe("checkout form", () => {
     expect(screen.queryByText(/our .* payment provider/)).not.toBeInTheDocument();
   });
 
+  it("holds checkout to the same limits as Buy More: at least 1 GB at the list price, at most $100,000", async () => {
+    checkoutApi();
+    const small = await openForm("/checkout");
+    const amount = screen.getByLabelText("Amount (USD)");
+    await userEvent.clear(amount);
+    await userEvent.type(amount, "1");
+    expect(screen.getByText("The least one order can be is $3 (1 GB).")).toBeInTheDocument();
+    expect(screen.getByTestId("checkout-total")).toHaveTextContent("—");
+    await userEvent.click(screen.getByLabelText(ACK));
+    await userEvent.selectOptions(screen.getByLabelText("USDC network"), "base");
+    expect(payButton()).toBeDisabled();
+    expect(screen.getByRole("button", { name: "Pay by card" })).toBeDisabled();
+    small.unmount();
+
+    await openForm("/checkout?usd=1e9");
+    expect(screen.getByTestId("fixed-amount-problem")).toHaveTextContent(
+      "The most one order can be is $100,000.",
+    );
+    expect(screen.getByTestId("checkout-total")).toHaveTextContent("—");
+    expect(screen.queryByText(/333,333,333/)).not.toBeInTheDocument();
+    expect(screen.getByRole("button", { name: "Pay by card" })).toBeDisabled();
+  });
+
   it("says a deal link that is not ours is no longer available", async () => {
     checkoutApi();
     renderRoute("/checkout?di=!!&usd=25");

@@ -6,7 +6,13 @@ import { formatGb, formatMoney } from "../../../lib/format.ts";
 import type { Network } from "../api/order.ts";
 import { type PaymentChoice, useStartPurchase } from "../hooks/use-start-purchase.ts";
 import { paymentProviderName } from "../payment-provider.ts";
-import { DEFAULT_PURCHASE_GB, totalUsd, usdAmountProblem } from "../purchase-amount.ts";
+import {
+  DEFAULT_PURCHASE_GB,
+  minimumOrderUsd,
+  totalUsd,
+  usdAmountProblem,
+  usdOutOfBounds,
+} from "../purchase-amount.ts";
 import { AmountField } from "./amount-field.tsx";
 import { CryptoNetworkFields } from "./crypto-network-fields.tsx";
 
@@ -38,7 +44,16 @@ export function CryptoCheckoutForm({
   const [acknowledged, setAcknowledged] = useState(false);
   const purchase = useStartPurchase();
 
-  const problem = fixedUsd === null ? usdAmountProblem(amountInput) : null;
+  const forDeal = dealId !== null;
+  const minimumUsd = minimumOrderUsd(pricePerGb, forDeal);
+  // A usd in the link is checked too: it would otherwise be shown as if it could be paid. An
+  // existing order's amount was accepted by the server already.
+  const problem =
+    fixedUsd === null
+      ? usdAmountProblem(amountInput, minimumUsd, forDeal)
+      : orderId === undefined
+        ? usdOutOfBounds(fixedUsd, minimumUsd, forDeal)
+        : null;
   const amountUsd = fixedUsd ?? (problem ? 0 : Number(amountInput));
   const canPayCrypto = !problem && network !== null && acknowledged && !purchase.pending;
   const canPayCard = !problem && !purchase.pending;
@@ -79,6 +94,10 @@ export function CryptoCheckoutForm({
           inputMode="decimal"
           problem={problem}
         />
+      ) : problem ? (
+        <p role="alert" className="text-sm text-red-600" data-testid="fixed-amount-problem">
+          {problem}
+        </p>
       ) : null}
 
       <dl className="flex items-center justify-between rounded-lg bg-slate-50 px-4 py-3 text-sm">
