@@ -7,6 +7,12 @@ import { isSessionId, randomSessionId, type UsernameOptions } from "../username-
 export const STICKY_PARAM = "ss";
 export const INTELLIGENCE_PARAM = "ai";
 
+/** A flag the URL states ("true" or "false") wins over the stored one: a shared link means it. */
+function initialFlag(param: string | null, key: string): boolean {
+  if (param === "true" || param === "false") return param === "true";
+  return readStoredFlag(key);
+}
+
 function readStoredFlag(key: string): boolean {
   try {
     return window.localStorage.getItem(key) === "true";
@@ -52,17 +58,17 @@ export interface UsernameOptionsState extends UsernameOptions {
 }
 
 /**
- * The sticky-session and intelligence toggles: on when the URL says `=true` or local storage
- * remembers them, and mirrored both ways (docs/product.md#routes-and-layout). Turning one off removes its stored flag
+ * The sticky-session and intelligence toggles: as the URL says (`=true` or `=false`), else as
+ * local storage remembers them, and mirrored both ways (docs/product.md#routes-and-layout). Turning one off removes its stored flag
  * and its username suffix (docs/product.md#states).
  */
 export function useUsernameOptions(): UsernameOptionsState {
   const [searchParams, setSearchParams] = useSearchParams();
-  const [sticky, setStickyState] = useState(
-    () => searchParams.get(STICKY_PARAM) === "true" || readStoredFlag(STORAGE_KEYS.stickySession),
+  const [sticky, setStickyState] = useState(() =>
+    initialFlag(searchParams.get(STICKY_PARAM), STORAGE_KEYS.stickySession),
   );
-  const [intelligence, setIntelligenceState] = useState(
-    () => searchParams.get(INTELLIGENCE_PARAM) === "true" || readStoredFlag(STORAGE_KEYS.intelligence),
+  const [intelligence, setIntelligenceState] = useState(() =>
+    initialFlag(searchParams.get(INTELLIGENCE_PARAM), STORAGE_KEYS.intelligence),
   );
   // The id survives reloads while sticky stays on, so a username copied earlier keeps matching the page.
   const [sessionId, setSessionId] = useState<string | null>(() => (sticky ? storedOrNewSessionId() : null));
