@@ -10,6 +10,13 @@ export type DealStatus = (typeof DEAL_STATUSES)[number];
 
 /** A flash sale is sold in units of this many GB. */
 export const FLASH_SALE_UNIT_GB = 1000;
+/** A flash-sale order holds its stock this long unpaid (an ordinary order waits 60 minutes): stock
+ * held by people who do not pay is stock nobody else can buy. */
+export const FLASH_SALE_HOLD_MINUTES = 15;
+/** Unpaid orders one account may hold in one flash sale at once. */
+export const MAX_UNPAID_FLASH_SALE_ORDERS = 3;
+/** The note of a flash-sale order paid after its stock went to other buyers. */
+export const SOLD_OUT_LIST_PRICE_NOTE = "Sale sold out — credited at list price";
 /** Group-buy deposits are whole USD from MIN_DEPOSIT_USD; the form starts at DEFAULT_DEPOSIT_USD. */
 export const MIN_DEPOSIT_USD = 1;
 export const DEFAULT_DEPOSIT_USD = 100;

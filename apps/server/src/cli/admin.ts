@@ -28,7 +28,11 @@ async function main(argv: string[]): Promise<number> {
   if (!database) return 1;
   const publisher = config.REDIS_URL ? createDetachedPublisher(config.REDIS_URL) : null;
   try {
-    const deals = createDealsService({ database, publish: (deal) => publisher?.publishDeal(deal) });
+    const deals = createDealsService({
+      database,
+      publish: (deal) => publisher?.publishDeal(deal),
+      listPricePerGbUsd: config.PRICE_PER_GB_USD,
+    });
     const output = await runAdminCommand(argv, {
       config,
       admin: createAdminService(database),

@@ -32,7 +32,11 @@ function cli(argv: string[], config = t.config) {
       database: t.database,
       publishOrder: orderPublisher((order) => published.push(order)),
     }),
-    deals: createDealsService({ database: t.database, publish: () => undefined }),
+    deals: createDealsService({
+      database: t.database,
+      publish: () => undefined,
+      listPricePerGbUsd: t.config.PRICE_PER_GB_USD,
+    }),
   });
 }
 

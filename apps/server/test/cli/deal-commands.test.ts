@@ -15,7 +15,11 @@ beforeAll(async () => {
 afterAll(() => t?.close());
 
 function cli(argv: string[]) {
-  const deals = createDealsService({ database: t.database, publish: () => undefined });
+  const deals = createDealsService({
+    database: t.database,
+    publish: () => undefined,
+    listPricePerGbUsd: t.config.PRICE_PER_GB_USD,
+  });
   return runAdminCommand(argv, {
     config: t.config,
     admin: createAdminService(t.database),

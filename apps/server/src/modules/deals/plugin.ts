@@ -13,7 +13,11 @@ declare module "fastify" {
 async function dealsPlugin(app: FastifyInstance) {
   app.decorate(
     "deals",
-    createDealsService({ database: app.database, publish: (deal) => app.realtime.publishDeal(deal) }),
+    createDealsService({
+      database: app.database,
+      publish: (deal) => app.realtime.publishDeal(deal),
+      listPricePerGbUsd: app.config.PRICE_PER_GB_USD,
+    }),
   );
   const scheduler = createDealScheduler(app.deals, app.log);
   app.addHook("onReady", async () => scheduler.start());

@@ -10,6 +10,22 @@ export type { Tx };
 
 type Executor = Db | Tx;
 
+/*
+ * THE LOCK ORDER for flash-sale stock: every path that touches a flash-sale order and its stock
+ * takes its locks in this one order: first the ORDER row, then its DEAL row; the reservation row and the
+ * deal's counter change only while both are held. Settlement (payments, signed callbacks, the
+ * operator's mark-paid) locks the order and then the deal; the stock sweep locks each ended
+ * order, re-checks it is still unpaid, then locks the deal; cancel and expiry change only the
+ * order row and leave the stock to the sweep; a new order's reservation locks only the deal (its
+ * order row is not visible to anyone yet). One order for all means no two of them can wait on
+ * each other (no deadlock), and the re-check under the order's lock means a paid order's stock is
+ * never given back (docs/decisions/012-deals-stock-deposits-payouts.md, revision 2026-11-26).
+ * The balance (the users row) comes after both, when the settlement credits.
+ */
+
+/** Orders that ended without being paid: their flash-sale stock goes back on sale. */
+const ENDED_UNPAID = sql`('expired', 'failed', 'cancelled')`;
+
 /** A group buy's target in cents: target GB at the deal price. */
 const targetCents = sql`round(${deals.targetGb} * ${deals.priceUsdPerGb} * 100)`;
 
@@ -106,37 +122,80 @@ export function createDealsRepository(database: Database) {
       await tx.insert(dealReservations).values({ orderId, dealId, gb });
     },
 
-    /** Gives back the stock of flash-sale orders that ended unpaid, each once (whichever instance
-     * flips `released` first), and returns the deals whose stock changed. */
-    async releaseEndedReservations(): Promise<DealRow[]> {
-      const result = await db.execute<{ id: number }>(sql`
+    /** Flash-sale orders that ended unpaid and still hold stock: candidates only, read without
+     * locks; releaseReservation decides under the locks. */
+    async endedReservations(limit: number): Promise<{ orderId: string; dealId: number }[]> {
+      const result = await db.execute<{ order_id: string; deal_id: number }>(sql`
+        SELECT r.order_id, r.deal_id FROM deal_reservations r JOIN orders o ON o.id = r.order_id
+         WHERE r.released = false AND o.payment_status IN ${ENDED_UNPAID} AND o.credited_bytes = 0
+         ORDER BY r.order_id LIMIT ${limit}`);
+      return result.rows.map((row) => ({ orderId: row.order_id, dealId: Number(row.deal_id) }));
+    },
+
+    /** The first lock of THE LOCK ORDER above: the order row. */
+    async lockOrder(tx: Tx, orderId: string): Promise<boolean> {
+      const result = await tx.execute(sql`SELECT id FROM orders WHERE id = ${orderId} FOR UPDATE`);
+      return result.rows.length > 0;
+    },
+
+    /** With the order and its deal locked: gives the order's stock back if the order is still
+     * ended unpaid (a payment credited meanwhile keeps it). True when stock went back. */
+    async releaseReservation(tx: Tx, orderId: string): Promise<boolean> {
+      const result = await tx.execute(sql`
         WITH freed AS (
           UPDATE deal_reservations r SET released = true
             FROM orders o
-           WHERE o.id = r.order_id AND r.released = false
-             AND o.payment_status IN ('expired', 'failed', 'cancelled') AND o.credited_bytes = 0
+           WHERE r.order_id = ${orderId} AND o.id = r.order_id AND r.released = false
+             AND o.payment_status IN ${ENDED_UNPAID} AND o.credited_bytes = 0
           RETURNING r.deal_id, r.gb
-        ), per_deal AS (SELECT deal_id, sum(gb) AS gb FROM freed GROUP BY deal_id)
-        UPDATE deals d SET reserved_gb = d.reserved_gb - per_deal.gb, updated_at = now()
-          FROM per_deal WHERE d.id = per_deal.deal_id
+        )
+        UPDATE deals d SET reserved_gb = d.reserved_gb - freed.gb, updated_at = now()
+          FROM freed WHERE d.id = freed.deal_id
         RETURNING d.id`);
-      const ids = result.rows.map((row) => Number(row.id));
-      return ids.length > 0 ? db.select().from(deals).where(inArray(deals.id, ids)) : [];
+      return result.rows.length > 0;
     },
 
-    /** A payment arrived for an order whose stock was given back: it is sold after all. */
-    async reclaimReservation(tx: Tx, orderId: string): Promise<number | null> {
-      const result = await tx.execute<{ id: number }>(sql`
+    async findReservation(tx: Tx, orderId: string) {
+      const [row] = await tx.select().from(dealReservations).where(eq(dealReservations.orderId, orderId));
+      return row;
+    },
+
+    /** With the order and its deal locked: a payment arrived for an order whose stock was given
+     * back; it takes that stock again only if the sale still has it. True when it did. */
+    async reclaimReservation(tx: Tx, orderId: string): Promise<boolean> {
+      const result = await tx.execute(sql`
         WITH back AS (
-          UPDATE deal_reservations SET released = false
-           WHERE order_id = ${orderId} AND released = true
-          RETURNING deal_id, gb
+          UPDATE deal_reservations r SET released = false
+            FROM deals d
+           WHERE r.order_id = ${orderId} AND r.released = true AND d.id = r.deal_id
+             AND d.reserved_gb + r.gb <= d.target_gb
+          RETURNING r.deal_id, r.gb
         )
         UPDATE deals d SET reserved_gb = d.reserved_gb + back.gb, updated_at = now()
           FROM back WHERE d.id = back.deal_id
         RETURNING d.id`);
-      const row = result.rows[0];
-      return row ? Number(row.id) : null;
+      return result.rows.length > 0;
+    },
+
+    /** The account's flash-sale orders for this deal that still hold stock unpaid (waiting and
+     * not yet due, or paid in part); read under the deal's lock. */
+    async openOrders(tx: Tx, dealId: number, userId: string): Promise<number> {
+      const result = await tx.execute<{ open: string | number }>(sql`
+        SELECT count(*) AS open FROM deal_reservations r JOIN orders o ON o.id = r.order_id
+         WHERE r.deal_id = ${dealId} AND r.released = false AND o.user_id = ${userId}
+           AND o.credited_bytes = 0
+           AND (o.payment_status = 'partially_paid'
+                OR (o.payment_status = 'waiting' AND o.expires_at > now()))`);
+      return Number(result.rows[0]?.open ?? 0);
+    },
+
+    /** A payment for an order whose stock went to other buyers: the order buys `bytes` at the
+     * list price instead of its units, and says so in its note. */
+    async priceAtList(tx: Tx, orderId: string, bytes: number, note: string): Promise<void> {
+      await tx
+        .update(orders)
+        .set({ bytes, note, updatedAt: sql`now()` })
+        .where(and(eq(orders.id, orderId), eq(orders.creditedBytes, 0)));
     },
 
     async addDeposited(tx: Tx, dealId: number, deltaCents: number): Promise<void> {

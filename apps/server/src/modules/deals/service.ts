@@ -11,7 +11,8 @@ import { creditDeposit, type Database, reverseDeposit } from "@bytetoll/db";
 import { AppError, notFound } from "../../errors.ts";
 import { dealPrice, depositBytes, toDealView, toPayoutView } from "./deal-view.ts";
 import { createDepositRepository } from "./deposit-repository.ts";
-import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable, soldOut } from "./order-terms.ts";
+import { createFlashSaleStock } from "./flash-sale-stock.ts";
+import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable } from "./order-terms.ts";
 import { createDealsRepository, type DealRow, type OrderRow, type Tx } from "./repository.ts";
 
 export type { DealTerms } from "./order-terms.ts";
@@ -30,6 +31,8 @@ interface Deps {
   database: Database;
   /** Called with every changed deal (realtime `deal.updated`). */
   publish: (deal: Deal) => void;
+  /** PRICE_PER_GB_USD: what a flash-sale payment buys once the sale's stock is gone. */
+  listPricePerGbUsd: number;
 }
 
 /**
@@ -42,7 +45,7 @@ interface Deps {
  * was one), so a record of it — the operator's audit row — commits or rolls back with it. */
 export type RecordChange<T> = (tx: Tx, after: T, before?: T) => Promise<void>;
 
-export function createDealsService({ database, publish }: Deps) {
+export function createDealsService({ database, publish, listPricePerGbUsd }: Deps) {
   const repository = createDealsRepository(database);
   const deposits = createDepositRepository(database);
 
@@ -53,6 +56,7 @@ export function createDealsService({ database, publish }: Deps) {
   const publishSoon = (row: DealRow | undefined | null) => {
     if (row) setImmediate(() => publishRows([row]));
   };
+  const stock = createFlashSaleStock({ repository, listPricePerGbUsd, publishSoon });
 
   async function lockedDeal(tx: Tx, encodedId: string): Promise<DealRow> {
     const id = decodeDealId(encodedId);
@@ -303,25 +307,19 @@ export function createDealsService({ database, publish }: Deps) {
       return dealTerms(deal, encodeDealId(deal.id), input);
     },
 
-    /** Inside the order's insert transaction: a flash sale's stock is taken by one conditional
-     * UPDATE, so concurrent buyers can never take more than there is. */
-    async reserve(tx: Tx, orderId: string, terms: DealTerms): Promise<void> {
+    /** Inside the order's insert transaction: a flash sale's stock (within the account's cap of
+     * unpaid orders in that sale). */
+    async reserve(tx: Tx, order: { id: string; userId: string }, terms: DealTerms): Promise<void> {
       if (terms.dealType !== "flash_sale") return;
-      const reserved = await repository.reserveStock(tx, terms.dealId, terms.reserveGb);
-      if (!reserved) {
-        const deal = await repository.find(terms.dealId, tx);
-        if (deal?.status !== "live") throw dealUnavailable();
-        throw soldOut(deal);
-      }
-      await repository.insertReservation(tx, orderId, terms.dealId, terms.reserveGb);
-      publishSoon(reserved);
+      await stock.reserve(tx, order, terms.dealId, terms.reserveGb);
     },
 
     /**
      * Inside the order's settlement transaction (its row locked). A group-buy deposit that is paid
      * is held, not credited, and may activate the deal at once; its order row is returned. For any
      * other order undefined: it is credited as usual (a flash-sale order paid after its stock was
-     * given back takes it again). A partial deposit payment holds nothing (null) until paid; a
+     * given back takes it again, or once the stock is gone is priced at the list price first —
+     * the caller reads the order again). A partial deposit payment holds nothing (null) until paid; a
      * refund or chargeback of a deposit takes it out of the deal.
      */
     async settleOrder(
@@ -334,9 +332,7 @@ export function createDealsService({ database, publish }: Deps) {
       if (!deal) return undefined;
       const paying = reading.status === "paid" || reading.status === "partially_paid";
       if (deal.dealType === "flash_sale") {
-        if (paying && (await repository.reclaimReservation(tx, row.id)) !== null) {
-          publishSoon(await repository.find(deal.id, tx));
-        }
+        if (paying) await stock.settlePayment(tx, deal, row, reading.status as "paid" | "partially_paid");
         return undefined;
       }
       if (reading.status === "partially_paid") return null;
@@ -353,12 +349,12 @@ export function createDealsService({ database, publish }: Deps) {
       publishRows(await repository.startDue());
       for (const id of await repository.dueToEnd()) publishRows([await endDeal(id)]);
       for (const id of await repository.dueForActivation()) publishRows([await activateDeal(id)]);
-      publishRows(await repository.releaseEndedReservations());
+      publishRows(await stock.releaseEnded());
     },
 
     /** Gives back the stock of flash-sale orders that just ended unpaid. */
     async releaseStock(): Promise<void> {
-      publishRows(await repository.releaseEndedReservations());
+      publishRows(await stock.releaseEnded());
     },
 
     async payouts(filter: { status?: string; userId?: string }): Promise<Payout[]> {

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { DEAL_UNAVAILABLE } from "@bytetoll/contracts";
+import { DEAL_UNAVAILABLE, FLASH_SALE_HOLD_MINUTES } from "@bytetoll/contracts";
 import type { Config } from "../../config.ts";
 import { AppError, paymentUnavailable } from "../../errors.ts";
 import type { CheckoutProviders } from "../../lib/payment-provider.ts";
@@ -8,7 +8,12 @@ import { CARD_UNAVAILABLE, orderClosed, paymentAlreadyChosen } from "./order-err
 import type { OrderReads } from "./order-reads.ts";
 import { isOverdue, type OrderRow, toOrderView } from "./order-view.ts";
 import { bytesFor, paymentDescription } from "./pricing.ts";
-import type { NewOrder, OrdersRepository, PaymentChoice } from "./repository.ts";
+import {
+  type NewOrder,
+  ORDER_VALID_MINUTES,
+  type OrdersRepository,
+  type PaymentChoice,
+} from "./repository.ts";
 import {
   type ChoosePaymentRequest,
   type CreateOrderRequest,
@@ -18,6 +23,11 @@ import {
   type Order,
   PAYMENT_TOKENS,
 } from "./schemas.ts";
+
+/** How long an order may wait for its payment: a flash sale's holds stock others could buy, so
+ * it is held for less time. */
+const validMinutes = (terms: DealTerms | null) =>
+  terms?.dealType === "flash_sale" ? FLASH_SALE_HOLD_MINUTES : ORDER_VALID_MINUTES;
 
 /** A second sign-in with the same purchase this soon reuses the first one's order. */
 export const REUSE_UNPRICED_MINUTES = 10;
@@ -119,8 +129,8 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
         ...choice,
       };
       const row = await repository.transaction(async (tx) => {
-        const inserted = await repository.insert(values, tx);
-        if (terms && deals) await deals.reserve(tx, id, terms);
+        const inserted = await repository.insert(values, tx, validMinutes(terms));
+        if (terms && deals) await deals.reserve(tx, { id, userId }, terms);
         return inserted;
       });
       return publishOrder(row);
@@ -158,8 +168,8 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
         quantity: terms.quantity,
       };
       const row = await repository.transaction(async (tx) => {
-        const inserted = await repository.insert(values, tx);
-        await deals?.reserve(tx, values.id, terms);
+        const inserted = await repository.insert(values, tx, validMinutes(terms));
+        await deals?.reserve(tx, { id: values.id, userId }, terms);
         return inserted;
       });
       return publishOrder(row);

@@ -83,10 +83,15 @@ export function createOrdersRepository(database: Database) {
       return db.transaction(work);
     },
 
-    async insert(values: NewOrder, executor: Executor = db): Promise<OrderRow> {
+    /** A new order, payable for `validMinutes` (a flash sale's hold is shorter). */
+    async insert(
+      values: NewOrder,
+      executor: Executor = db,
+      validMinutes = ORDER_VALID_MINUTES,
+    ): Promise<OrderRow> {
       const [row] = await executor
         .insert(orders)
-        .values({ ...values, expiresAt: sql`now() + make_interval(mins => ${ORDER_VALID_MINUTES})` })
+        .values({ ...values, expiresAt: sql`now() + make_interval(mins => ${validMinutes})` })
         .returning();
       if (!row) throw new Error("order insert returned nothing");
       return row;

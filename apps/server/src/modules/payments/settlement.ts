@@ -166,11 +166,14 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
     orderId: string,
     reading: PaymentReading,
   ): Promise<OrderRow | null> {
-    const row = await repository.lock(tx, orderId);
-    if (!row) throw orderNotFound();
+    // The order row first, then (in settleOrder) its deal: the one lock order of deals' stock.
+    const locked = await repository.lock(tx, orderId);
+    if (!locked) throw orderNotFound();
     // A group-buy deposit is held by its deal, not credited (undefined: settle as any order).
-    const dealOutcome = deals ? await deals.settleOrder(tx, row, reading) : undefined;
+    const dealOutcome = deals ? await deals.settleOrder(tx, locked, reading) : undefined;
     if (dealOutcome !== undefined) return dealOutcome;
+    // A flash sale whose stock went to others meanwhile priced the order at the list price.
+    const row = locked.dealId ? ((await repository.lock(tx, orderId)) ?? locked) : locked;
     switch (reading.status) {
       case "failed":
       case "expired":

@@ -85,7 +85,11 @@ describe("a deal's price is a discount: from a cent up to the list price per GB"
   });
 
   it("npm run admin -- deals:create refuses the same prices with the same message", async () => {
-    const deals = createDealsService({ database: t.database, publish: () => undefined });
+    const deals = createDealsService({
+      database: t.database,
+      publish: () => undefined,
+      listPricePerGbUsd: t.config.PRICE_PER_GB_USD,
+    });
     const context = {
       config: t.config,
       admin: createAdminService(t.database),
