@@ -31,6 +31,18 @@ export function parseHostnameLines(lines: readonly string[]): HostnameCheck {
   return { ok: true, hostnames: [...hostnames] };
 }
 
+/** The first line (1-based, counting blank lines as the text area shows them) that is not a
+ * hostname, and its text; null when every filled line is one. The form names it. */
+export function firstInvalidHostnameLine(lines: readonly string[]): { line: number; text: string } | null {
+  for (const [index, raw] of lines.entries()) {
+    const text = raw.trim();
+    if (text === "") continue;
+    const host = HOSTNAME_LINE.exec(text)?.[1];
+    if (!host || host.length > 253) return { line: index + 1, text };
+  }
+  return null;
+}
+
 /** POST /settings/hostnames body: the shape here, the lines themselves by parseHostnameLines
  * (its messages are the ones the form shows, word for word). */
 export const saveHostnamesBody = z.object({

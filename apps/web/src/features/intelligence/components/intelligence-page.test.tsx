@@ -1,5 +1,5 @@
 import type { RoutingRule } from "@bytetoll/contracts";
-import { act, screen, waitFor, within } from "@testing-library/react";
+import { act, fireEvent, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it, vi } from "vitest";
 import { fail, ok, signInWithToken, stubApi, TEST_USER } from "../../../test/api-stub.ts";
@@ -86,14 +86,20 @@ describe("Smart Routing page", () => {
     await waitFor(() => expect((textArea() as HTMLTextAreaElement).value).not.toBe(""));
     await user.clear(textArea());
     expect(await screen.findByText("At least one hostname is required")).toBeInTheDocument();
-    await user.type(textArea(), "not a host");
-    expect(await screen.findByText("Please enter valid hostnames")).toBeInTheDocument();
+    await user.type(textArea(), "shop.example.com{Enter}{Enter}not a host");
+    expect(
+      await screen.findByText('Please enter valid hostnames (line 3: "not a host")'),
+    ).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "Save" }).hasAttribute("disabled")).toBe(true);
     await user.clear(textArea());
     await user.type(textArea(), "https://News.example.net/{Enter}{Enter}");
     expect(screen.queryByRole("alert")).toBeNull();
-    await user.click(screen.getByRole("button", { name: "Save" }));
+    // A double click: both clicks land before the button is drawn disabled; one request goes.
+    const save = screen.getByRole("button", { name: "Save" });
+    fireEvent.click(save);
+    fireEvent.click(save);
     expect(await screen.findByText("Hostnames saved")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/settings/hostnames")).toHaveLength(1);
     expect(api.callsTo("POST", "/settings/hostnames")[0]?.body).toEqual({ hostnames: ["news.example.net"] });
   });
 
