@@ -35,3 +35,7 @@ export const MAX_ORDER_USD = 100_000;
  * checkout goes below MIN_PURCHASE_GB. */
 export const MIN_PURCHASE_GB = 1;
 export const DEFAULT_PURCHASE_GB = 100;
+
+/** What some providers (and an operator's "mark paid") record as the payment's hash when there is
+ * none: it names no transaction, so no page shows it as one. */
+export const PLACEHOLDER_PAYIN_HASH = "DUMMY_TX_ID";

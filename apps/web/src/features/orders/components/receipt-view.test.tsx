@@ -41,11 +41,15 @@ describe("the receipt page", () => {
     expect(print).toHaveBeenCalledOnce();
   });
 
-  it("leaves out the hash when the payment has none", async () => {
-    receiptApi(ok({ order: orderFixture({ payment_status: "paid" }), operator }));
+  it.each([
+    ["none", null],
+    ["only the placeholder DUMMY_TX_ID", "DUMMY_TX_ID"],
+  ])("leaves out the hash when the payment has %s", async (_, payin_hash) => {
+    receiptApi(ok({ order: orderFixture({ payment_status: "paid", payin_hash }), operator }));
     renderRoute("/orders/ord_test_1/receipt");
     await screen.findByTestId("receipt");
     expect(screen.queryByTestId("receipt-transaction-hash")).not.toBeInTheDocument();
+    expect(screen.queryByText(/DUMMY_TX_ID/)).not.toBeInTheDocument();
   });
 
   it("says why an unpaid order has no receipt and leads back to it", async () => {

@@ -1,3 +1,4 @@
+import { PLACEHOLDER_PAYIN_HASH } from "@bytetoll/contracts";
 import { ArrowLeft, Printer } from "lucide-react";
 import type { ReactNode } from "react";
 import { Link } from "react-router";
@@ -63,7 +64,7 @@ export function ReceiptView({ orderId, billedTo }: { orderId: string; billedTo: 
     ["Paid with", order.payment_token ?? (order.method === "card" ? "Card" : "USDC")],
     ["Payment provider", paymentProviderName(order)],
   ];
-  if (order.payin_hash) {
+  if (order.payin_hash && order.payin_hash !== PLACEHOLDER_PAYIN_HASH) {
     rows.push([
       "Transaction hash",
       <span key="hash" className="font-mono text-xs break-all">
