@@ -231,8 +231,10 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     MCP_SERVER_URL: env.MCP_SERVER_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#mcp`,
     HOST: env.HOST ?? (env.NODE_ENV === "production" ? "0.0.0.0" : "127.0.0.1"),
     isProduction: env.NODE_ENV === "production",
-    /** The embedded gateway's settings, from the same variables as for the gateway alone. */
-    gateway: gatewayConfigFrom(env),
+    /** The embedded gateway's settings, from the same variables as for the gateway alone. The
+     * API's PORT is a port of this process, so neither the embedded gateway nor the learner's
+     * prober ever dials it (decision 023). */
+    gateway: { ...gatewayConfigFrom(env), processPorts: [env.PORT] },
   };
 }
 

@@ -14,11 +14,11 @@ export interface EmbeddedGatewayPlan {
 
 /**
  * The gateway `npm start` runs beside the API, on the same database. The API's PORT is a port of
- * the gateway's own process: never dialled, whatever EGRESS_ALLOW says, so a customer cannot reach
- * the API from the inside (it would pass as loopback: /metrics, the dev outbox, the loopback
- * rate-limit bucket, a trusted X-Forwarded-For). Test Connection's default target is answered by
- * the gateway itself (decision 023). Metrics go to the API's /metrics unless
- * GATEWAY_METRICS_PORT asks for a listener of their own.
+ * the gateway's own process (config.gateway's processPorts): never dialled, whatever EGRESS_ALLOW
+ * says, so a customer cannot reach the API from the inside, where it would pass as loopback
+ * (/metrics, the dev outbox, the loopback rate-limit bucket, a trusted X-Forwarded-For). Test
+ * Connection's default target is answered by the gateway itself (decision 023). Metrics go to the
+ * API's /metrics unless GATEWAY_METRICS_PORT asks for a listener of their own.
  */
 export function planEmbeddedGateway(config: Config): EmbeddedGatewayPlan | null {
   if (config.GATEWAY_DISABLED) return null;
@@ -26,7 +26,6 @@ export function planEmbeddedGateway(config: Config): EmbeddedGatewayPlan | null 
   const bindsWithTheApi = config.GATEWAY_BIND === undefined && !config.isProduction;
   const gatewayConfig: GatewayConfig = {
     ...config.gateway,
-    processPorts: [...config.gateway.processPorts, config.PORT],
     host: bindsWithTheApi ? config.HOST : config.gateway.host,
     metricsPort: config.GATEWAY_METRICS_PORT === undefined ? null : config.gateway.metricsPort,
     dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,

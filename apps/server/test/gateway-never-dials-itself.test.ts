@@ -3,7 +3,7 @@ import { connect, type Socket } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import type { Gateway } from "@bytetoll/gateway";
+import { type Gateway, Prober } from "@bytetoll/gateway";
 import { freePort } from "@bytetoll/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -64,8 +64,8 @@ describe.each(["1", "10.0.0.0/8,127.0.0.1"])("npm start with TRUST_PROXY=%s", (t
       EGRESS_ALLOW_TARGETS: `127.0.0.1/32:${apiPort}`,
       GATEWAY_BIND: "127.0.0.1",
       GATEWAY_HTTP_PORT: String(await freePort()),
-      GATEWAY_SOCKS_PORT: "0",
       GATEWAY_HTTPS_PORT: String(await freePort()),
+      // A SOCKS5 listener of its own: it is one of the ports a customer must not reach either.
       GATEWAY_SOCKS_PORT: String(await freePort()),
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     });
@@ -156,6 +156,13 @@ describe.each(["1", "10.0.0.0/8,127.0.0.1"])("npm start with TRUST_PROXY=%s", (t
         expect(await get(`${host}:${port}`, "/", true), `CONNECT ${host}:${port}`).toEqual(FORBIDDEN);
       }
     }
+  });
+
+  it("keeps the learner's prober, which fetches domains customers visited, off the API's port", async () => {
+    const prober = new Prober(app.config.gateway);
+    const probe = await prober.fetch("mobile", "http", "127.0.0.1", apiPort);
+    expect(probe).toMatchObject({ status: null, error: expect.stringMatching(/gateway itself/) });
+    expect(apiConnections).toBe(0);
   });
 
   it("never lets a customer's X-Forwarded-For reach the API, so no login link goes out for it", async () => {
