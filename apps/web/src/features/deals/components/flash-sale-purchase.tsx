@@ -1,4 +1,10 @@
-import { type Deal, FLASH_SALE_UNIT_GB, flashSaleTotalUsd } from "@bytetoll/contracts";
+import {
+  type Deal,
+  FLASH_SALE_HOLD_MINUTES,
+  FLASH_SALE_UNIT_GB,
+  flashSaleTotalUsd,
+  MAX_UNPAID_FLASH_SALE_ORDERS,
+} from "@bytetoll/contracts";
 import { Minus, Plus } from "lucide-react";
 import { useId, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
@@ -79,6 +85,10 @@ export function FlashSalePurchase({ deal }: { deal: Deal }) {
       <LinkButton to={checkoutPath(deal.id, total)} disabled={quantity === 0 || !whole} className="w-full">
         Buy
       </LinkButton>
+      <p className="text-xs text-slate-500" data-testid="flash-sale-hold">
+        Your units are held for {FLASH_SALE_HOLD_MINUTES} minutes while you pay (an ordinary order waits 60),
+        at most {MAX_UNPAID_FLASH_SALE_ORDERS} unpaid orders per sale.
+      </p>
     </div>
   );
 }

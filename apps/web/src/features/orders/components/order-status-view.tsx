@@ -17,7 +17,7 @@ import { CancelOrderDialog } from "./cancel-order-dialog.tsx";
 import { CryptoCheckoutForm } from "./crypto-checkout-form.tsx";
 import { NETWORK_NAMES } from "./crypto-network-fields.tsx";
 import { LiveStatusIndicator } from "./live-status-indicator.tsx";
-import { orderKind } from "./order-kind.ts";
+import { orderKind, soldOutAtListPrice } from "./order-kind.ts";
 import { OrderStatusBadge } from "./order-status-badge.tsx";
 import { OrderUnavailable } from "./order-unavailable.tsx";
 import { PaymentDeadline } from "./payment-deadline.tsx";
@@ -97,6 +97,11 @@ export function OrderStatusView({
             {orderKind(data) === "Deposit"
               ? `Deposit received. It is held until the group buy reaches its target, then buys ${formatGb(data.gb)}.`
               : `Payment received. ${formatGb(data.gb)} added to your balance.`}
+            {soldOutAtListPrice(data) ? (
+              <span className="mt-1 block text-amber-800" data-testid="sold-out-note">
+                {soldOutAtListPrice(data)} Its stock went to other buyers after this order ended unpaid.
+              </span>
+            ) : null}
           </p>
           <Link to={receiptPath(data.order_id)} className={buttonClassName("secondary", "shrink-0 py-2")}>
             <Printer aria-hidden="true" className="size-4" />

@@ -1,4 +1,4 @@
-import type { HistoryEntry, LedgerHistoryEntry } from "@bytetoll/contracts";
+import { type HistoryEntry, type LedgerHistoryEntry, SOLD_OUT_LIST_PRICE_NOTE } from "@bytetoll/contracts";
 import { ChevronLeft, ChevronRight } from "lucide-react";
 import { type ReactNode, useState } from "react";
 import { Link } from "react-router";
@@ -9,7 +9,7 @@ import { useHistory } from "../api/get-history.ts";
 import type { Order } from "../api/order.ts";
 import { useLiveHistory } from "../hooks/use-live-history.ts";
 import { orderPath } from "../hooks/use-start-purchase.ts";
-import { orderKind } from "./order-kind.ts";
+import { orderKind, soldOutAtListPrice } from "./order-kind.ts";
 import { OrderStatusBadge, StatusBadge } from "./order-status-badge.tsx";
 
 export const HISTORY_ERROR_MESSAGE = "Failed to load purchases";
@@ -58,7 +58,14 @@ function Row({ entry }: { entry: HistoryEntry }) {
       ? {
           Date: <OrderLink orderId={entry.order.order_id}>{date}</OrderLink>,
           Kind: orderKind(entry.order),
-          Data: formatGb(entry.order.gb),
+          Data: soldOutAtListPrice(entry.order) ? (
+            <>
+              {formatGb(entry.order.gb)}
+              <span className="block text-xs text-amber-700">{SOLD_OUT_LIST_PRICE_NOTE}</span>
+            </>
+          ) : (
+            formatGb(entry.order.gb)
+          ),
           Amount: formatMoney(entry.order.amount_usd),
           Payment: paymentLabel(entry.order),
           Status: <OrderStatusBadge status={entry.order.payment_status} />,
