@@ -67,6 +67,26 @@ describe("the phone's top bar (390×844) with a large balance", () => {
   });
 });
 
+describe("copying the username on a phone (390×844)", () => {
+  it("shows Copied! without squeezing the field", async () => {
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport: PHONE,
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
+    const { page } = await signInNewCustomer(context, server, "phone-copy");
+    await page.goto("/connect");
+    const username = page.getByRole("textbox", { name: "Username" });
+    await expect.poll(() => username.inputValue(), { timeout: 15_000 }).not.toBe("");
+    const before = (await username.boundingBox())!.width;
+    await page.getByRole("button", { name: /copy username/i }).click();
+    await page.getByText("Copied!").first().waitFor();
+    expect((await username.boundingBox())!.width).toBe(before);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    await context.close();
+  });
+});
+
 describe.each([
   { name: "desktop", width: 1366, height: 850 },
   { name: "phone", ...PHONE },

@@ -40,7 +40,8 @@ export function CopyButton({
   }
 
   return (
-    <span className="inline-flex shrink-0 items-center gap-2">
+    // The status floats under the button: taking room beside it squeezed the field it copies.
+    <span className="relative inline-flex shrink-0 items-center">
       <Button
         variant="secondary"
         className="px-3 py-1.5"
@@ -55,7 +56,10 @@ export function CopyButton({
         )}
         <span aria-hidden="true">Copy</span>
       </Button>
-      <span aria-live="polite" className="text-xs">
+      <span
+        aria-live="polite"
+        className="pointer-events-none absolute top-full right-0 z-10 mt-1 text-xs whitespace-nowrap"
+      >
         {state === "copied" ? <span className="text-emerald-700">Copied!</span> : null}
         {state === "failed" ? <span className="text-red-600">Failed to copy</span> : null}
       </span>
