@@ -56,6 +56,12 @@ function takeOver(socket: net.Socket): Buffer[] {
   return taken;
 }
 
+/** Emitted on a spliced target socket when one direction finishes, with the side whose FIN it
+ * was ("client" or "target"): Node reads neither socket then, so this is what its `end` event and
+ * `writableEnded` tell about a tunnel relayed in JavaScript (connection outcomes need who hung up
+ * first). */
+export const SPLICE_HALF_CLOSED = "spliceHalfClosed";
+
 export interface SplicedTunnel {
   /** Moved bytes: the target socket's counters already include them. */
   onProgress(): void;
@@ -112,8 +118,10 @@ export function spliceNatively(
     if (kind === SpliceEvent.progress) {
       tunnel.onProgress();
       active();
-    } else if (kind === SpliceEvent.halfClosed) tunnel.onHalfClosed(side);
-    else {
+    } else if (kind === SpliceEvent.halfClosed) {
+      targetSocket.emit(SPLICE_HALF_CLOSED, side === 0 ? "client" : "target");
+      tunnel.onHalfClosed(side);
+    } else {
       running = false;
       tunnel.onProgress();
       if (kind === SpliceEvent.done) {

@@ -12,9 +12,13 @@ let database: TestDatabase;
 let site: net.Server;
 beforeAll(async () => {
   database = await createTestDatabase();
-  // Answers a TLS ClientHello with a few bytes and hangs up: a handshake cut short.
+  // Answers a TLS ClientHello with a few bytes and hangs up: a handshake cut short. A client that
+  // sends a single byte is kept waiting for the rest of its hello.
   site = net.createServer((socket) => {
-    socket.once("data", () => socket.end(Buffer.alloc(7)));
+    socket.on("error", () => {});
+    socket.once("data", (data) => {
+      if (data.length > 1) socket.end(Buffer.alloc(7));
+    });
   });
   await new Promise<void>((resolve) => site.listen(443, HOST, resolve));
 });
@@ -25,6 +29,7 @@ afterAll(async () => {
 
 function tunnelTo(domain: string): Admitted {
   return {
+    account: { userId: "00000000-0000-4000-8000-000000000001" },
     target: { address: HOST, port: 443, domain },
     proxyType: "dc",
     upstream: { kind: "direct", id: "direct" },
@@ -54,5 +59,24 @@ describe("connection outcomes", () => {
       connections: 1,
       tlsCut: 1,
     });
+  });
+
+  it("does not count a tunnel the client closed after one byte against the site", async () => {
+    const outcomes = new ConnectionOutcomes(database, pino({ level: "silent" }));
+    const target = await outcomes.dialTunnel(tunnelTo("self-closed.example"));
+    const closed = new Promise((resolve) => target.socket.once("close", resolve));
+    if (target.reads) target.reads.sink = () => true;
+    // What the relay does when the client sends one byte and hangs up: the byte, then our FIN.
+    target.socket.end(Buffer.alloc(1, 1));
+    // The site answers the FIN by closing too, having sent nothing.
+    await closed;
+    await outcomes.flush();
+    const rows = await database.query<{ connections: string; failures: string; account: string }>(
+      `SELECT connections, dial_failures + resets + tls_cut + blocked_statuses AS failures, account
+       FROM domain_outcomes WHERE domain = 'self-closed.example'`,
+    );
+    expect(rows.map((row) => [Number(row.connections), Number(row.failures), row.account])).toEqual([
+      [1, 0, "00000000-0000-4000-8000-000000000001"],
+    ]);
   });
 });

@@ -2,6 +2,7 @@ import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { Admitted } from "./admission.ts";
 import { dial, type TargetSocket } from "./dial.ts";
+import { SPLICE_HALF_CLOSED } from "./native-splice.ts";
 import { Refusal } from "./refusal.ts";
 
 /** How one connection or request to a target ended, as the Intelligence learner counts it. */
@@ -15,12 +16,18 @@ const TLS_FIRST_FLIGHT_BYTES = 512;
 /** Counters kept between flushes; beyond this many (domain, type, minute) keys new ones are
  * dropped, so a long database outage cannot grow memory without bound. */
 const MAX_KEYS = 20_000;
+/** Keys one account may add between flushes: one customer's traffic to thousands of names cannot
+ * crowd everyone else's evidence out of the map. */
+const MAX_KEYS_PER_ACCOUNT = 500;
 const FLUSH_INTERVAL_MS = 5_000;
 
 interface Counts {
   domain: string;
   proxyType: string;
   minute: string;
+  /** The user whose traffic it was: the learner counts a failure toward a shared verdict only
+   * when several accounts saw it (decision 025). */
+  account: string;
   connections: number;
   dial_failure: number;
   reset: number;
@@ -42,13 +49,19 @@ function minuteOf(now: number): string {
   return lastMinuteText;
 }
 
+const keyOf = (counts: Pick<Counts, "minute" | "proxyType" | "account" | "domain">) =>
+  `${counts.minute} ${counts.proxyType} ${counts.account} ${counts.domain}`;
+
 /**
- * Per (domain, proxy type, UTC minute): how many connections (tunnels) and plain requests ended,
- * and how many of them failed and how — the evidence the learner compares between datacenter
- * and mobile. Counted in memory, added to domain_outcomes every few seconds.
+ * Per (domain, proxy type, UTC minute, account): how many connections (tunnels) and plain
+ * requests ended, and how many of them failed on the target's side and how — the evidence the
+ * learner compares between datacenter and mobile. Counted in memory, added to domain_outcomes
+ * every few seconds.
  */
 export class ConnectionOutcomes {
   private counts = new Map<string, Counts>();
+  /** Keys each account added since the last flush. */
+  private keysByAccount = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
@@ -56,16 +69,20 @@ export class ConnectionOutcomes {
     private readonly logger: Logger,
   ) {}
 
-  record({ target, proxyType }: Admitted, end: ConnectionEnd): void {
+  record({ target, proxyType, account: balance }: Admitted, end: ConnectionEnd): void {
     const minute = minuteOf(Date.now());
-    const key = `${minute} ${proxyType} ${target.domain}`;
+    const account = balance.userId;
+    const key = keyOf({ minute, proxyType, account, domain: target.domain });
     let counts = this.counts.get(key);
     if (!counts) {
-      if (this.counts.size >= MAX_KEYS) return;
+      const added = this.keysByAccount.get(account) ?? 0;
+      if (this.counts.size >= MAX_KEYS || added >= MAX_KEYS_PER_ACCOUNT) return;
+      this.keysByAccount.set(account, added + 1);
       counts = {
         domain: target.domain,
         proxyType,
         minute,
+        account,
         connections: 0,
         dial_failure: 0,
         reset: 0,
@@ -89,7 +106,10 @@ export class ConnectionOutcomes {
     this.record(admitted, error.message.startsWith("Could not reach") ? "dial_failure" : "reset");
   }
 
-  /** dial() for a tunnel, reporting a failed dial now and the tunnel's end at close. */
+  /** dial() for a tunnel, reporting a failed dial now and the tunnel's end at close. Only the
+   * target's doing counts against the site: a reset or a hang-up before the client finished its
+   * side. A tunnel the client closed or reset first ended as the client wished, whatever the
+   * target sent (a client closing after one byte is not a handshake the site cut). */
   async dialTunnel(admitted: Admitted): Promise<TargetSocket> {
     let target: TargetSocket;
     try {
@@ -98,8 +118,23 @@ export class ConnectionOutcomes {
       this.record(admitted, "dial_failure");
       throw error;
     }
+    const socket = target.socket;
+    let clientFirst = false;
+    let targetFirst = false;
     let reset = false;
-    target.socket.on("error", (error: NodeJS.ErrnoException) => {
+    // Relayed in JavaScript, the client's FIN ends our writing; spliced, the relay says so.
+    const targetEnded = () => {
+      if (clientFirst || socket.writableEnded) clientFirst = true;
+      else targetFirst = true;
+    };
+    // Ahead of Node's own listener, which ends our side at once on a socket that is not half-open.
+    socket.prependOnceListener("end", targetEnded);
+    socket.on(SPLICE_HALF_CLOSED, (side: "client" | "target") => {
+      if (side === "target") targetEnded();
+      else if (!targetFirst) clientFirst = true;
+    });
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      if (clientFirst || socket.writableEnded) return;
       reset ||= error.code === "ECONNRESET" || error.code === "EPIPE";
     });
     // Where the target's own traffic starts on the socket's counters. The billing cursor cannot
@@ -107,10 +142,11 @@ export class ConnectionOutcomes {
     const unbilledAtStart = target.unbilled();
     const readAtStart = target.socket.bytesRead - unbilledAtStart.received;
     const writtenAtStart = target.socket.bytesWritten - unbilledAtStart.sent;
-    target.socket.once("close", () => {
-      const received = target.socket.bytesRead - readAtStart;
-      const sent = target.socket.bytesWritten - writtenAtStart;
-      const cutShort = admitted.target.port === 443 && sent > 0 && received < TLS_FIRST_FLIGHT_BYTES;
+    socket.once("close", () => {
+      const received = socket.bytesRead - readAtStart;
+      const sent = socket.bytesWritten - writtenAtStart;
+      const cutShort =
+        targetFirst && admitted.target.port === 443 && sent > 0 && received < TLS_FIRST_FLIGHT_BYTES;
       this.record(admitted, reset ? "reset" : cutShort ? "tls_cut" : "ok");
     });
     return target;
@@ -132,12 +168,13 @@ export class ConnectionOutcomes {
     if (this.counts.size === 0) return;
     const batch = [...this.counts.values()];
     this.counts = new Map();
+    this.keysByAccount = new Map();
     const column = <K extends keyof Counts>(key: K) => batch.map((counts) => counts[key]);
     try {
       await this.database.query(
-        `INSERT INTO domain_outcomes AS o (domain, proxy_type, minute, connections, dial_failures, resets, tls_cut, blocked_statuses)
-         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[])
-         ON CONFLICT (domain, minute, proxy_type) DO UPDATE SET
+        `INSERT INTO domain_outcomes AS o (domain, proxy_type, minute, connections, dial_failures, resets, tls_cut, blocked_statuses, account)
+         SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::bigint[], $5::bigint[], $6::bigint[], $7::bigint[], $8::bigint[], $9::text[])
+         ON CONFLICT (domain, minute, proxy_type, account) DO UPDATE SET
            connections = o.connections + EXCLUDED.connections,
            dial_failures = o.dial_failures + EXCLUDED.dial_failures,
            resets = o.resets + EXCLUDED.resets,
@@ -152,6 +189,7 @@ export class ConnectionOutcomes {
           column("reset"),
           column("tls_cut"),
           column("blocked_status"),
+          column("account"),
         ],
       );
     } catch (error) {
@@ -161,7 +199,7 @@ export class ConnectionOutcomes {
   }
 
   private merge(counts: Counts): void {
-    const key = `${counts.minute} ${counts.proxyType} ${counts.domain}`;
+    const key = keyOf(counts);
     const current = this.counts.get(key);
     if (!current) {
       if (this.counts.size < MAX_KEYS) this.counts.set(key, counts);

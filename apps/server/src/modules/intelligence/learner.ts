@@ -17,6 +17,8 @@ export interface LearnerSettings {
   tickMs: number;
   /** Domains probed at once by one instance. */
   concurrency: number;
+  /** Probes made for one account's hints per hour at most; the learner's own schedule has none. */
+  probesPerAccountHour: number;
   /** How long a claimed domain stays this instance's; longer than any probe takes. */
   leaseMs: number;
   /** Ports the front page is fetched on. */
@@ -32,15 +34,21 @@ export interface LearnerSettings {
   trafficWindowMs: number;
   /** ...once datacenter made at least this many connections to the domain... */
   trafficMinConnections: number;
-  /** ...and blocked when its failure share is at least this, and this much above mobile's and the
-   * rest of the datacenter pool's (a pool outage is not the sites' doing). */
+  /** ...and probed again when its failure share is at least this, and this much above mobile's and
+   * the rest of the datacenter pool's (a pool outage is not the sites' doing)... */
   trafficFailureRate: number;
   trafficMargin: number;
+  /** ...and the failures came from at least this many accounts, none with more than this share. */
+  trafficMinAccounts: number;
+  trafficMaxAccountShare: number;
+  /** A domain probed less than this long ago is not probed again for traffic evidence. */
+  trafficReprobeQuietMs: number;
 }
 
 export const defaultLearnerSettings: LearnerSettings = {
   tickMs: 5_000,
   concurrency: 4,
+  probesPerAccountHour: 60,
   leaseMs: 2 * MINUTE,
   ports: { http: 80, https: 443 },
   recheckMs: 24 * HOUR,
@@ -51,6 +59,9 @@ export const defaultLearnerSettings: LearnerSettings = {
   trafficMinConnections: 5,
   trafficFailureRate: 0.5,
   trafficMargin: 0.3,
+  trafficMinAccounts: 3,
+  trafficMaxAccountShare: 0.5,
+  trafficReprobeQuietMs: 10 * MINUTE,
 };
 
 export interface LearnerOptions {
@@ -64,9 +75,10 @@ export interface LearnerOptions {
 /**
  * The Intelligence learner: a loop in every server instance. Each tick it claims due domains
  * (a lease row, so one instance probes a given domain at a time), fetches their front page
- * through both pools, stores the verdict with its evidence, and makes rules follow; it also
- * turns a domain blocked when the gateway reports its datacenter connections failing well above
- * mobile ones and the rest of the datacenter pool's.
+ * through both pools, stores the verdict with its evidence, and makes rules follow. When the
+ * gateway reports a domain's datacenter connections failing well above mobile ones and the rest of
+ * the datacenter pool's, from several accounts, it probes the domain again: only its own probe
+ * switches a rule off for everyone.
  */
 export class Learner {
   readonly instance = randomUUID();
@@ -132,6 +144,7 @@ export class Learner {
       this.instance,
       this.settings.concurrency,
       this.settings.leaseMs,
+      this.settings.probesPerAccountHour,
     );
     await Promise.all(due.map((domain) => this.probeAndRecord(domain)));
   }
@@ -179,7 +192,8 @@ export class Learner {
     return judgeProbe(domain, probes);
   }
 
-  /** Datacenter traffic failing well above mobile's, and above the rest of the pool's, outweighs any probe. */
+  /** Datacenter traffic failing well above mobile's and the rest of the pool's, for several
+   * accounts, makes the domain due for a probe now; the probe decides. */
   private async judgeTraffic(): Promise<void> {
     const settings = this.settings;
     const pool = await this.repository.datacenterTotals(settings.trafficWindowMs);
@@ -187,6 +201,8 @@ export class Learner {
       minConnections: settings.trafficMinConnections,
       failureRate: settings.trafficFailureRate,
       margin: settings.trafficMargin,
+      minAccounts: settings.trafficMinAccounts,
+      maxAccountShare: settings.trafficMaxAccountShare,
     };
     for (const totals of await this.repository.eligibleOutcomes(settings.trafficWindowMs)) {
       const dc = { connections: Number(totals.dc_connections), failures: Number(totals.dc_failures) };
@@ -195,17 +211,22 @@ export class Learner {
         failures: Number(totals.mobile_failures),
       };
       const rest = { connections: pool.connections - dc.connections, failures: pool.failures - dc.failures };
+      const attribution = {
+        accounts: Number(totals.dc_failing_accounts),
+        topAccountFailures: Number(totals.dc_top_account_failures),
+      };
       const signal = trafficSignal(
-        { dc, mobile },
+        { dc, mobile, attribution },
         rest,
         thresholds,
         Math.round(settings.trafficWindowMs / MINUTE),
       );
       if (!signal) continue;
-      const evidence: VerdictEvidence = { source: "traffic", signal, observations: [] };
-      if (await this.repository.blockFromTraffic(totals.domain, evidence, settings.recheckMs)) {
-        await this.repository.applyVerdict(totals.domain);
-        this.options.logger.info({ domain: totals.domain, signal }, "intelligence: blocked from traffic");
+      if (await this.repository.requestProbe(totals.domain, settings.trafficReprobeQuietMs)) {
+        this.options.logger.info(
+          { domain: totals.domain, signal },
+          "intelligence: probing again from traffic",
+        );
       }
     }
   }

@@ -12,14 +12,22 @@ export interface RuleRow {
   dc_bytes_30d: string | number;
 }
 
-/** A domain's dc and mobile connection counts over the traffic window, failures included. */
+/** A domain's dc and mobile connection counts over the traffic window, failures included, and
+ * whose the datacenter failures were: how many accounts had any, and the most one account had. */
 export interface OutcomeTotals {
   domain: string;
   dc_connections: string;
   dc_failures: string;
   mobile_connections: string;
   mobile_failures: string;
+  dc_failing_accounts: string;
+  dc_top_account_failures: string;
 }
+
+/** The account the learner's own schedule (rechecks, the busiest domains) is counted under. */
+export const LEARNER_ACCOUNT = "";
+
+const FAILURES = "o.dial_failures + o.resets + o.tls_cut + o.blocked_statuses";
 
 /** A rule covers its domain and every name below it; the same test the gateway applies. */
 const COVERS = (rule: string, domain: string) =>
@@ -94,20 +102,50 @@ export function createIntelligenceRepository(database: Database) {
     },
 
     /** Takes up to `limit` domains due for a probe: none probed in the last minute, none leased
-     * to a live probe. SKIP LOCKED plus the re-checked conditions mean two instances claiming at
-     * the same moment never get the same domain. */
-    async claimDue(instance: string, limit: number, leaseMs: number): Promise<string[]> {
+     * to a live probe. Accounts take turns (round robin): each account's longest-waiting due hint
+     * first, the account served longest ago first, then each one's second, and so on; a domain
+     * nobody hinted is the learner's own turn. An account that had `perAccountHour` probes in the
+     * last hour waits. Each claim is logged under its account. SKIP LOCKED plus the re-checked
+     * conditions mean two instances claiming at the same moment never get the same domain. */
+    async claimDue(
+      instance: string,
+      limit: number,
+      leaseMs: number,
+      perAccountHour: number,
+    ): Promise<string[]> {
       const free = `next_probe_at <= now() AND (probing_until IS NULL OR probing_until < now())
         AND (last_probe_at IS NULL OR last_probe_at <= now() - interval '1 minute')`;
       const rows = await database.query<{ domain: string }>(
-        `UPDATE domain_verdicts
-         SET probing_by = $1, probing_until = now() + $3 * interval '1 millisecond', last_probe_at = now(),
-             updated_at = now()
-         WHERE domain IN (
-           SELECT domain FROM domain_verdicts WHERE ${free} ORDER BY next_probe_at LIMIT $2 FOR UPDATE SKIP LOCKED
-         ) AND ${free}
-         RETURNING domain`,
-        [instance, limit, leaseMs],
+        `WITH due AS (
+           SELECT v.domain, v.next_probe_at, coalesce(h.user_id::text, '') AS account
+           FROM domain_verdicts v LEFT JOIN hostname_hints h ON h.hostname = v.domain WHERE ${free}
+         ), served AS (
+           SELECT account, count(*) AS probes, max(at) AS last_at FROM learner_probe_log
+           WHERE at > now() - interval '1 hour' GROUP BY account
+         ), turns AS (
+           SELECT d.domain, d.account, s.last_at,
+             row_number() OVER (PARTITION BY d.account ORDER BY d.next_probe_at, d.domain) AS turn
+           FROM due d LEFT JOIN served s ON s.account = d.account
+           WHERE d.account = '' OR coalesce(s.probes, 0) < $4
+         ), picked AS (
+           SELECT DISTINCT ON (domain) domain, account, turn, last_at FROM turns ORDER BY domain, turn, last_at NULLS FIRST
+         ), chosen AS (
+           SELECT domain, account FROM picked ORDER BY turn, last_at NULLS FIRST, account LIMIT $2
+         ), claimed AS (
+           UPDATE domain_verdicts
+           SET probing_by = $1, probing_until = now() + $3 * interval '1 millisecond', last_probe_at = now(),
+               updated_at = now()
+           WHERE domain IN (
+             SELECT domain FROM domain_verdicts WHERE domain IN (SELECT domain FROM chosen) AND ${free}
+             FOR UPDATE SKIP LOCKED
+           ) AND ${free}
+           RETURNING domain
+         ), logged AS (
+           INSERT INTO learner_probe_log (account, domain)
+           SELECT c.account, c.domain FROM chosen c JOIN claimed USING (domain)
+         )
+         SELECT domain FROM claimed`,
+        [instance, limit, leaseMs, perAccountHour],
       );
       return rows.map((row) => row.domain);
     },
@@ -179,20 +217,24 @@ export function createIntelligenceRepository(database: Database) {
     },
 
     /** Connection outcomes of the last `windowMs` for each eligible domain (its subdomains
-     * included), dc and mobile apart. */
+     * included), dc and mobile apart, with the accounts the datacenter failures came from. */
     async eligibleOutcomes(windowMs: number): Promise<OutcomeTotals[]> {
       return database.query<OutcomeTotals>(
-        `SELECT v.domain,
-           coalesce(sum(o.connections) FILTER (WHERE o.proxy_type = 'dc'), 0) AS dc_connections,
-           coalesce(sum(o.dial_failures + o.resets + o.tls_cut + o.blocked_statuses)
-             FILTER (WHERE o.proxy_type = 'dc'), 0) AS dc_failures,
-           coalesce(sum(o.connections) FILTER (WHERE o.proxy_type = 'mobile'), 0) AS mobile_connections,
-           coalesce(sum(o.dial_failures + o.resets + o.tls_cut + o.blocked_statuses)
-             FILTER (WHERE o.proxy_type = 'mobile'), 0) AS mobile_failures
-         FROM domain_verdicts v
-         JOIN domain_outcomes o ON ${COVERS("v.domain", "o.domain")}
-         WHERE v.verdict = 'eligible' AND o.minute >= now() - $1 * interval '1 millisecond'
-         GROUP BY v.domain`,
+        `WITH per_account AS (
+           SELECT v.domain, o.proxy_type, o.account, sum(o.connections) AS connections, sum(${FAILURES}) AS failures
+           FROM domain_verdicts v
+           JOIN domain_outcomes o ON ${COVERS("v.domain", "o.domain")}
+           WHERE v.verdict = 'eligible' AND o.minute >= now() - $1 * interval '1 millisecond'
+           GROUP BY v.domain, o.proxy_type, o.account
+         )
+         SELECT domain,
+           coalesce(sum(connections) FILTER (WHERE proxy_type = 'dc'), 0) AS dc_connections,
+           coalesce(sum(failures) FILTER (WHERE proxy_type = 'dc'), 0) AS dc_failures,
+           coalesce(sum(connections) FILTER (WHERE proxy_type = 'mobile'), 0) AS mobile_connections,
+           coalesce(sum(failures) FILTER (WHERE proxy_type = 'mobile'), 0) AS mobile_failures,
+           count(*) FILTER (WHERE proxy_type = 'dc' AND failures > 0 AND account <> '') AS dc_failing_accounts,
+           coalesce(max(failures) FILTER (WHERE proxy_type = 'dc'), 0) AS dc_top_account_failures
+         FROM per_account GROUP BY domain`,
         [windowMs],
       );
     },
@@ -208,13 +250,16 @@ export function createIntelligenceRepository(database: Database) {
       return { connections: Number(row?.connections ?? 0), failures: Number(row?.failures ?? 0) };
     },
 
-    /** Gateway evidence overrules the last probe: blocked now, probed again after `nextProbeMs`. */
-    async blockFromTraffic(domain: string, evidence: VerdictEvidence, nextProbeMs: number): Promise<boolean> {
+    /** Gateway evidence can only ask for a probe: the eligible domain is due now, unless it was
+     * probed within `quietMs` (the same failures do not buy a probe per tick). Only a probe's own
+     * verdict changes what anyone pays. */
+    async requestProbe(domain: string, quietMs: number): Promise<boolean> {
       const rows = await database.query(
-        `UPDATE domain_verdicts SET verdict = 'blocked', evidence = $2::jsonb,
-           next_probe_at = now() + $3 * interval '1 millisecond', updated_at = now()
-         WHERE domain = $1 AND verdict = 'eligible' RETURNING domain`,
-        [domain, JSON.stringify(evidence), nextProbeMs],
+        `UPDATE domain_verdicts SET next_probe_at = now(), updated_at = now()
+         WHERE domain = $1 AND verdict = 'eligible' AND next_probe_at > now()
+           AND (last_probe_at IS NULL OR last_probe_at <= now() - $2 * interval '1 millisecond')
+         RETURNING domain`,
+        [domain, quietMs],
       );
       return rows.length > 0;
     },
@@ -224,6 +269,7 @@ export function createIntelligenceRepository(database: Database) {
         "DELETE FROM domain_outcomes WHERE minute < now() - $1 * interval '1 millisecond'",
         [keepMs],
       );
+      await database.query("DELETE FROM learner_probe_log WHERE at < now() - interval '1 hour'");
     },
   };
 }

@@ -1,4 +1,10 @@
-import { BYTES_PER_GB, bytesToGb, parseHostnameLines, type RoutingRule } from "@bytetoll/contracts";
+import {
+  BYTES_PER_GB,
+  bytesToGb,
+  parseHostnameLines,
+  type RoutingRule,
+  type VerdictEvidence,
+} from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
 import type { Config } from "../../config.ts";
 import { AppError, notFound } from "../../errors.ts";
@@ -10,6 +16,18 @@ export interface IntelligenceServiceOptions {
 }
 
 const RULE_ID = /^[1-9][0-9]{0,17}$/;
+
+/** What a customer sees of a verdict: the learner's probes as they were, but never a gateway
+ * signal, whose figures are every customer's traffic (verdicts from before decision 025 rest on
+ * one). */
+function customerEvidence(evidence: VerdictEvidence | null): VerdictEvidence | null {
+  if (evidence?.source !== "traffic") return evidence;
+  return {
+    source: "traffic",
+    signal: "gateway: datacenter connections to this site failed well above mobile ones",
+    observations: [],
+  };
+}
 
 export function createIntelligenceService({ database, config }: IntelligenceServiceOptions) {
   const repository = createIntelligenceRepository(database);
@@ -25,7 +43,7 @@ export function createIntelligenceService({ database, config }: IntelligenceServ
       decided_by: row.decided_by,
       verdict: row.verdict ?? "unknown",
       last_probe_at: lastProbe,
-      evidence: row.evidence,
+      evidence: customerEvidence(row.evidence),
       dc_gb_30d: bytesToGb(dcBytes),
       // Cents, so 0.1 + 0.2 style noise never shows.
       saved_usd_30d:

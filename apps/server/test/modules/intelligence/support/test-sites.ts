@@ -59,6 +59,7 @@ export type SiteBehaviour = "serves" | "blocks-datacenter" | "resets-datacenter"
 
 export interface SiteRequest {
   host: string;
+  path: string;
   fromDatacenter: boolean;
   startedAt: number;
   endedAt: number;
@@ -77,18 +78,28 @@ const CAPTCHA_PAGE =
 /** Long enough that two probes of one domain by two instances would overlap. */
 const ANSWER_DELAY_MS = 150;
 
-/** One origin on loopback serving every test site by Host header, each with its behaviour. */
-export async function startTestSites(behaviour: Record<string, SiteBehaviour>): Promise<TestSites> {
+/** One origin on loopback serving every test site by Host header, each with its behaviour; every
+ * site answers /forbidden with a 403 to everyone (a page the site keeps for itself, not a block of
+ * datacenter exits). */
+export async function startTestSites(
+  behaviour: Record<string, SiteBehaviour>,
+  address = "127.0.0.1",
+): Promise<TestSites> {
   const sites = new Map(Object.entries(behaviour));
   const requests: SiteRequest[] = [];
   const server = http.createServer((req, res) => {
     const host = (req.headers.host ?? "").replace(/:\d+$/, "");
     const fromDatacenter = req.socket.remoteAddress === DATACENTER_SOURCE;
-    const record: SiteRequest = { host, fromDatacenter, startedAt: Date.now(), endedAt: 0 };
+    const path = req.url ?? "/";
+    const record: SiteRequest = { host, path, fromDatacenter, startedAt: Date.now(), endedAt: 0 };
     requests.push(record);
     setTimeout(() => {
       record.endedAt = Date.now();
       const mode = sites.get(host) ?? "serves";
+      if (path === "/forbidden") {
+        res.writeHead(403, { "content-type": "text/html" }).end("<h1>Forbidden</h1>");
+        return;
+      }
       if (fromDatacenter && mode === "resets-datacenter") {
         req.socket.resetAndDestroy();
         return;
@@ -100,7 +111,7 @@ export async function startTestSites(behaviour: Record<string, SiteBehaviour>): 
       res.writeHead(200, { "content-type": "text/html" }).end(FRONT_PAGE);
     }, ANSWER_DELAY_MS);
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(0, address, resolve));
   return {
     port: (server.address() as AddressInfo).port,
     behaviour: sites,
