@@ -39,11 +39,14 @@ export async function intelligenceRoutes(app: App) {
       onRequest: app.authenticate,
       schema: {
         tags: ["intelligence"],
-        summary: "Replace the caller's hostname hints; the learner probes new ones within a minute",
+        summary:
+          "Replace the caller's hostname hints; accounts take turns, so a new one is probed within a minute",
         description:
           "One host name per entry: an optional http:// or https:// prefix, a domain whose last label " +
           "is 2+ letters, an optional trailing slash. Stored bare and lower-case, de-duplicated, at " +
-          "most 500. Blank entries are ignored; at least one is required.",
+          "most 500. Blank entries are ignored; at least one is required. The learner probes one due " +
+          "host name per account in turn, at most 60 per account per hour; saving the same names again " +
+          "moves nothing forward.",
         security: [{ bearer: [] }],
         body: saveHostnamesBody,
         response: { 200: hostnamesResponse, ...errors },
