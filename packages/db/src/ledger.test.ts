@@ -63,7 +63,14 @@ describe("ledger entries", () => {
       () => adjustBalance(database.db, { userId, key: "k1", deltaBytes: 5 }),
       () => debitUsage(database.db, { userId, batchId: "b1", bytes: 3 }),
       () => creditDeposit(database.db, { userId, orderId: "o2", bytes: 20, note: "Group buy" }),
-      () => reverseDeposit(database.db, { userId, orderId: "o2", kind: "refund", bytes: 20 }),
+      () =>
+        reverseDeposit(database.db, {
+          userId,
+          orderId: "o2",
+          kind: "refund",
+          bytes: 20,
+          refundedAfterCents: 5,
+        }),
     ];
     const first = [];
     for (const writeOnce of writes) first.push(await writeOnce());
@@ -84,7 +91,7 @@ describe("ledger entries", () => {
       ["adjustment", "admin:k1", 5],
       ["usage", `b1:${userId}`, -3],
       ["deposit", "deal-deposit:o2", 20],
-      ["refund", "deal-deposit:o2", -20],
+      ["refund", "deal-deposit:o2:5", -20],
     ]);
   });
 });

@@ -148,15 +148,20 @@ export function creditDeposit(
   });
 }
 
-/** A credited group-buy deposit given back by its provider: its `bytes` are taken back, once. */
+/**
+ * A credited group-buy deposit given back (in part) by its provider: the `bytes` that part bought
+ * are taken back. Refunds are keyed by the cents given back in all (`refundedAfterCents`), so
+ * partial refunds add up and a replay is a no-op; a chargeback happens once per deposit.
+ */
 export function reverseDeposit(
   executor: SqlExecutor,
-  entry: { userId: string; orderId: string; kind: Reversal; bytes: number },
+  entry: { userId: string; orderId: string; kind: Reversal; bytes: number; refundedAfterCents: number },
 ): Promise<LedgerResult> {
+  const reference = depositReference(entry.orderId);
   return write(executor, {
     userId: entry.userId,
     kind: entry.kind,
-    reference: depositReference(entry.orderId),
+    reference: entry.kind === "chargeback" ? reference : `${reference}:${entry.refundedAfterCents}`,
     deltaBytes: -entry.bytes,
     note: `${reversalNote(entry.kind)} of group-buy deposit ${entry.orderId}`,
   });

@@ -550,7 +550,8 @@ export const payouts = pgTable(
 /** A group buy's paid deposit, in exactly one state: held (counts towards the target), credited
  * (its GB reached the ledger at activation), refundable (the deal ended unmet and its owner has
  * no refund address yet), paid_out (a pending or sent payout carries it) or reversed (the payment
- * provider gave the money back). */
+ * provider gave all of it back). amount_cents is what it still holds, refunded_cents what the
+ * provider gave back (migration 0020): together, what was paid. */
 export const dealDeposits = pgTable(
   "deal_deposits",
   {
@@ -564,6 +565,7 @@ export const dealDeposits = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
     amountCents: bigint("amount_cents", { mode: "number" }).notNull(),
+    refundedCents: bigint("refunded_cents", { mode: "number" }).notNull().default(0),
     status: text("status").notNull().default("held"),
     payoutId: uuid("payout_id").references(() => payouts.id),
     createdAt: createdAt(),
@@ -576,11 +578,14 @@ export const dealDeposits = pgTable(
       "deal_deposits_status_check",
       sql`${t.status} IN ('held', 'credited', 'refundable', 'paid_out', 'reversed')`,
     ),
-    check("deal_deposits_amount_check", sql`${t.amountCents} > 0`),
+    check(
+      "deal_deposits_amount_check",
+      sql`${t.amountCents} >= 0 AND ${t.refundedCents} >= 0 AND (${t.amountCents} > 0 OR ${t.status} = 'reversed')`,
+    ),
   ],
 );
 
-/** Every operator action, append-only (the database refuses UPDATE and DELETE): who did what to
+/** Every operator action, append-only (the database refuses UPDATE, DELETE and TRUNCATE): who did what to
  * which subject, with the state before and after. */
 export const adminAuditLog = pgTable(
   "admin_audit_log",

@@ -4,6 +4,10 @@ import type { OrderRow, PayoutRow, Tx } from "./repository.ts";
 
 const { dealDeposits, orders, payouts, users } = schema;
 
+/** The states in which a provider's refund or chargeback reaches a deposit; once a payout carries
+ * it (paid_out) the operator settles the difference. */
+export const REFUNDABLE_BY_PROVIDER = ["held", "credited", "refundable"];
+
 /** SQL for group-buy deposits, the deposit orders' paid/refunded status, and payouts; no business
  * rules here. */
 export function createDepositRepository(database: Database) {
@@ -28,15 +32,27 @@ export function createDepositRepository(database: Database) {
       return row;
     },
 
-    /** held | credited | refundable → reversed: the provider gave the deposit's money back. */
-    async reverseDeposit(tx: Tx, orderId: string): Promise<boolean> {
+    /** What the provider gave back of a deposit: it keeps `amountCents`, `refundedCents` went back
+     * in all, and at 0 left it is reversed. Compare-and-set on what was given back before, so a
+     * reading applies once. */
+    async refundDeposit(
+      tx: Tx,
+      orderId: string,
+      change: { fromRefundedCents: number; amountCents: number; refundedCents: number },
+    ): Promise<boolean> {
       const rows = await tx
         .update(dealDeposits)
-        .set({ status: "reversed", updatedAt: sql`now()` })
+        .set({
+          amountCents: change.amountCents,
+          refundedCents: change.refundedCents,
+          status: change.amountCents === 0 ? "reversed" : sql`${dealDeposits.status}`,
+          updatedAt: sql`now()`,
+        })
         .where(
           and(
             eq(dealDeposits.orderId, orderId),
-            inArray(dealDeposits.status, ["held", "credited", "refundable"]),
+            eq(dealDeposits.refundedCents, change.fromRefundedCents),
+            inArray(dealDeposits.status, REFUNDABLE_BY_PROVIDER),
           ),
         )
         .returning({ orderId: dealDeposits.orderId });

@@ -7,9 +7,10 @@ import {
   encodeDealId,
   type Payout,
 } from "@bytetoll/contracts";
-import { creditDeposit, type Database, reverseDeposit } from "@bytetoll/db";
+import { creditDeposit, type Database } from "@bytetoll/db";
 import { AppError, notFound } from "../../errors.ts";
 import { dealPrice, depositBytes, toDealView, toPayoutView } from "./deal-view.ts";
+import { createDepositRefunds, type DepositReversal } from "./deposit-refunds.ts";
 import { createDepositRepository } from "./deposit-repository.ts";
 import { createFlashSaleStock } from "./flash-sale-stock.ts";
 import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable } from "./order-terms.ts";
@@ -25,6 +26,8 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export interface DealPaymentReading {
   status: string;
   payinHash?: string | null | undefined;
+  /** For refunds: the share refunded so far; absent means all of it. */
+  refunded?: DepositReversal["refunded"];
 }
 
 interface Deps {
@@ -56,6 +59,7 @@ export function createDealsService({ database, publish, listPricePerGbUsd }: Dep
   const publishSoon = (row: DealRow | undefined | null) => {
     if (row) setImmediate(() => publishRows([row]));
   };
+  const refundDepositInTx = createDepositRefunds({ repository, deposits, publishSoon });
   const stock = createFlashSaleStock({ repository, listPricePerGbUsd, publishSoon });
 
   async function lockedDeal(tx: Tx, encodedId: string): Promise<DealRow> {
@@ -137,29 +141,6 @@ export function createDealsService({ database, publish, listPricePerGbUsd }: Dep
     else await activateInTx(tx, deal);
     publishSoon(await repository.find(deal.id, tx));
     return paid;
-  }
-
-  /**
-   * The provider gave a deposit's money back (a refund or a chargeback, taken as the whole
-   * deposit): it leaves the deal, and GB it bought are taken back through the ledger. A deposit a
-   * payout already carries cannot be taken back here (the operator settles that): null.
-   */
-  async function reverseDepositInTx(tx: Tx, deal: DealRow, row: OrderRow, kind: "refund" | "chargeback") {
-    const deposit = await deposits.lockDeposit(tx, row.id);
-    if (!deposit) return undefined;
-    const counted = deposit.status === "held" || deposit.status === "credited";
-    if (!(await deposits.reverseDeposit(tx, row.id))) return null;
-    if (counted) await repository.addDeposited(tx, deal.id, -Number(deposit.amountCents));
-    if (deposit.status === "credited") {
-      await reverseDeposit(tx, {
-        userId: deposit.userId,
-        orderId: row.id,
-        kind,
-        bytes: depositBytes(Number(deposit.amountCents), dealPrice(deal)),
-      });
-    }
-    publishSoon(await repository.find(deal.id, tx));
-    return (await deposits.markOrderRefunded(tx, row.id)) ?? null;
   }
 
   /** The scheduler's end of a deal: a group buy that reached its target activates instead. */
@@ -320,7 +301,7 @@ export function createDealsService({ database, publish, listPricePerGbUsd }: Dep
      * other order undefined: it is credited as usual (a flash-sale order paid after its stock was
      * given back takes it again, or once the stock is gone is priced at the list price first —
      * the caller reads the order again). A partial deposit payment holds nothing (null) until paid; a
-     * refund or chargeback of a deposit takes it out of the deal.
+     * refund or chargeback of a deposit takes what went back out of the deal.
      */
     async settleOrder(
       tx: Tx,
@@ -337,7 +318,7 @@ export function createDealsService({ database, publish, listPricePerGbUsd }: Dep
       }
       if (reading.status === "partially_paid") return null;
       if (reading.status === "refunded" || reading.status === "charged_back") {
-        return reverseDepositInTx(tx, deal, row, reading.status === "refunded" ? "refund" : "chargeback");
+        return refundDepositInTx(tx, deal, row, { status: reading.status, refunded: reading.refunded });
       }
       if (reading.status !== "paid") return undefined;
       return holdDepositInTx(tx, deal, row, reading);

@@ -163,10 +163,14 @@ describe("audit log", () => {
     }
   });
 
-  it("cannot be changed or deleted, even by SQL", async () => {
+  it("cannot be changed, deleted or emptied, even by SQL", async () => {
+    const rows = await audit(t.app);
+    expect(rows.length).toBeGreaterThan(0);
     await expect(t.database.query("UPDATE admin_audit_log SET actor = 'someone'")).rejects.toThrow(
       /append-only/,
     );
     await expect(t.database.query("DELETE FROM admin_audit_log")).rejects.toThrow(/append-only/);
+    await expect(t.database.query("TRUNCATE admin_audit_log")).rejects.toThrow(/append-only/);
+    expect(await audit(t.app)).toEqual(rows);
   });
 });

@@ -1,0 +1,72 @@
+import { reverseDeposit } from "@bytetoll/db";
+import { dealPrice, depositBytes } from "./deal-view.ts";
+import { type DepositRepository, REFUNDABLE_BY_PROVIDER } from "./deposit-repository.ts";
+import type { DealRow, DealsRepository, OrderRow, Tx } from "./repository.ts";
+
+/** What a provider says it gave back of a deposit order: a refund with the share refunded so far
+ * (`amount` of `of`, the provider's unit; absent: all of it), or a chargeback (all of it). */
+export interface DepositReversal {
+  status: "refunded" | "charged_back";
+  refunded?: { amount: number; of: number } | undefined;
+}
+
+/** Cents of `paidCents` given back in all, rounded down, never more than was paid. Exact integer
+ * arithmetic on millionths of the provider's unit, as for orders' refunds. */
+function refundedCentsOf(paidCents: number, reversal: DepositReversal): number {
+  if (reversal.status === "charged_back" || !reversal.refunded) return paidCents;
+  const part = BigInt(Math.round(Math.max(0, reversal.refunded.amount) * 1e6));
+  const whole = BigInt(Math.round(Math.max(0, reversal.refunded.of) * 1e6));
+  if (whole === 0n) return 0;
+  return Math.min(paidCents, Number((BigInt(paidCents) * part) / whole));
+}
+
+interface Deps {
+  repository: Pick<DealsRepository, "addDeposited" | "find">;
+  deposits: Pick<DepositRepository, "lockDeposit" | "refundDeposit" | "markOrderRefunded">;
+  publishSoon: (row: DealRow | undefined) => void;
+}
+
+/**
+ * The provider gave (part of) a deposit's money back: the deposit keeps the rest — held, credited
+ * or owed back as before — and the part leaves the deal's count and, when it had bought data, the
+ * ledger (the GB of that part). All of it gone: the deposit is reversed and its order refunded.
+ * Returns the order when something changed, null when nothing did (a replay, an older running
+ * total, or a deposit a payout already carries: the operator settles that one), undefined when the
+ * order holds no deposit.
+ */
+export function createDepositRefunds({ repository, deposits, publishSoon }: Deps) {
+  return async function refundDepositInTx(
+    tx: Tx,
+    deal: DealRow,
+    row: OrderRow,
+    reversal: DepositReversal,
+  ): Promise<OrderRow | null | undefined> {
+    const deposit = await deposits.lockDeposit(tx, row.id);
+    if (!deposit) return undefined;
+    const held = Number(deposit.amountCents);
+    const before = Number(deposit.refundedCents);
+    const after = refundedCentsOf(held + before, reversal);
+    if (after <= before || !REFUNDABLE_BY_PROVIDER.includes(deposit.status)) return null;
+    const left = held - (after - before);
+    const changed = await deposits.refundDeposit(tx, row.id, {
+      fromRefundedCents: before,
+      amountCents: left,
+      refundedCents: after,
+    });
+    if (!changed) return null;
+    if (deposit.status !== "refundable") await repository.addDeposited(tx, deal.id, left - held);
+    if (deposit.status === "credited") {
+      const price = dealPrice(deal);
+      await reverseDeposit(tx, {
+        userId: deposit.userId,
+        orderId: row.id,
+        kind: reversal.status === "refunded" ? "refund" : "chargeback",
+        bytes: depositBytes(held, price) - depositBytes(left, price),
+        refundedAfterCents: after,
+      });
+    }
+    publishSoon(await repository.find(deal.id, tx));
+    if (left > 0) return row;
+    return (await deposits.markOrderRefunded(tx, row.id)) ?? null;
+  };
+}
