@@ -231,18 +231,22 @@ export function createDealsService({ database, publish, listPricePerGbUsd }: Dep
       return (await deposits.openDepositCents(userId, deal.id)) / 100;
     },
 
-    /** POST /deals/{id}/withdraw: the caller's held or refundable deposits become one payout. */
+    /** POST /deals/{id}/withdraw: the caller's held or refundable deposits become one payout. Once
+     * a group buy is activated its deposits have bought data; what it still owes (a payout of a
+     * withdrawal or refund that failed) stays withdrawable. */
     async withdraw(userId: string, encodedId: string, walletAddress: string): Promise<string> {
       const { amountCents, deal } = await repository.transaction(async (tx) => {
         const deal = await lockedDeal(tx, encodedId);
-        if (deal.status === "activated") {
+        const activated = deal.status === "activated";
+        const from = activated ? ["refundable"] : ["held", "refundable"];
+        const [owner] = await deposits.depositsByOwner(tx, deal.id, from, userId);
+        if ((!owner || owner.cents <= 0) && activated) {
           throw new AppError(
             409,
             "This group buy is activated: its deposits have bought data.",
             "deal_activated",
           );
         }
-        const [owner] = await deposits.depositsByOwner(tx, deal.id, ["held", "refundable"], userId);
         if (!owner || owner.cents <= 0) {
           throw new AppError(409, "You have no deposit to withdraw from this deal.", "nothing_to_withdraw");
         }
@@ -256,7 +260,7 @@ export function createDealsService({ database, publish, listPricePerGbUsd }: Dep
         });
         await deposits.moveDeposits(
           tx,
-          { dealId: deal.id, userId, from: ["held", "refundable"] },
+          { dealId: deal.id, userId, from },
           { status: "paid_out", payoutId: payout.id },
         );
         if (owner.heldCents > 0) await repository.addDeposited(tx, deal.id, -owner.heldCents);
