@@ -34,7 +34,9 @@ export interface SettleOptions {
 
 /** What a reading that changed the order did to it, in the words of the order page. */
 function outcomeOf(reading: PaymentReading, row: OrderRow): string {
-  if (row.dealId && (reading.status === "paid" || reading.status === "partially_paid")) {
+  // A group-buy deposit (a deal order without a quantity) is held; a flash-sale order is credited.
+  const deposit = row.dealId !== null && row.quantity === null;
+  if (deposit && (reading.status === "paid" || reading.status === "partially_paid")) {
     return "held_by_deal";
   }
   switch (reading.status) {

@@ -10,7 +10,7 @@ import {
   ledgerMismatches,
   sandboxPay,
 } from "../orders/helpers.ts";
-import { ADMIN_TOKEN, createDeal, getDeal, orderFor } from "./helpers.ts";
+import { ADMIN_TOKEN, admin, createDeal, getDeal, orderFor } from "./helpers.ts";
 
 let t: TestApp;
 beforeAll(async () => {
@@ -96,6 +96,18 @@ describe("a payment that arrives after the order's stock went to others", () => 
     expect(paid.note).toBe("Sale sold out — credited at list price: 3.33 GB at 3 USD per GB.");
     const history = await t.app.inject({ method: "GET", url: "/history", headers: late.headers });
     expect(history.json().data[0].order).toMatchObject({ order_id: first.order_id, note: paid.note });
+
+    // The operator's view of the payment says it was credited (a flash sale holds no deposit).
+    const detail = await t.app.inject({
+      method: "GET",
+      url: `/admin/orders/${first.order_id}`,
+      headers: admin,
+    });
+    const outcomes = (detail.json().data.events as { kind: string; detail: { outcome?: string } | null }[])
+      .filter((event) => event.kind === "provider_event")
+      .map((event) => event.detail?.outcome);
+    expect(outcomes).toEqual(["credited"]);
+    expect(detail.json().data.note).toBe(paid.note);
 
     // A replay changes nothing; the stock stays sold once.
     await sandboxPay(t.app, first.order_id);
