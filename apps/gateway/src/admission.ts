@@ -45,6 +45,9 @@ export class Admission {
     private readonly pools: Record<ProxyType, UpstreamPool>,
     private readonly live: LiveCredentials,
     private readonly overrides: DomainOverrides,
+    /** Told each client connection whose credentials name an enabled account with a balance: it
+     * is a paying customer's from then on. */
+    private readonly onAuthenticated: (client: Duplex) => void = () => {},
   ) {}
 
   /** The last header each client connection presented, read (see `presented`). */
@@ -84,6 +87,7 @@ export class Admission {
       throw wrongCredentials();
     }
     account.holdClient(client);
+    this.onAuthenticated(client);
     return account;
   }
 

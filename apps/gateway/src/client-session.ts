@@ -12,7 +12,7 @@ import type { Flow, Meter } from "./meter.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 import type { ConnectionOutcomes } from "./outcomes.ts";
 import { type Outcome, readHead, relayPlainRequest } from "./plain-request.ts";
-import { Refusal, refuseConnection, sendRawRefusal } from "./refusal.ts";
+import { closeConnection, Refusal, refuseConnection, sendRawRefusal } from "./refusal.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
 import type { TargetPool } from "./target-pool.ts";
@@ -22,6 +22,9 @@ export type { SessionDeps };
 
 /** How long a kept-alive client connection may sit between requests. */
 const CLIENT_IDLE_MS = 60_000;
+/** The same for a connection none of whose requests was admitted yet (a 407 kept alive): a
+ * stranger's idle connection is given back soon, since it only holds a place. */
+const STRANGER_IDLE_MS = 5_000;
 
 const noop = () => {};
 
@@ -62,8 +65,13 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
   const reader = new SocketReader(client);
   const refuse = (refusal: Refusal, close: boolean) => {
     deps.metrics.refusals.labels(refusal.code).inc();
+    // Closing drains what the client still sends: the reader must not hold it meanwhile.
+    if (close) reader.stop();
     sendRawRefusal(client, refusal, close);
   };
+  /** A request on this connection was admitted: it may idle between requests as long as a
+   * customer's may (a stranger's connection gets STRANGER_IDLE_MS). */
+  let admittedOnce = false;
 
   async function connect(head: RequestHead): Promise<void> {
     const { host, port } = parseAuthority(head.target);
@@ -83,6 +91,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
       url.hostname,
       port,
     );
+    admittedOnce = true;
     // Opened once a target connection exists: a request refused before that (the destination
     // could not be reached) is not counted, as a refused CONNECT is not.
     const opened: { flow: Flow | null } = { flow: null };
@@ -146,6 +155,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
     }
     timedOut = true;
     deps.metrics.refusals.labels("request_timeout").inc();
+    reader.stop();
     refuseConnection(
       client,
       new Refusal("request_timeout", `The request head did not arrive within ${deps.headTimeoutMs} ms`),
@@ -166,8 +176,10 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
 
   async function session(): Promise<void> {
     startHeadDeadline();
-    for (;;) {
-      client.setTimeout(CLIENT_IDLE_MS);
+    for (let first = true; ; first = false) {
+      // The first head has the head deadline from accept; a stranger's wait for a later one is
+      // short.
+      client.setTimeout(first || admittedOnce ? CLIENT_IDLE_MS : STRANGER_IDLE_MS);
       let head: RequestHead;
       let hasBody = false;
       try {
@@ -196,7 +208,10 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
         }
         const outcome = await plain(head);
         if (outcome !== "keep-alive") {
-          if (outcome === "close") client.end();
+          if (outcome === "close") {
+            reader.stop();
+            closeConnection(client);
+          }
           return;
         }
       } catch (error) {

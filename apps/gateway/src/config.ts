@@ -47,6 +47,9 @@ export interface GatewayConfig {
   resolveHost?: ResolveHost;
   /** Open client connections per client address (IPv6: per /64), tunnels included. */
   maxConnectionsPerIp: number;
+  /** Open client connections per network (IPv4 /24, IPv6 /48); at the cap, or at the total, a
+   * new connection cuts the oldest one not yet authenticated to make room. */
+  maxConnectionsPerNetwork: number;
   /** Open client connections in total. */
   maxConnections: number;
   /** Time a client has for a whole request head, Proxy-Authorization included (and for the TLS
@@ -77,6 +80,7 @@ export const defaultGatewayConfig: GatewayConfig = {
   leaseMaxBytes: 256 * 1024 * 1024,
   shutdownGraceMs: 5000,
   maxConnectionsPerIp: 256,
+  maxConnectionsPerNetwork: 1_024,
   maxConnections: 10_000,
   headTimeoutMs: 15_000,
   splice: "auto",
@@ -224,6 +228,7 @@ export const gatewayEnvSchema = z.object({
   PRICE_PER_GB_USD: positiveNumber(defaultGatewayConfig.pricePerGbUsd),
   DC_PRICE_PER_GB_USD: positiveNumber(defaultGatewayConfig.dcPricePerGbUsd),
   GATEWAY_MAX_CONNECTIONS_PER_IP: positiveNumber(defaultGatewayConfig.maxConnectionsPerIp),
+  GATEWAY_MAX_CONNECTIONS_PER_NETWORK: positiveNumber(defaultGatewayConfig.maxConnectionsPerNetwork),
   GATEWAY_MAX_CONNECTIONS: positiveNumber(defaultGatewayConfig.maxConnections),
   GATEWAY_HEAD_TIMEOUT_MS: positiveNumber(defaultGatewayConfig.headTimeoutMs),
   GATEWAY_SPLICE: z
@@ -283,6 +288,7 @@ export function gatewayConfigFrom(env: GatewayEnv): GatewayConfig {
     metricsPort:
       env.GATEWAY_METRICS_PORT === undefined ? defaultGatewayConfig.metricsPort : env.GATEWAY_METRICS_PORT,
     maxConnectionsPerIp: env.GATEWAY_MAX_CONNECTIONS_PER_IP,
+    maxConnectionsPerNetwork: env.GATEWAY_MAX_CONNECTIONS_PER_NETWORK,
     maxConnections: env.GATEWAY_MAX_CONNECTIONS,
     headTimeoutMs: env.GATEWAY_HEAD_TIMEOUT_MS,
     splice: env.GATEWAY_SPLICE,

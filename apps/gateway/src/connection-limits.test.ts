@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientKey } from "./connection-limits.ts";
+import { clientKey, networkKey } from "./connection-limits.ts";
 
 describe("who a connection counts against", () => {
   it("is the IPv4 address, also when IPv4-mapped, and the /64 of an IPv6 address", () => {
@@ -7,5 +7,16 @@ describe("who a connection counts against", () => {
     expect(clientKey("::ffff:203.0.113.7")).toBe("203.0.113.7");
     expect(clientKey("2001:db8:1:2:aaaa::1")).toBe(clientKey("2001:db8:1:2:bbbb::2"));
     expect(clientKey("2001:db8:1:2::1")).not.toBe(clientKey("2001:db8:1:3::1"));
+  });
+});
+
+describe("the network a connection also counts against", () => {
+  it("is the IPv4 /24, also when IPv4-mapped, and the /48 of an IPv6 address", () => {
+    expect(networkKey("203.0.113.7")).toBe("203.0.113.0/24");
+    expect(networkKey("::ffff:203.0.113.200")).toBe("203.0.113.0/24");
+    expect(networkKey("203.0.114.7")).not.toBe(networkKey("203.0.113.7"));
+    expect(networkKey("2001:db8:1:2::1")).toBe(networkKey("2001:db8:1:ffff::2"));
+    expect(networkKey("2001:db8:1:2::1")).toBe("2001:db8:1::/48");
+    expect(networkKey("2001:db8:2::1")).not.toBe(networkKey("2001:db8:1::1"));
   });
 });

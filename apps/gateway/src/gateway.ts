@@ -70,6 +70,9 @@ function listenOn(server: net.Server, port: number, host: string): Promise<void>
   });
 }
 
+/** A client socket's errors end it (Node destroys it); there is nobody else to tell. */
+const ignoreError = () => {};
+
 function closeServer(server: net.Server | null): Promise<void> {
   return new Promise((resolve) => (server?.listening ? server.close(() => resolve()) : resolve()));
 }
@@ -113,6 +116,9 @@ export function createGateway({
   let httpServer: net.Server | null = null;
   let httpsServer: tls.Server | null = null;
   const clients = new Set<Socket>();
+  /** 8443's TCP sockets by peer until TLS is set up over them (Node does not say which TLS
+   * socket wraps which TCP socket). */
+  const handshaking = new Map<string, Socket>();
   /** Read once after listen(): the guard checks them on every request. */
   let ownPorts: number[] = [];
   let metricsServer: http.Server | null = null;
@@ -139,7 +145,9 @@ export function createGateway({
     dc: new UpstreamPool("dc", config.datacenterUpstreams, health, exitChanged, reachExit),
   };
   const overrides = new DomainOverrides(database, logger);
-  const admission = new Admission(accounts, guard, pools, liveCredentials, overrides);
+  const admission = new Admission(accounts, guard, pools, liveCredentials, overrides, (client) =>
+    limits.authenticated(client),
+  );
   const pool = new TargetPool();
   const outcomes = new ConnectionOutcomes(database, logger);
   let stopWatchingRoutingRules: (() => Promise<void>) | null = null;
@@ -177,7 +185,15 @@ export function createGateway({
   /** Counts a new client connection, or turns it away (false) when a connection limit is
    * reached: on 8080 with a 503, on 8443 (before any TLS) by closing it. */
   function track(socket: Socket, listener: "http" | "https"): boolean {
-    if (!limits.admit(socket)) {
+    // From the moment it exists: a reset (read ECONNRESET) on a socket nobody listens to for
+    // errors is an uncaught exception, and that stops API, dashboard and gateway alike.
+    socket.on("error", ignoreError);
+    const connection = limits.admit(socket, () =>
+      // Until its TLS socket is known (limits.link), a TLS connection is cut the way TLS hears of
+      // a failed TCP socket, an error on it: destroying the TCP socket under TLS is unsafe.
+      listener === "https" ? socket.emit("error", new Error("cut to make room")) : socket.destroy(),
+    );
+    if (!connection) {
       metrics.refusals.labels("too_many_connections").inc();
       if (listener === "http")
         refuseConnection(socket, new Refusal("too_many_connections", "Too many open connections"));
@@ -218,11 +234,18 @@ export function createGateway({
         handshakeTimeout: config.headTimeoutMs,
       },
       (socket) => {
+        const tcp = handshaking.get(`${socket.remoteAddress} ${socket.remotePort}`);
+        if (tcp) limits.link(socket, tcp);
         serveClient(socket, sessionDeps);
       },
     );
     // Counted at TCP level so handshakes in progress show up as connections too.
-    httpsServer.on("connection", (socket: Socket) => track(socket, "https"));
+    httpsServer.on("connection", (socket: Socket) => {
+      if (!track(socket, "https")) return;
+      const key = `${socket.remoteAddress} ${socket.remotePort}`;
+      handshaking.set(key, socket);
+      socket.once("close", () => handshaking.delete(key));
+    });
     // A failed or timed-out handshake: nothing to answer, the connection just ends.
     httpsServer.on("tlsClientError", (_error, socket) => socket.destroy());
     await listenOn(httpServer, config.httpPort, config.host);

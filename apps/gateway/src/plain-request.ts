@@ -199,9 +199,12 @@ export async function relayPlainRequest(
     throw new Refusal("upstream_failed", `The destination sent ${(error as Error).message}`);
   }
   // A body that ends with the connection cannot be re-framed for a kept-alive client, and a
-  // chunked body cannot go to an HTTP/1.0 client: both end the client connection.
+  // chunked body cannot go to an HTTP/1.0 client: both end the client connection. So does an
+  // answer that came before the client's body was all sent (a 401 to an upload): the rest of
+  // the body is not wanted, and the connection is closed after the answer.
   const clientKeepAlive =
     request.clientKeepAlive &&
+    requestBodyDone &&
     framing.kind !== "close" &&
     !(framing.kind === "chunked" && head.version === "1.0");
   const clientHead = `${response.statusLine}\r\n${forwardedHeaders(response.headers)}Connection: ${clientKeepAlive ? "keep-alive" : "close"}\r\n\r\n`;
@@ -222,8 +225,10 @@ export async function relayPlainRequest(
   }
   connection.socket.setTimeout(0);
   if (!requestBodyDone) {
-    // The target answered before the client finished its body: neither side can be reused.
+    // The target answered before the client finished its body: neither side can be reused. The
+    // relay of the body stops with the target (the session then drains and closes the client).
     connection.socket.destroy();
+    await requestBody;
     return "close";
   }
   await requestBody;

@@ -27,9 +27,19 @@ const statusOf: Record<RefusalCode, [number, string]> = {
 
 export const REFUSAL_CODES = Object.keys(statusOf) as RefusalCode[];
 
-/** How long a connection refused before its request was read stays open for the client to read
- * the refusal and close its side; then it is cut. */
+/** A connection refused before it was counted (at a connection cap) or before its request was
+ * read (408) gets this long for the client to read the refusal; then it is cut. */
 const REFUSED_LINGER_MS = 2_000;
+
+/** A connection the gateway ends after a response is cut once nothing has arrived for this long
+ * after the response was handed to the kernel, and at the latest after LINGER_MAX_MS: what the
+ * client still sends (an upload the target answered early) is read and dropped meanwhile, so
+ * the client gets the response and a FIN instead of a reset, and no half-closed connection stays
+ * open for ever. */
+const LINGER_IDLE_MS = 2_000;
+const LINGER_MAX_MS = 30_000;
+
+const ignore = () => {};
 
 /** A request the gateway will not carry; the code travels in `X-ByteToll-Error` so clients
  * (and the server's connection test) can tell the reasons apart without parsing the body. */
@@ -61,26 +71,57 @@ function bodyFor(refusal: Refusal): string {
   return JSON.stringify({ success: false, error: refusal.code, message: refusal.message });
 }
 
-/** A refusal as raw bytes on the client connection; `close` when the connection cannot go on
- * (a CONNECT, an unread request body, a broken message). */
-export function sendRawRefusal(socket: Duplex, refusal: Refusal, close = true): void {
+function responseFor(refusal: Refusal, close: boolean): string {
   const body = bodyFor(refusal);
   const head = Object.entries({ ...headersFor(refusal, body), Connection: close ? "close" : "keep-alive" })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
+  return `HTTP/1.1 ${refusal.status} ${refusal.statusText}\r\n${head}\r\n${body}`;
+}
+
+/** A refusal as raw bytes on the client connection; `close` when the connection cannot go on
+ * (a CONNECT, an unread request body, a broken message). With `close`, whoever reads the socket
+ * must have stopped (closeConnection reads what is left). */
+export function sendRawRefusal(socket: Duplex, refusal: Refusal, close = true): void {
+  const bytes = responseFor(refusal, close);
+  if (close) closeConnection(socket, bytes);
+  else if (socket.writable) socket.write(bytes);
+  else socket.destroy();
+}
+
+/**
+ * Ends a client connection after `last` (and whatever was written before): FIN, then what the
+ * client still sends is read and dropped until it closes too, or until the connection has been
+ * quiet (nothing to send, nothing received) for LINGER_IDLE_MS, or `maxMs` have passed; then it
+ * is cut. The caller must have stopped reading the socket itself.
+ */
+export function closeConnection(socket: Duplex, last?: string, maxMs = LINGER_MAX_MS): void {
+  // A client that resets instead of reading must not become an uncaught exception.
+  socket.on("error", ignore);
   if (!socket.writable) {
     socket.destroy();
     return;
   }
-  const bytes = `HTTP/1.1 ${refusal.status} ${refusal.statusText}\r\n${head}\r\n${body}`;
-  if (close) socket.end(bytes);
-  else socket.write(bytes);
+  socket.end(last);
+  let activeAt = Date.now();
+  socket.on("data", () => {
+    activeAt = Date.now();
+  });
+  socket.resume();
+  const deadline = activeAt + maxMs;
+  const check = () => {
+    if (socket.destroyed) return;
+    const now = Date.now();
+    if (!socket.writableFinished) activeAt = now;
+    const quietUntil = activeAt + LINGER_IDLE_MS;
+    if (now >= deadline || now >= quietUntil) socket.destroy();
+    else setTimeout(check, Math.min(deadline, quietUntil) - now).unref();
+  };
+  setTimeout(check, Math.min(maxMs, LINGER_IDLE_MS)).unref();
 }
 
 /** Refuses a connection whose request was not (fully) read, then closes it: what the client
  * still sends is discarded, and a client that does not close is cut after a moment. */
 export function refuseConnection(socket: Duplex, refusal: Refusal): void {
-  sendRawRefusal(socket, refusal, true);
-  socket.resume();
-  setTimeout(() => socket.destroy(), REFUSED_LINGER_MS).unref();
+  closeConnection(socket, responseFor(refusal, true), REFUSED_LINGER_MS);
 }

@@ -261,6 +261,14 @@ export class SocketReader {
     this.socket.removeListener("error", this.onFinish);
     return this.chunks.splice(0);
   }
+
+  /** Stops reading the socket for good (whoever closes it drains it): what was buffered is
+   * dropped and a pending read() returns null. */
+  stop(): void {
+    this.detach();
+    this.finished = true;
+    this.notify();
+  }
 }
 
 /** Writes and waits while the peer is slow; resolves false if the socket died meanwhile. */

@@ -1,0 +1,101 @@
+import net from "node:net";
+import { Duplex } from "node:stream";
+import tls from "node:tls";
+import type { Gateway } from "../../src/gateway.ts";
+
+/** A client connection from a chosen loopback address (Linux routes all of 127/8 to lo), on the
+ * plain listener or inside TLS, with everything it has received so far. */
+export interface RawClient {
+  /** The application stream: the TCP socket, or the TLS socket over it. */
+  socket: net.Socket;
+  /** The TCP socket underneath (what a reset is sent on). */
+  tcp: net.Socket;
+  state: { received: string; closed: boolean; error: string | null };
+}
+
+/** A stream in front of a TCP socket, for TLS to run over: TLS over the TCP socket itself takes
+ * its handle, and resetting that socket under a live TLS socket crashes Node (the test's own
+ * client, not the gateway). */
+function bridgeTo(tcp: net.Socket): Duplex {
+  const bridge = new Duplex({
+    read: () => {
+      tcp.resume();
+    },
+    write: (chunk, _encoding, done) => {
+      if (tcp.destroyed) done();
+      else tcp.write(chunk, () => done());
+    },
+    final: (done) => {
+      tcp.end();
+      done();
+    },
+    destroy: (error, done) => {
+      tcp.destroy();
+      done(error);
+    },
+  });
+  tcp.on("data", (chunk: Buffer) => {
+    if (!bridge.push(chunk)) tcp.pause();
+  });
+  tcp.on("end", () => bridge.push(null));
+  tcp.on("close", () => bridge.destroy());
+  return bridge;
+}
+
+/** Connects and resolves once the connection is up (for `secure`: once TLS is set up, unless
+ * `handshake` is false, which leaves a bare TCP connection to the TLS port). */
+export async function connectFrom(
+  port: number,
+  localAddress: string,
+  options: { secure?: boolean; handshake?: boolean } = {},
+): Promise<RawClient> {
+  const tcp = net.connect({ port, host: "127.0.0.1", localAddress });
+  const state = { received: "", closed: false, error: null as string | null };
+  tcp.on("error", (error: NodeJS.ErrnoException) => {
+    state.error = error.code ?? error.message;
+  });
+  await new Promise<void>((resolve, reject) => {
+    tcp.once("connect", resolve);
+    tcp.once("error", reject);
+  });
+  let socket = tcp;
+  if (options.secure && options.handshake !== false) {
+    socket = tls.connect({ socket: bridgeTo(tcp), rejectUnauthorized: false });
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      state.error = error.code ?? error.message;
+    });
+    await new Promise<void>((resolve, reject) => {
+      socket.once("secureConnect", resolve);
+      socket.once("error", reject);
+    });
+  }
+  socket.on("data", (chunk: Buffer) => {
+    state.received += chunk.toString("latin1");
+  });
+  socket.on("close", () => {
+    state.closed = true;
+  });
+  return { socket, tcp, state };
+}
+
+/** Ends the connection with a TCP reset (SO_LINGER 0), as a client that vanishes does. */
+export function reset(client: RawClient): void {
+  if (!client.tcp.destroyed) client.tcp.resetAndDestroy();
+  client.socket.destroy();
+}
+
+/** The gateway's `bytetoll_gateway_open_connections`, both listeners together. */
+export async function openConnections(gateway: Gateway): Promise<number> {
+  const gauge = gateway.metricsRegistry.getSingleMetric("bytetoll_gateway_open_connections");
+  const values = (await gauge?.get())?.values ?? [];
+  return values.reduce((sum, v) => sum + v.value, 0);
+}
+
+/** Waits (bounded) for a condition reached asynchronously, checking every 10 ms. */
+export async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 10_000) {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
