@@ -24,10 +24,14 @@ const resolveHost = async (host: string) => (host.endsWith(".test") ? [ORIGIN] :
 
 beforeAll(async () => {
   sites = await startTestSites({}, ORIGIN);
-  // Port 443 of every site: it waits for a TLS hello and hangs up when the client does.
+  // Port 443 of every site: it waits for a whole TLS hello (more than a byte), answers a few bytes
+  // and hangs up — a handshake the site cuts short; it hangs up when the client does.
   tlsPort = net.createServer((socket) => {
     tlsSockets.add(socket);
     socket.on("error", () => {});
+    socket.once("data", (data) => {
+      if (data.length > 1) socket.end(Buffer.alloc(7));
+    });
     socket.once("close", () => tlsSockets.delete(socket));
   });
   await new Promise<void>((resolve) => tlsPort.listen(443, ORIGIN, resolve));
@@ -111,8 +115,9 @@ async function customer(email: string) {
       ),
     get: (url: string) => curlStatus(gateway.httpPort, smart, password, url),
     /** A CONNECT tunnel to domain:443 that the client closes (FIN, or with `reset` RST) after
-     * sending one byte, without waiting for the site. */
-    selfClosedTunnel: (domain: string, reset: boolean) =>
+     * sending one byte, without waiting for the site; with `hello`, it sends a whole hello and
+     * waits for the site to hang up. */
+    selfClosedTunnel: (domain: string, reset: boolean, hello = false) =>
       new Promise<void>((resolve, reject) => {
         const socket = net.connect(gateway.httpPort, "127.0.0.1");
         const auth = Buffer.from(`${smart}:${password}`).toString("base64");
@@ -123,6 +128,10 @@ async function customer(email: string) {
         );
         socket.once("data", (reply) => {
           if (!reply.toString().startsWith("HTTP/1.1 200")) reject(new Error(reply.toString()));
+          if (hello) {
+            socket.write(Buffer.alloc(300, 0x16));
+            return;
+          }
           socket.write(Buffer.from([0x16]));
           setTimeout(() => (reset ? socket.resetAndDestroy() : socket.destroy()), 20);
         });
@@ -218,6 +227,15 @@ describe("one customer cannot change what others pay", () => {
     expect((await verdictOf("victim.test"))?.verdict).toBe("eligible");
     expect(datacenterFetches("victim.test")).toBe(probesBefore);
     expect((await victim.rules()).find((r) => r.rule === "victim.test")?.service).toBe("datacenter");
+  }, 90_000);
+
+  it("a handshake the site itself cuts short still counts against the site", async () => {
+    const user = await customer("honest@example.com");
+    await user.hint(["cutting.test"]);
+    await user.ruleOn("cutting.test");
+    await user.selfClosedTunnel("cutting.test", false, true);
+    const rows = await outcomesOf("cutting.test", 1);
+    expect(rows.map((r) => [r.account, Number(r.tls_cut)])).toEqual([[user.id, 1]]);
   }, 90_000);
 
   it("failures of several accounts, one of them with most, change nothing", async () => {
