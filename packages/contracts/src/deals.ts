@@ -67,12 +67,15 @@ export type DepositsResponse = z.infer<typeof depositsResponse>;
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const SOLANA_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 
-/** The wallet a withdrawal or refund goes to: an EVM (0x…) or a Solana address. */
+/** A wallet a withdrawal or refund can go to: an EVM (0x…) or a Solana address. */
+export const isWalletAddress = (value: string) => EVM_ADDRESS.test(value) || SOLANA_ADDRESS.test(value);
+
+/** The wallet a withdrawal or refund goes to. */
 export const walletAddress = z
   .string({ error: WALLET_ADDRESS_REQUIRED })
   .trim()
   .min(1, WALLET_ADDRESS_REQUIRED)
-  .refine((value) => EVM_ADDRESS.test(value) || SOLANA_ADDRESS.test(value), WALLET_ADDRESS_INVALID);
+  .refine(isWalletAddress, WALLET_ADDRESS_INVALID);
 
 export const withdrawRequest = z.object({ wallet_address: walletAddress });
 export type WithdrawRequest = z.infer<typeof withdrawRequest>;

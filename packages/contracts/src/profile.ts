@@ -1,24 +1,22 @@
 import { z } from "zod";
 import { sessionUserSchema } from "./auth.ts";
+import { isWalletAddress } from "./deals.ts";
 import { successEnvelope } from "./envelope.ts";
 
 export const REFUND_ADDRESS_MAX = 128;
 export const LOW_BALANCE_THRESHOLD_DEFAULT_GB = 1;
 export const LOW_BALANCE_THRESHOLD_MAX_GB = 100_000;
 
-/** Wallet addresses, memo-style ids and "network:address" pairs all fit this alphabet; anything
- * else (spaces, quotes, markup) is refused rather than stored and echoed back later. */
-const REFUND_ADDRESS_CHARACTERS = /^[A-Za-z0-9:._-]*$/;
+export const REFUND_ADDRESS_INVALID =
+  "refund_address must be a wallet address (0x… or a Solana address), or empty to clear it.";
 
-/** Empty (after trimming) or null clears the address. */
+/** Empty (after trimming) or null clears the address. Refunds of unmet group buys are paid to it
+ * without asking again, so it must be a wallet a withdrawal could name (the same rule). */
 const refundAddressField = z
   .string({ error: "refund_address must be a string (or empty to clear it)." })
   .trim()
   .max(REFUND_ADDRESS_MAX, `refund_address must be at most ${REFUND_ADDRESS_MAX} characters.`)
-  .regex(
-    REFUND_ADDRESS_CHARACTERS,
-    "refund_address may contain only letters, digits and the characters : . _ -",
-  )
+  .refine((value) => value === "" || isWalletAddress(value), REFUND_ADDRESS_INVALID)
   .nullable()
   .transform((value) => (value ? value : null));
 

@@ -57,13 +57,13 @@ describe("the low-balance threshold in Profile", () => {
     expect(raised.statusCode).toBe(200);
     expect(raised.json().data.low_balance_threshold_gb).toBe(2.5);
     // Setting the threshold leaves the refund address alone, and the other way round.
-    await patchProfile(user.token, { refund_address: "0xabc" });
+    await patchProfile(user.token, { refund_address: "0x52908400098527886E0F7030069857D2E4169EE7" });
     expect((await profile(user.token)).json().data).toMatchObject({
-      refund_address: "0xabc",
+      refund_address: "0x52908400098527886E0F7030069857D2E4169EE7",
       low_balance_threshold_gb: 2.5,
     });
     expect((await patchProfile(user.token, { low_balance_threshold_gb: null })).json().data).toMatchObject({
-      refund_address: "0xabc",
+      refund_address: "0x52908400098527886E0F7030069857D2E4169EE7",
       low_balance_threshold_gb: null,
     });
 

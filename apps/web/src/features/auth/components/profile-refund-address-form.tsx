@@ -49,7 +49,7 @@ export function ProfileRefundAddressForm({ saved }: { saved: string | null }) {
         </Button>
       </div>
       <p id={hintId} className="text-xs text-slate-500">
-        Where refunds are sent. Letters, digits and : . _ - only; leave empty to clear.
+        Where refunds are sent: a wallet address (0x… or a Solana address); leave empty to clear.
       </p>
     </form>
   );
