@@ -326,11 +326,25 @@ export const domainOutcomes = pgTable(
     resets: bigint("resets", { mode: "number" }).notNull().default(0),
     tlsCut: bigint("tls_cut", { mode: "number" }).notNull().default(0),
     blockedStatuses: bigint("blocked_statuses", { mode: "number" }).notNull().default(0),
+    /** The user whose traffic it was ('' for rows from before attribution, decision 025). */
+    account: text("account").notNull().default(""),
   },
   (t) => [
-    primaryKey({ name: "domain_outcomes_pk", columns: [t.domain, t.minute, t.proxyType] }),
+    primaryKey({ name: "domain_outcomes_pk", columns: [t.domain, t.minute, t.proxyType, t.account] }),
     index("domain_outcomes_minute_idx").on(t.minute),
   ],
+);
+
+/** The learner's probes of the last hour, each with the account it was made for ('' : its own
+ * schedule): accounts take turns and have a cap per hour (decision 025). */
+export const learnerProbeLog = pgTable(
+  "learner_probe_log",
+  {
+    account: text("account").notNull(),
+    domain: text("domain").notNull(),
+    at: timestamp("at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index("learner_probe_log_account_idx").on(t.account, t.at)],
 );
 
 /** Generic key/value for small operator-visible settings (e.g. generated secrets). */
