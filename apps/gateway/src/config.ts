@@ -29,6 +29,9 @@ export interface GatewayConfig {
   egressAllow: string[];
   /** Single ports on ranges the egress guard lets through; the gateway's own ports never are. */
   egressAllowTargets: EgressAllowTarget[];
+  /** Ports the host process listens on besides the gateway's (the API's PORT under `npm start`):
+   * like the gateway's own, never dialled on any address of this host, whatever is allowed. */
+  processPorts: number[];
   pricePerGbUsd: number;
   dcPricePerGbUsd: number;
   /** Prometheus listener; null when the host process mounts `metricsRegistry` itself. */
@@ -71,6 +74,7 @@ export const defaultGatewayConfig: GatewayConfig = {
   datacenterUpstreams: [parseUpstream("direct")],
   egressAllow: [],
   egressAllowTargets: [],
+  processPorts: [],
   pricePerGbUsd: 3,
   dcPricePerGbUsd: 0.3,
   metricsPort: 9464,

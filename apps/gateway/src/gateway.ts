@@ -263,7 +263,12 @@ export function createGateway({
       });
       await listenOn(metricsServer, config.metricsPort, config.host);
     }
-    ownPorts = [portOf(httpServer), portOf(httpsServer), portOf(metricsServer)].filter((p) => p > 0);
+    ownPorts = [
+      portOf(httpServer),
+      portOf(httpsServer),
+      portOf(metricsServer),
+      ...config.processPorts,
+    ].filter((p) => p > 0);
     flushTimer = setInterval(() => {
       usage.flush().catch((error: unknown) => logger.error({ err: error }, "flush crashed"));
     }, config.flushIntervalMs);
