@@ -124,7 +124,6 @@ describe("the embedded gateway and loopback, end to end", () => {
       GATEWAY_HTTP_PORT: String(await freePort()),
       GATEWAY_SOCKS_PORT: "0",
       GATEWAY_HTTPS_PORT: String(await freePort()),
-      GATEWAY_SOCKS_PORT: String(await freePort()),
     };
     const config = testConfig(env);
     const plan = planEmbeddedGateway(config);
