@@ -30,7 +30,7 @@ import { usageRoutes } from "./modules/usage/routes.ts";
 import apiDocsPlugin from "./plugins/api-docs.ts";
 import authPlugin from "./plugins/auth.ts";
 import changeFeedPlugin from "./plugins/change-feed.ts";
-import errorsPlugin from "./plugins/errors.ts";
+import errorsPlugin, { frameworkErrors } from "./plugins/errors.ts";
 import { createMailer, type Mailer } from "./plugins/mail.ts";
 import paymentsPlugin from "./plugins/payments.ts";
 import rateLimitPlugin from "./plugins/rate-limit.ts";
@@ -115,6 +115,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
     requestIdHeader: false,
     trustProxy: proxyTrust(config.TRUST_PROXY),
     bodyLimit: 256 * 1024,
+    frameworkErrors,
     ...connectionLimits(config),
   }).withTypeProvider<ZodTypeProvider>();
   const mailer = options.mailer ?? createMailer(config, database, app.log);

@@ -1,4 +1,4 @@
-import type { FastifyError, FastifyInstance } from "fastify";
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { hasZodFastifySchemaValidationErrors } from "fastify-type-provider-zod";
 import { AppError, driverErrorCode, isDatabaseUnavailable, SERVICE_UNAVAILABLE } from "../errors.ts";
@@ -29,6 +29,17 @@ export function validationMessage(error: ValidationError): string {
 /** SQLSTATE class 22: a value PostgreSQL cannot hold (NUL in text, a number out of range…). */
 function isDataException(error: unknown): boolean {
   return /^22[0-9A-Z]{3}$/.test(driverErrorCode(error) ?? "");
+}
+
+export const BAD_URL_MESSAGE = "Bad request: the path is not valid URL encoding.";
+
+/** Errors Fastify meets before any route or hook, where the handler below cannot see them: a path
+ * that is not valid URL encoding (e.g. /assets/%c0%ae) gets the one error shape, not Fastify's. */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  if (error.code === "FST_ERR_BAD_URL")
+    return reply.code(400).send({ success: false, message: BAD_URL_MESSAGE });
+  request.log.error({ err: error }, "request failed");
+  return reply.code(500).send({ success: false, message: "Internal server error" });
 }
 
 /** One error model (STYLE habit 4): 4xx → {success:false, message}; 5xx → a fixed message, logged. */

@@ -115,6 +115,25 @@ describe("serving the SPA", () => {
     expect(api.json().success).toBe(false);
   });
 
+  it.each([
+    "/assets/%c0%ae%c0%ae/index.html",
+    "/assets/%E0%A4%A",
+    "/assets/%ff.js",
+    "/favicon%c0.svg",
+    // The same for an API path: the router refuses it before any route.
+    "/deals/%c0%ae",
+  ])("answers a badly encoded path %s with a JSON 400", async (url) => {
+    for (const accept of ["*/*", html.accept]) {
+      const response = await t.app.inject({ method: "GET", url, headers: { accept } });
+      expect(response.statusCode, `${url} ${response.body}`).toBe(400);
+      expect(response.headers["content-type"]).toContain("application/json");
+      expect(response.json()).toEqual({
+        success: false,
+        message: "Bad request: the path is not valid URL encoding.",
+      });
+    }
+  });
+
   it("does not serve index.html for a POST to an unknown path", async () => {
     const response = await t.app.inject({ method: "POST", url: "/login", headers: html, payload: {} });
     expect(response.statusCode).toBe(404);
