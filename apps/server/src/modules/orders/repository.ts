@@ -1,5 +1,6 @@
 import { type Database, type Db, schema, type Tx } from "@bytetoll/db";
 import { and, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
+import { withOwnPaymentId } from "./order-errors.ts";
 import type { OrderRow } from "./order-view.ts";
 
 const { orders } = schema;
@@ -89,10 +90,12 @@ export function createOrdersRepository(database: Database) {
       executor: Executor = db,
       validMinutes = ORDER_VALID_MINUTES,
     ): Promise<OrderRow> {
-      const [row] = await executor
-        .insert(orders)
-        .values({ ...values, expiresAt: sql`now() + make_interval(mins => ${validMinutes})` })
-        .returning();
+      const [row] = await withOwnPaymentId(
+        executor
+          .insert(orders)
+          .values({ ...values, expiresAt: sql`now() + make_interval(mins => ${validMinutes})` })
+          .returning(),
+      );
       if (!row) throw new Error("order insert returned nothing");
       return row;
     },
@@ -132,11 +135,13 @@ export function createOrdersRepository(database: Database) {
     /** Sets the payment method of an order that has none yet (compare-and-set on "unpriced", so
      * of two concurrent choices only one lands). */
     async choosePayment(orderId: string, choice: PaymentChoice): Promise<OrderRow | undefined> {
-      const [row] = await db
-        .update(orders)
-        .set({ ...choice, updatedAt: sql`now()` })
-        .where(and(eq(orders.id, orderId), unpriced, gt(orders.expiresAt, sql`now()`)))
-        .returning();
+      const [row] = await withOwnPaymentId(
+        db
+          .update(orders)
+          .set({ ...choice, updatedAt: sql`now()` })
+          .where(and(eq(orders.id, orderId), unpriced, gt(orders.expiresAt, sql`now()`)))
+          .returning(),
+      );
       return row;
     },
 
@@ -299,16 +304,18 @@ export function createOrdersRepository(database: Database) {
       orderId: string,
       checkout: { providerPaymentId: string | null; redirectUrl: string },
     ): Promise<OrderRow | undefined> {
-      const [row] = await db
-        .update(orders)
-        .set({
-          providerPaymentId: checkout.providerPaymentId,
-          stripeSessionId: checkout.providerPaymentId,
-          stripeRedirectUrl: checkout.redirectUrl,
-          updatedAt: sql`now()`,
-        })
-        .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "waiting")))
-        .returning();
+      const [row] = await withOwnPaymentId(
+        db
+          .update(orders)
+          .set({
+            providerPaymentId: checkout.providerPaymentId,
+            stripeSessionId: checkout.providerPaymentId,
+            stripeRedirectUrl: checkout.redirectUrl,
+            updatedAt: sql`now()`,
+          })
+          .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "waiting")))
+          .returning(),
+      );
       return row;
     },
 

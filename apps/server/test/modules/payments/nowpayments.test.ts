@@ -332,3 +332,39 @@ describe("POST /webhooks/crypto with hostile bodies", () => {
     expect(quoted.json().message).toBe("Invalid signature");
   });
 });
+
+describe("a provider that answers with a payment id another order already holds", () => {
+  it("answers 409 with a message and makes no order; the first order keeps its payment and is credited by it", async () => {
+    const first = await createOrder(t.app, alice, { amount: 9, network_type: "solana" });
+    const payment = paymentFor(first.order_id);
+    const kept = new Map(api.payments);
+    const countOrders = async () =>
+      Number((await t.database.query<{ n: string }>("SELECT count(*) AS n FROM orders"))[0]?.n);
+    const before = await countOrders();
+    // The stand-in numbers payments by how many it holds: emptied, it hands out an id again.
+    api.payments.clear();
+    for (let i = 0; i < Number(payment.payment_id) - 5_000_000; i++) api.payments.set(`spare-${i}`, payment);
+    try {
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/transactions",
+        headers: bob.headers,
+        payload: { amount: 4, network_type: "solana" },
+      });
+      expect(response.statusCode, response.body).toBe(409);
+      expect(response.json()).toEqual({
+        success: false,
+        message:
+          "The payment provider answered with a payment that belongs to another order, so no order was made. Please try again.",
+      });
+    } finally {
+      api.payments.clear();
+      for (const [id, entry] of kept) api.payments.set(id, entry);
+    }
+    expect(await countOrders()).toBe(before);
+    const start = await balanceBytes(t.app, alice);
+    payment.payment_status = "finished";
+    expect((await ipn(payment)).statusCode).toBe(200);
+    expect(await balanceBytes(t.app, alice)).toBe(start + 3 * GB);
+  });
+});
