@@ -188,16 +188,16 @@ export function createGateway({
     // From the moment it exists: a reset (read ECONNRESET) on a socket nobody listens to for
     // errors is an uncaught exception, and that stops API, dashboard and gateway alike.
     socket.on("error", ignoreError);
-    const connection = limits.admit(socket, () =>
-      // Until its TLS socket is known (limits.link), a TLS connection is cut the way TLS hears of
-      // a failed TCP socket, an error on it: destroying the TCP socket under TLS is unsafe.
-      listener === "https" ? socket.emit("error", new Error("cut to make room")) : socket.destroy(),
-    );
+    // Until its TLS socket is known (limits.link), a TLS connection is cut the way TLS hears of a
+    // failed TCP socket, an error on it: destroying the TCP socket under TLS is unsafe.
+    const cut = () =>
+      listener === "https" ? socket.emit("error", new Error("connection cut")) : socket.destroy();
+    const connection = limits.admit(socket, cut);
     if (!connection) {
       metrics.refusals.labels("too_many_connections").inc();
       if (listener === "http")
         refuseConnection(socket, new Refusal("too_many_connections", "Too many open connections"));
-      else socket.destroy();
+      else cut();
       return false;
     }
     socket.setNoDelay(true);
