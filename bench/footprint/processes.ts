@@ -129,3 +129,35 @@ export async function startTinyproxy(): Promise<{ child: ChildProcess; port: num
   await waitForPort(port, 100);
   return { child, port, dir };
 }
+
+export const SQUID = "/usr/sbin/squid";
+
+/** squid as most operators run it in front of nothing: no cache, no authentication, one worker,
+ * its own configuration on a private port, as the unprivileged `proxy` user when started as root. */
+export async function startSquid(): Promise<{ child: ChildProcess; port: number; dir: string } | null> {
+  if (!existsSync(SQUID)) return null;
+  const dir = mkdtempSync(join(tmpdir(), "bench-squid-"));
+  chmodSync(dir, 0o777);
+  const port = await freePort();
+  writeFileSync(
+    join(dir, "squid.conf"),
+    [
+      `http_port 127.0.0.1:${port}`,
+      "http_access allow all",
+      "cache deny all",
+      "cache_mem 0 MB",
+      "access_log none",
+      `cache_log ${join(dir, "cache.log")}`,
+      `pid_filename ${join(dir, "squid.pid")}`,
+      `coredump_dir ${dir}`,
+      "shutdown_lifetime 0 seconds",
+      "forwarded_for delete",
+      "via off",
+      "workers 1",
+      ...(process.getuid?.() === 0 ? ["cache_effective_user proxy", "cache_effective_group proxy"] : []),
+    ].join("\n"),
+  );
+  const child = spawn(SQUID, ["-N", "-f", join(dir, "squid.conf")], { stdio: "ignore" });
+  await waitForPort(port);
+  return { child, port, dir };
+}

@@ -71,6 +71,7 @@ async function startProduct(dataDir: string, databaseUrl: string | undefined, de
     HOME: process.env.HOME,
     PORT: String(port),
     GATEWAY_HTTP_PORT: String(gatewayPort),
+    GATEWAY_SOCKS_PORT: "0",
     GATEWAY_HTTPS_PORT: String(gatewayTlsPort),
     DATA_DIR: dataDir,
     ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),

@@ -6,6 +6,7 @@ export interface Ready {
   type: "ready";
   port: number;
   tlsPort?: number;
+  socksPort?: number;
   username?: string;
   password?: string;
 }

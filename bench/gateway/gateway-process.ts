@@ -33,18 +33,27 @@ const gateway = createGateway({
     host: "127.0.0.1",
     httpPort: 0,
     httpsPort: 0,
+    socksPort: 0,
     metricsPort: null,
     egressAllow: ["127.0.0.0/8"],
     shutdownGraceMs: 0,
     // The idle-tunnel measurement holds 1,000 tunnels from 127.0.0.1 at once.
     maxConnectionsPerIp: 2_000,
+    maxConnectionsPerNetwork: 4_000,
     // GATEWAY_SPLICE=off: the JavaScript tunnel relay (bench:gateway measures both).
     splice: process.env.GATEWAY_SPLICE === "off" ? "off" : "auto",
   },
   logger: pino({ level: "silent" }),
 });
 await gateway.listen();
-process.send?.({ type: "ready", port: gateway.httpPort, tlsPort: gateway.httpsPort, username, password });
+process.send?.({
+  type: "ready",
+  port: gateway.httpPort,
+  tlsPort: gateway.httpsPort,
+  socksPort: gateway.socksPort ?? undefined,
+  username,
+  password,
+});
 
 /** BENCH_PROFILE=dir: CPU profile of the measured phases only (not start-up), for `--cpu-prof`
  * style analysis without PGlite's initialisation drowning the relay. */

@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
-import { tmpdir } from "node:os";
+import type { ChildProcess } from "node:child_process";
+import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { startTinyproxy, TINYPROXY } from "../footprint/processes.ts";
+import { SQUID, startSquid, startTinyproxy, TINYPROXY } from "../footprint/processes.ts";
 import { ask } from "../shared/ipc.ts";
 import { cpuMs, type Ready, startChild } from "./children.ts";
 import {
@@ -33,65 +31,11 @@ const CONNECTIONS = 50;
 const REQUESTS_PER_CONNECTION = 100;
 const SERIAL_REQUESTS = 1000;
 const IDLE_TUNNELS = 1000;
-const SQUID = "/usr/sbin/squid";
 const here = fileURLToPath(new URL(".", import.meta.url));
 
 function rssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function waitForPort(port: number): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, "127.0.0.1", () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.on("error", () => resolve(false));
-    });
-    if (open) return;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error(`nothing listens on ${port}`);
-}
-
-/** squid as most operators run it in front of nothing: no cache, no authentication, one worker,
- * its own configuration on a private port, as the unprivileged `proxy` user when started as root. */
-async function startSquid(): Promise<{ child: ChildProcess; port: number; dir: string } | null> {
-  if (!existsSync(SQUID)) return null;
-  const dir = mkdtempSync(join(tmpdir(), "bench-squid-"));
-  chmodSync(dir, 0o777);
-  const port = await freePort();
-  writeFileSync(
-    join(dir, "squid.conf"),
-    [
-      `http_port 127.0.0.1:${port}`,
-      "http_access allow all",
-      "cache deny all",
-      "cache_mem 0 MB",
-      "access_log none",
-      `cache_log ${join(dir, "cache.log")}`,
-      `pid_filename ${join(dir, "squid.pid")}`,
-      `coredump_dir ${dir}`,
-      "shutdown_lifetime 0 seconds",
-      "forwarded_for delete",
-      "via off",
-      "workers 1",
-      ...(process.getuid?.() === 0 ? ["cache_effective_user proxy", "cache_effective_group proxy"] : []),
-    ].join("\n"),
-  );
-  const child = spawn(SQUID, ["-N", "-f", join(dir, "squid.conf")], { stdio: "ignore" });
-  await waitForPort(port);
-  return { child, port, dir };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;

@@ -1,6 +1,5 @@
 import type net from "node:net";
-import type { Logger } from "pino";
-import type { Admission } from "./admission.ts";
+import type tls from "node:tls";
 import {
   keepsAlive,
   MalformedMessage,
@@ -8,14 +7,13 @@ import {
   type RequestHead,
   requestFraming,
 } from "./http-message.ts";
-import type { Flow, Meter } from "./meter.ts";
-import type { GatewayMetrics } from "./metrics.ts";
-import type { ConnectionOutcomes } from "./outcomes.ts";
+import type { Flow } from "./meter.ts";
 import { type Outcome, readHead, relayPlainRequest } from "./plain-request.ts";
 import { closeConnection, Refusal, refuseConnection, sendRawRefusal } from "./refusal.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
-import type { TargetPool } from "./target-pool.ts";
+import { serveSocksClient } from "./socks-session.ts";
+import { SOCKS_VERSION } from "./socks5.ts";
 import { openTunnel } from "./tunnel-setup.ts";
 
 export type { SessionDeps };
@@ -27,6 +25,8 @@ const CLIENT_IDLE_MS = 60_000;
 const STRANGER_IDLE_MS = 5_000;
 
 const noop = () => {};
+/** The first byte of a TLS record carrying a handshake (a ClientHello). */
+const TLS_HANDSHAKE = 0x16;
 
 function header(head: RequestHead, key: string): string | undefined {
   return head.headers.find((h) => h.key === key)?.value;
@@ -174,8 +174,33 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
     headTimer = null;
   });
 
+  /** The first bytes on the plain port say which protocol it is: a SOCKS5 greeting (version
+   * byte 5) is served as SOCKS5; a TLS handshake is told at once where TLS is spoken, instead of
+   * waiting out the head deadline for a request line that never comes. */
+  async function handedOver(): Promise<boolean> {
+    if ((client as Partial<tls.TLSSocket>).encrypted) return false;
+    const first = await reader.read();
+    if (!first) return false;
+    reader.unshift(first);
+    if (first[0] === SOCKS_VERSION) {
+      stopHeadDeadline();
+      serveSocksClient(client, deps, reader);
+      return true;
+    }
+    if (first[0] === TLS_HANDSHAKE) {
+      stopHeadDeadline();
+      refuse(
+        new Refusal("bad_request", "This port speaks plain HTTP: for TLS to the proxy use its TLS port"),
+        true,
+      );
+      return true;
+    }
+    return false;
+  }
+
   async function session(): Promise<void> {
     startHeadDeadline();
+    if (await handedOver()) return;
     for (let first = true; ; first = false) {
       // The first head has the head deadline from accept; a stranger's wait for a later one is
       // short.

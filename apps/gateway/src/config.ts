@@ -19,6 +19,8 @@ export interface GatewayConfig {
   /** 0 picks a free port (tests); the chosen one is on the gateway handle after listen(). */
   httpPort: number;
   httpsPort: number;
+  /** SOCKS5 listener (RFC 1928/1929); null: none. As with the others, 0 picks a free port. */
+  socksPort: number | null;
   /** PEM certificate and key for 8443; null means a self-signed pair is generated at start. */
   tls: { cert: string; key: string } | null;
   /** Where a generated certificate is kept across restarts (absent: a temporary directory). */
@@ -68,6 +70,7 @@ export const defaultGatewayConfig: GatewayConfig = {
   host: "0.0.0.0",
   httpPort: 8080,
   httpsPort: 8443,
+  socksPort: 1080,
   tls: null,
   dataDir: undefined,
   mobileUpstreams: [parseUpstream("direct")],
@@ -219,6 +222,8 @@ export const gatewayEnvSchema = z.object({
   GATEWAY_BIND: z.string().optional(),
   GATEWAY_HTTP_PORT: portNumber(0).default(defaultGatewayConfig.httpPort),
   GATEWAY_HTTPS_PORT: portNumber(0).default(defaultGatewayConfig.httpsPort),
+  // 0 turns the SOCKS5 listener off (a free port is what tests ask of the others).
+  GATEWAY_SOCKS_PORT: portNumber(0).default(defaultGatewayConfig.socksPort ?? 0),
   GATEWAY_TLS_CERT: z.string().transform(pem).optional(),
   GATEWAY_TLS_KEY: z.string().transform(pem).optional(),
   GATEWAY_METRICS_PORT: metricsPort.optional(),
@@ -280,6 +285,7 @@ export function gatewayConfigFrom(env: GatewayEnv): GatewayConfig {
     host: env.GATEWAY_BIND ?? defaultGatewayConfig.host,
     httpPort: env.GATEWAY_HTTP_PORT,
     httpsPort: env.GATEWAY_HTTPS_PORT,
+    socksPort: env.GATEWAY_SOCKS_PORT === 0 ? null : env.GATEWAY_SOCKS_PORT,
     tls: cert && key ? { cert, key } : null,
     dataDir: env.DATABASE_URL ? undefined : (env.DATA_DIR ?? "./data"),
     stateDir: env.DATA_DIR,

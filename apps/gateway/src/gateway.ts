@@ -24,6 +24,7 @@ import { HEARTBEAT_INTERVAL_MS, NetworkReport } from "./network-report.ts";
 import { ConnectionOutcomes } from "./outcomes.ts";
 import { Refusal, refuseConnection } from "./refusal.ts";
 import { watchRoutingRules } from "./routing-rules.ts";
+import { serveSocksClient } from "./socks-session.ts";
 import { TargetPool } from "./target-pool.ts";
 import { Tariff } from "./tariff.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
@@ -40,6 +41,8 @@ export interface Gateway {
   flush(): Promise<boolean>;
   readonly httpPort: number;
   readonly httpsPort: number;
+  /** The SOCKS5 listener's port; null when it is off. */
+  readonly socksPort: number | null;
   readonly metricsPort: number | null;
   /** Prometheus registry, for a host process that mounts /metrics itself. */
   readonly metricsRegistry: Registry;
@@ -115,6 +118,7 @@ export function createGateway({
 
   let httpServer: net.Server | null = null;
   let httpsServer: tls.Server | null = null;
+  let socksServer: net.Server | null = null;
   const clients = new Set<Socket>();
   /** 8443's TCP sockets by peer until TLS is set up over them (Node does not say which TLS
    * socket wraps which TCP socket). */
@@ -184,7 +188,7 @@ export function createGateway({
 
   /** Counts a new client connection, or turns it away (false) when a connection limit is
    * reached: on 8080 with a 503, on 8443 (before any TLS) by closing it. */
-  function track(socket: Socket, listener: "http" | "https"): boolean {
+  function track(socket: Socket, listener: "http" | "https" | "socks"): boolean {
     // From the moment it exists: a reset (read ECONNRESET) on a socket nobody listens to for
     // errors is an uncaught exception, and that stops API, dashboard and gateway alike.
     socket.on("error", ignoreError);
@@ -250,6 +254,12 @@ export function createGateway({
     httpsServer.on("tlsClientError", (_error, socket) => socket.destroy());
     await listenOn(httpServer, config.httpPort, config.host);
     await listenOn(httpsServer, config.httpsPort, config.host);
+    if (config.socksPort !== null) {
+      socksServer = net.createServer((socket) => {
+        if (track(socket, "socks")) serveSocksClient(socket, sessionDeps);
+      });
+      await listenOn(socksServer, config.socksPort, config.host);
+    }
     if (config.metricsPort !== null) {
       metricsServer = http.createServer((req, res) => {
         if (req.method === "GET" && req.url === "/metrics") {
@@ -266,6 +276,7 @@ export function createGateway({
     ownPorts = [
       portOf(httpServer),
       portOf(httpsServer),
+      portOf(socksServer),
       portOf(metricsServer),
       ...config.processPorts,
     ].filter((p) => p > 0);
@@ -278,6 +289,7 @@ export function createGateway({
       {
         httpPort: portOf(httpServer),
         httpsPort: portOf(httpsServer),
+        socksPort: socksServer ? portOf(socksServer) : "off",
         metricsPort: portOf(metricsServer),
         tunnels,
       },
@@ -286,7 +298,12 @@ export function createGateway({
   }
 
   async function close(): Promise<void> {
-    const closing = [closeServer(httpServer), closeServer(httpsServer), closeServer(metricsServer)];
+    const closing = [
+      closeServer(httpServer),
+      closeServer(httpsServer),
+      closeServer(socksServer),
+      closeServer(metricsServer),
+    ];
     const deadline = Date.now() + config.shutdownGraceMs;
     while (meter.flows.size > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 25));
     for (const flow of [...meter.flows]) flow.abort();
@@ -322,6 +339,9 @@ export function createGateway({
     },
     get httpsPort() {
       return portOf(httpsServer);
+    },
+    get socksPort() {
+      return socksServer ? portOf(socksServer) : null;
     },
     get metricsPort() {
       return metricsServer ? portOf(metricsServer) : null;

@@ -44,6 +44,7 @@ async function startGatewayProcess(httpPort: number, httpsPort: number): Promise
       REDIS_URL: "",
       GATEWAY_BIND: "127.0.0.1",
       GATEWAY_HTTP_PORT: String(httpPort),
+      GATEWAY_SOCKS_PORT: "0",
       GATEWAY_HTTPS_PORT: String(httpsPort),
       GATEWAY_METRICS_PORT: "off",
       EGRESS_ALLOW: "127.0.0.0/8",

@@ -24,6 +24,10 @@ const proxyOptions = z.object({
     .boolean()
     .optional()
     .describe("Smart routing: domains found safe go over cheaper datacenter exits"),
+  protocol: z
+    .enum(["http", "socks5"])
+    .optional()
+    .describe("http (default) for an HTTP proxy URL, socks5 for a socks5h:// URL (SOCKS5 clients)"),
 });
 const dealId = z.object({ deal_id: z.string().min(1).max(64).describe("The deal's id, as deals list it") });
 const { amount, deal_id, quantity } = createOrderRequest.shape;
@@ -99,8 +103,9 @@ function registerAccountTools(server: McpServer, sdk: ByteTollClient) {
     {
       title: "Proxy credentials and URL",
       description:
-        "The proxy username, password, host, port and a ready URL (http://user:pass@host:port) for HTTP " +
-        `clients. ${FREE} Traffic sent through the proxy is billed per GB from your balance.`,
+        "The proxy username, password, host, port and a ready URL: http://user:pass@host:port for HTTP " +
+        "clients, or with protocol socks5 socks5h://user:pass@host:port for SOCKS5 clients (CONNECT only). " +
+        `${FREE} Traffic sent through the proxy is billed per GB from your balance.`,
       inputSchema: proxyOptions,
       annotations: readOnly,
     },

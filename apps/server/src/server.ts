@@ -88,7 +88,9 @@ async function main() {
 
   await listenOrExplain("PORT", config.PORT, () => app.listen({ port: config.PORT, host: config.HOST }));
   if (gateway) {
-    const ports = `GATEWAY_HTTP_PORT=${config.GATEWAY_HTTP_PORT} or GATEWAY_HTTPS_PORT=${config.GATEWAY_HTTPS_PORT}`;
+    const socks =
+      config.gateway.socksPort === null ? "" : ` or GATEWAY_SOCKS_PORT=${config.gateway.socksPort}`;
+    const ports = `GATEWAY_HTTP_PORT=${config.GATEWAY_HTTP_PORT}, GATEWAY_HTTPS_PORT=${config.GATEWAY_HTTPS_PORT}${socks}`;
     await listenOrExplain(ports, null, () => gateway.listen());
   }
   warnWhenDevelopmentIsExposed(config, [config.HOST, ...(gatewayPlan ? [gatewayPlan.config.host] : [])]);

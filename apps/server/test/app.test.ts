@@ -172,7 +172,7 @@ describe("GET /config", () => {
         price_per_gb_usd: 3,
         dc_price_per_gb_usd: 0.3,
         free_gb: 1,
-        gateway: { host: "localhost", http_port: 8080, https_port: 8443 },
+        gateway: { host: "localhost", http_port: 8080, https_port: 8443, socks_port: 1080 },
         docs_url: `${TEST_APP_URL}/docs`,
         support_url: `${TEST_APP_URL}/docs`,
         terms_url: `${TEST_APP_URL}/terms`,

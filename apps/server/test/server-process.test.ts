@@ -49,6 +49,7 @@ describe.skipIf(samePerDatabase)("the standalone gateway's safety net", () => {
         DATA_DIR: dataDir,
         GATEWAY_BIND: "127.0.0.1",
         GATEWAY_HTTP_PORT: String(httpPort),
+        GATEWAY_SOCKS_PORT: "0",
         GATEWAY_HTTPS_PORT: String(httpsPort),
         GATEWAY_METRICS_PORT: "off",
         FAULT_PROBE: "rejection",
@@ -108,6 +109,7 @@ describe.skipIf(samePerDatabase)("where development mode listens", () => {
       const server = await startServerProcess({
         GATEWAY_DISABLED: "false",
         GATEWAY_HTTP_PORT: String(httpPort),
+        GATEWAY_SOCKS_PORT: "0",
         GATEWAY_HTTPS_PORT: String(httpsPort),
       });
       try {

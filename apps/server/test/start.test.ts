@@ -124,6 +124,7 @@ describe("npm start", () => {
       LOG_FORMAT: "pretty",
       GATEWAY_DISABLED: "false",
       GATEWAY_HTTP_PORT: String(proxyPort),
+      GATEWAY_SOCKS_PORT: "0",
       GATEWAY_HTTPS_PORT: String(tlsProxyPort),
     });
     try {

@@ -60,6 +60,8 @@ export const proxyServerSchema = z.object({
   ip: z.string().nullable(),
   http_port: z.number().int(),
   https_port: z.number().int(),
+  /** SOCKS5 (RFC 1928 CONNECT with username/password); null when the operator turned it off. */
+  socks_port: z.number().int().nullable(),
 });
 export type ProxyServer = z.infer<typeof proxyServerSchema>;
 export const proxyServerResponse = successEnvelope(proxyServerSchema);

@@ -7,7 +7,13 @@ export const publicConfigSchema = z.object({
   price_per_gb_usd: z.number(),
   dc_price_per_gb_usd: z.number(),
   free_gb: z.number(),
-  gateway: z.object({ host: z.string(), http_port: z.number().int(), https_port: z.number().int() }),
+  gateway: z.object({
+    host: z.string(),
+    http_port: z.number().int(),
+    https_port: z.number().int(),
+    /** The SOCKS5 port (null: the operator turned SOCKS5 off). */
+    socks_port: z.number().int().nullable(),
+  }),
   docs_url: z.string(),
   support_url: z.string(),
   terms_url: z.string(),

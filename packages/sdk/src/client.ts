@@ -100,8 +100,17 @@ export function createClient(options: ClientOptions) {
   async function proxy(options: ProxyOptions = {}): Promise<ProxySettings> {
     const [{ username, password }, server] = await Promise.all([credentials(options), gateway()]);
     const host = server.host;
-    const port = server.http_port;
     const auth = `${encodeURIComponent(username)}:${encodeURIComponent(password)}`;
+    if (options.protocol === "socks5") {
+      if (server.socks_port === null)
+        throw ByteTollError.invalidArgument("SOCKS5 is turned off on this install");
+      const port = server.socks_port;
+      return { username, password, host, port, url: `socks5h://${auth}@${urlHost(host)}:${port}` };
+    }
+    if (options.protocol !== undefined && options.protocol !== "http") {
+      throw ByteTollError.invalidArgument("protocol must be http or socks5");
+    }
+    const port = server.http_port;
     return { username, password, host, port, url: `http://${auth}@${urlHost(host)}:${port}` };
   }
 
@@ -116,13 +125,15 @@ export function createClient(options: ClientOptions) {
     usage,
     /** Proxy username (with the sticky / smart options) and password. */
     credentials,
-    /** Proxy settings for an HTTP client; `url` is `http://user:pass@host:port`. */
+    /** Proxy settings; `url` is `http://user:pass@host:port`, or with `protocol: "socks5"`
+     * `socks5h://user:pass@host:port` (the proxy resolves host names). */
     proxy,
-    /** The proxy URL alone: `http://user:pass@host:port`. */
+    /** The proxy URL alone: `http://user:pass@host:port` (or `socks5h://…` with `protocol: "socks5"`). */
     proxyUrl: async (options: ProxyOptions = {}) => (await proxy(options)).url,
     /** Fetches IP information through the gateway with these credentials (uses a few KB of data). */
     async testConnection(options: ProxyOptions = {}): Promise<ConnectionTestData> {
-      const settings = await proxy(options);
+      // The connection test speaks HTTP to the proxy, whichever URL the caller otherwise wants.
+      const settings = await proxy({ ...options, protocol: "http" });
       const body = validate(connectionTestRequestSchema, {
         username: settings.username,
         password: settings.password,

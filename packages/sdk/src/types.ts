@@ -6,7 +6,7 @@ export type PublicConfig = {
   price_per_gb_usd: number;
   dc_price_per_gb_usd: number;
   free_gb: number;
-  gateway: { host: string; http_port: number; https_port: number };
+  gateway: { host: string; http_port: number; https_port: number; socks_port: number | null };
   docs_url: string;
   support_url: string;
   terms_url: string;
@@ -54,7 +54,13 @@ export type UsageDomainRow = {
 
 export type Credentials = { username: string; password: string; options: { use_sticky: boolean } };
 
-export type ProxyServer = { host: string; ip: string | null; http_port: number; https_port: number };
+export type ProxyServer = {
+  host: string;
+  ip: string | null;
+  http_port: number;
+  https_port: number;
+  socks_port: number | null;
+};
 
 export type ConnectionTestData = {
   ip: string;

@@ -7,6 +7,8 @@ export interface ProxyOptions {
   sticky?: boolean | string;
   /** Smart routing: domains the learner found safe go over datacenter exits (cheaper). */
   smart?: boolean;
+  /** `http` (default): an HTTP proxy URL; `socks5`: a `socks5h://` URL for SOCKS5 clients. */
+  protocol?: "http" | "socks5";
 }
 
 const ALPHANUMERICS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";

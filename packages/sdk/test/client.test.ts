@@ -1,4 +1,6 @@
+import http from "node:http";
 import { startFaultProxy } from "@bytetoll/db/fault-proxy";
+import { SocksProxyAgent } from "socks-proxy-agent";
 import { ProxyAgent, fetch as undiciFetch } from "undici";
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
 import {
@@ -58,8 +60,13 @@ describe("the account", () => {
       host: "127.0.0.1",
       http_port: install.gatewayPort,
       https_port: expect.any(Number),
+      socks_port: install.gatewaySocksPort,
     });
-    expect(await sdk.gateway()).toMatchObject({ host: "127.0.0.1", http_port: install.gatewayPort });
+    expect(await sdk.gateway()).toMatchObject({
+      host: "127.0.0.1",
+      http_port: install.gatewayPort,
+      socks_port: install.gatewaySocksPort,
+    });
   });
 
   it("reads usage by day, by domain and by proxy type", async () => {
@@ -106,6 +113,32 @@ describe("proxy credentials", () => {
     );
     const response = await undiciFetch(install.originUrl, { dispatcher: new ProxyAgent(url) });
     expect(await response.text()).toBe(ORIGIN_BODY);
+  });
+
+  it("gives a socks5h:// URL for SOCKS5 clients that works, with the same username options", async () => {
+    const sdk = client();
+    const settings = await sdk.proxy({ protocol: "socks5", smart: true });
+    expect(settings.url).toBe(
+      `socks5h://${encodeURIComponent(settings.username)}:${encodeURIComponent(settings.password)}@127.0.0.1:${install.gatewaySocksPort}`,
+    );
+    expect(settings.username).toMatch(/-routing-smart$/);
+    const agent = new SocksProxyAgent(settings.url);
+    const body = await new Promise<string>((resolve, reject) => {
+      http
+        .get(install.originUrl, { agent }, (res) => {
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (part: string) => {
+            text += part;
+          });
+          res.on("end", () => resolve(text));
+        })
+        .on("error", reject);
+    });
+    agent.destroy();
+    expect(body).toBe(ORIGIN_BODY);
+    const refused = await failure(() => sdk.proxyUrl({ protocol: "ftp" as "http" }));
+    expect(refused.message).toBe("protocol must be http or socks5");
   });
 
   it("tests the connection through the gateway", async () => {

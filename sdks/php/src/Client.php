@@ -79,26 +79,39 @@ final class Client
         return $latest;
     }
 
-    /** @return array{username: string, password: string, host: string, port: int, url: string} */
-    public function proxy(bool|string $sticky = false, bool $smart = false): array
+    /**
+     * Proxy settings. `$protocol` 'http' (default) gives `http://user:pass@host:port`; 'socks5' gives
+     * `socks5h://user:pass@host:port` for SOCKS5 clients (curl's CURLOPT_PROXY takes either).
+     *
+     * @return array{username: string, password: string, host: string, port: int, url: string}
+     */
+    public function proxy(bool|string $sticky = false, bool $smart = false, string $protocol = 'http'): array
     {
+        if ($protocol !== 'http' && $protocol !== 'socks5') {
+            throw ByteTollException::invalidArgument('protocol must be http or socks5');
+        }
         $credentials = $this->credentials($sticky, $smart);
         $server = $this->gateway();
         $host = str_contains($server['host'], ':') ? "[{$server['host']}]" : $server['host'];
         $auth = rawurlencode($credentials['username']) . ':' . rawurlencode($credentials['password']);
+        if ($protocol === 'socks5' && ($server['socks_port'] ?? null) === null) {
+            throw ByteTollException::invalidArgument('SOCKS5 is turned off on this install');
+        }
+        $port = $protocol === 'socks5' ? $server['socks_port'] : $server['http_port'];
+        $scheme = $protocol === 'socks5' ? 'socks5h' : 'http';
         return [
             'username' => $credentials['username'],
             'password' => $credentials['password'],
             'host' => $server['host'],
-            'port' => $server['http_port'],
-            'url' => "http://{$auth}@{$host}:{$server['http_port']}",
+            'port' => $port,
+            'url' => "{$scheme}://{$auth}@{$host}:{$port}",
         ];
     }
 
-    /** `http://user:pass@host:port`, for curl's CURLOPT_PROXY or any HTTP client. */
-    public function proxyUrl(bool|string $sticky = false, bool $smart = false): string
+    /** `http://user:pass@host:port` (or `socks5h://…` with 'socks5'), for curl's CURLOPT_PROXY or any client. */
+    public function proxyUrl(bool|string $sticky = false, bool $smart = false, string $protocol = 'http'): string
     {
-        return $this->proxy($sticky, $smart)['url'];
+        return $this->proxy($sticky, $smart, $protocol)['url'];
     }
 
     /** Fetches IP information through the gateway with these credentials (uses a few KB of data). */

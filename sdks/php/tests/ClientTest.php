@@ -76,6 +76,14 @@ final class ClientTest extends TestCase
         curl_close($curl);
 
         self::assertArrayHasKey('ip', $client->testConnection());
+
+        // SOCKS5: a socks5h:// URL that PHP's curl takes as it is.
+        $socks = $client->proxyUrl(false, false, 'socks5');
+        self::assertMatchesRegularExpression('#^socks5h://[^:]+:[^@]+@127\.0\.0\.1:\d+$#', $socks);
+        $curl = curl_init(RunningInstall::$info['origin_url']);
+        curl_setopt_array($curl, [CURLOPT_RETURNTRANSFER => true, CURLOPT_PROXY => $socks]);
+        self::assertSame('hello from the origin', curl_exec($curl));
+        curl_close($curl);
     }
 
     public function testOrders(): void

@@ -30,6 +30,7 @@ export async function startGateway(
     host: "127.0.0.1",
     httpPort: 0,
     httpsPort: 0,
+    socksPort: 0,
     metricsPort: 0,
     tls: await testCertificate(),
     egressAllow: ["127.0.0.0/8"],

@@ -14,6 +14,8 @@ export interface RunningInstall {
   /** The API's address (what customers call APP_URL). */
   url: string;
   gatewayPort: number;
+  /** The gateway's SOCKS5 port. */
+  gatewaySocksPort: number;
   /** A plain HTTP site on loopback the gateway may reach. */
   originUrl: string;
   /** Signs a new customer in through the e-mail link and answers their API token. */
@@ -38,7 +40,7 @@ export async function startRunningInstall(): Promise<RunningInstall> {
   const database: TestDatabase = await createTestDatabase();
   const origin = http.createServer((_request, response) => response.end(ORIGIN_BODY));
   await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
-  const gateway: Gateway = await startTestGateway(database);
+  const gateway: Gateway = await startTestGateway(database, { socksPort: 0 });
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;
   const t = await createTestApp(
@@ -49,6 +51,7 @@ export async function startRunningInstall(): Promise<RunningInstall> {
       ADMIN_TOKEN,
       GATEWAY_HOST: "127.0.0.1",
       GATEWAY_HTTP_PORT: String(gateway.httpPort),
+      GATEWAY_SOCKS_PORT: String(gateway.socksPort),
       GATEWAY_HTTPS_PORT: String(gateway.httpsPort),
       IPINFO_URL: `${url}/ipinfo`,
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
@@ -83,6 +86,7 @@ export async function startRunningInstall(): Promise<RunningInstall> {
     t,
     url,
     gatewayPort: gateway.httpPort,
+    gatewaySocksPort: gateway.socksPort as number,
     originUrl,
     apiToken,
     async close() {

@@ -15,6 +15,7 @@ export async function startTestGateway(
   const config = loadGatewayConfig({
     GATEWAY_BIND: "127.0.0.1",
     GATEWAY_HTTP_PORT: "0",
+    GATEWAY_SOCKS_PORT: "0",
     GATEWAY_HTTPS_PORT: "0",
     GATEWAY_METRICS_PORT: "off",
     EGRESS_ALLOW: "127.0.0.1/32",

@@ -62,6 +62,7 @@ describe("the server process while Redis is away", () => {
       LOG_LEVEL: "info",
       GATEWAY_DISABLED: "false",
       GATEWAY_HTTP_PORT: String(await freePort()),
+      GATEWAY_SOCKS_PORT: "0",
       GATEWAY_HTTPS_PORT: String(await freePort()),
     });
     try {

@@ -29,7 +29,7 @@ export const TEST_CONFIG: PublicConfig = {
   price_per_gb_usd: 3,
   dc_price_per_gb_usd: 0.3,
   free_gb: 1,
-  gateway: { host: "proxy.example.test", http_port: 8080, https_port: 8443 },
+  gateway: { host: "proxy.example.test", http_port: 8080, https_port: 8443, socks_port: 1080 },
   docs_url: "https://docs.example.test/",
   marketing_url: "https://bytetoll.example.test/",
   support_url: "mailto:support@example.test",

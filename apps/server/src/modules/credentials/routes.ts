@@ -64,6 +64,7 @@ export async function credentialsRoutes(app: App, options: CredentialsRoutesOpti
         ip: await gatewayAddress(),
         http_port: config.GATEWAY_HTTP_PORT,
         https_port: config.GATEWAY_HTTPS_PORT,
+        socks_port: config.gateway.socksPort,
       },
     }),
   );

@@ -17,6 +17,7 @@ export async function publicConfigRoutes(app: App) {
         host: config.GATEWAY_HOST,
         http_port: config.GATEWAY_HTTP_PORT,
         https_port: config.GATEWAY_HTTPS_PORT,
+        socks_port: config.gateway.socksPort,
       },
       docs_url: config.DOCS_URL,
       support_url: config.SUPPORT_URL,

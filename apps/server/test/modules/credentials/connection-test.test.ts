@@ -281,6 +281,7 @@ describe("GET /ipinfo and GET /gateway", () => {
         ip: null,
         http_port: gateway.httpPort,
         https_port: gateway.httpsPort,
+        socks_port: null,
       },
     });
   });

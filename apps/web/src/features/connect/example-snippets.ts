@@ -1,19 +1,27 @@
 /** The site every example fetches: it answers with the address the request left the proxy from. */
 export const EXAMPLE_TARGET_URL = "https://ipinfo.io/json";
 
-export type ExampleLanguage = "curl" | "node" | "python";
+export type ExampleLanguage = "curl" | "node" | "python" | "socks5";
 
 export const EXAMPLE_TABS: Array<{ id: ExampleLanguage; label: string }> = [
   { id: "curl", label: "cURL" },
   { id: "node", label: "Node.js" },
   { id: "python", label: "Python" },
+  { id: "socks5", label: "SOCKS5" },
 ];
+
+/** The tabs for this gateway: SOCKS5 only where the operator left it on. */
+export function exampleTabs(input: ExampleInput | null): typeof EXAMPLE_TABS {
+  return EXAMPLE_TABS.filter((tab) => tab.id !== "socks5" || input?.socksPort != null);
+}
 
 export interface ExampleInput {
   host: string;
   port: number;
   username: string;
   password: string;
+  /** The SOCKS5 port; null when the operator turned SOCKS5 off. */
+  socksPort: number | null;
 }
 
 /** Single-quoted for POSIX shells; passwords are URL-safe, but quote anyway. */
@@ -50,6 +58,19 @@ export function exampleCode(language: ExampleLanguage, input: ExampleInput): str
         `proxy = ${JSON.stringify(withCredentials)}`,
         `response = requests.get(${JSON.stringify(EXAMPLE_TARGET_URL)}, proxies={"http": proxy, "https": proxy})`,
         "print(response.text)",
+      ].join("\n");
+    }
+    case "socks5": {
+      const socks = `${urlHost(input.host)}:${input.socksPort ?? input.port}`;
+      const socksUrl = `socks5h://${credentials}@${socks}`;
+      return [
+        "# cURL: the proxy resolves the host name (--socks5-hostname, or socks5h:// in a proxy URL)",
+        `curl --socks5-hostname ${shellQuote(socks)} --proxy-user ${shellQuote(credentials)} ${shellQuote(EXAMPLE_TARGET_URL)}`,
+        "",
+        '# Python: pip install "requests[socks]"',
+        "import requests",
+        `proxy = ${JSON.stringify(socksUrl)}`,
+        `print(requests.get(${JSON.stringify(EXAMPLE_TARGET_URL)}, proxies={"http": proxy, "https": proxy}).text)`,
       ].join("\n");
     }
   }

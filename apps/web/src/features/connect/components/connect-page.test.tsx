@@ -12,7 +12,13 @@ const CREDENTIALS = {
   password: "pw_0123456789abcdefghijklm",
   options: { use_sticky: false },
 };
-const GATEWAY = { host: "proxy.example.test", ip: "203.0.113.10", http_port: 8080, https_port: 8443 };
+const GATEWAY = {
+  host: "proxy.example.test",
+  ip: "203.0.113.10",
+  http_port: 8080,
+  https_port: 8443,
+  socks_port: 1080,
+};
 const TOKEN = "bt_ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789abcdefgh";
 const TEST_DATA = {
   ip: "198.51.100.23",
@@ -327,5 +333,31 @@ describe("Example code, API token and cards", () => {
     const header = await screen.findByRole("button", { name: "Example Code" });
     expect(header).toHaveAttribute("aria-expanded", "false");
     expect(screen.getByRole("button", { name: "Credentials" })).toHaveAttribute("aria-expanded", "true");
+  });
+});
+
+describe("Connect page SOCKS5", () => {
+  it("names the SOCKS5 port and gives a SOCKS5 example with the current credentials", async () => {
+    signedIn();
+    renderRoute("/connect");
+    const user = userEvent.setup();
+    await shownUsername();
+    expect(await screen.findByText("HTTP, HTTPS, SOCKS5")).toBeInTheDocument();
+    expect(screen.getByText("SOCKS5 port").nextSibling).toHaveTextContent("1080");
+    await user.click(screen.getByRole("tab", { name: "SOCKS5" }));
+    const code = screen.getByTestId("example-code").textContent ?? "";
+    expect(code).toContain(
+      `curl --socks5-hostname 'proxy.example.test:1080' --proxy-user 'btabcdefghij:${CREDENTIALS.password}'`,
+    );
+    expect(code).toContain(`"socks5h://btabcdefghij:${CREDENTIALS.password}@proxy.example.test:1080"`);
+  });
+
+  it("leaves SOCKS5 out where the operator turned it off", async () => {
+    signedIn({ "GET /gateway": ok({ ...GATEWAY, socks_port: null }) });
+    renderRoute("/connect");
+    await shownUsername();
+    expect(await screen.findByText("HTTP, HTTPS")).toBeInTheDocument();
+    expect(screen.queryByText("SOCKS5 port")).toBeNull();
+    expect(screen.queryByRole("tab", { name: "SOCKS5" })).toBeNull();
   });
 });

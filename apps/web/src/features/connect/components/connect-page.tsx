@@ -23,14 +23,16 @@ export function ConnectPage({ audience, notice }: ConnectPageProps) {
   const username = proxyUsername(credentials.username, options);
   const proxy = server.data ? { host: server.data.host, port: server.data.http_port } : null;
   const example =
-    proxy && username && credentials.password ? { ...proxy, username, password: credentials.password } : null;
+    proxy && server.data && username && credentials.password
+      ? { ...proxy, username, password: credentials.password, socksPort: server.data.socks_port }
+      : null;
 
   return (
     <div className="mx-auto max-w-4xl space-y-6">
       <header>
         <h1 className="text-2xl font-semibold text-slate-900">Connect to Proxies</h1>
         <p className="mt-1 text-sm text-slate-600">
-          Point any HTTP client at the proxy server below with your credentials.
+          Point any HTTP or SOCKS5 client at the proxy server below with your credentials.
         </p>
       </header>
       {notice}

@@ -15,17 +15,18 @@ function Row({ label, value, copyLabel }: { label: string; value: string; copyLa
   );
 }
 
-/** docs/product.md#proxy-server: protocols, hostname, fixed IP and the two ports. */
+/** docs/product.md#proxy-server: protocols, hostname, fixed IP and the ports (SOCKS5 when it is on). */
 export function ProxyServerCard({ server }: { server: ProxyServer | undefined }) {
   return (
     <CollapsibleCard cardId="proxy-server" title="Proxy Server">
       {server ? (
         <dl className="divide-y divide-slate-100">
-          <Row label="Protocols" value="HTTP, HTTPS" />
+          <Row label="Protocols" value={server.socks_port === null ? "HTTP, HTTPS" : "HTTP, HTTPS, SOCKS5"} />
           <Row label="Hostname" value={server.host} copyLabel="Copy hostname" />
           <Row label="IP address" value={server.ip ?? "Not resolvable"} />
           <Row label="HTTP port" value={String(server.http_port)} />
           <Row label="HTTPS port" value={String(server.https_port)} />
+          {server.socks_port === null ? null : <Row label="SOCKS5 port" value={String(server.socks_port)} />}
         </dl>
       ) : (
         <div className="space-y-3" data-testid="proxy-server-loading">

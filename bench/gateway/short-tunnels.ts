@@ -1,0 +1,357 @@
+import type { ChildProcess } from "node:child_process";
+import { rmSync } from "node:fs";
+import net from "node:net";
+import { join } from "node:path";
+import tls from "node:tls";
+import { fileURLToPath } from "node:url";
+import { SQUID, startSquid, startTinyproxy, TINYPROXY } from "../footprint/processes.ts";
+import { cpuMs, startChild } from "./children.ts";
+
+/**
+ * `npm run bench:tunnels`: the workload scrapers send — many short connections, each a new TCP
+ * connection, a tunnel (HTTP CONNECT or SOCKS5) or a plain request, one 20 KB page, close — through
+ * the gateway's 8080, 8443 and SOCKS5 fronts, beside squid, tinyproxy and a direct connection,
+ * measured in the same run on loopback. Rounds alternate between subjects; medians are reported.
+ * Every phase has a fixed number of connections, so the run ends by itself.
+ */
+
+const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
+const PER_CLIENT = Number(process.env.BENCH_PER_CLIENT ?? 40);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const PAGE_BYTES = 20_000;
+const here = fileURLToPath(new URL(".", import.meta.url));
+
+type Front =
+  | { kind: "direct" }
+  | { kind: "http"; port: number; tls?: boolean; authorization?: string }
+  | { kind: "socks"; port: number; username: string; password: string };
+
+interface Subject {
+  name: string;
+  front: Front;
+  /** The proxy's process (its CPU); null for the direct path. */
+  pid: number | null;
+}
+
+type Workload = "tunnel" | "tunnel, TLS to the site" | "plain HTTP";
+const WORKLOADS: Workload[] = ["tunnel", "tunnel, TLS to the site", "plain HTTP"];
+
+/** Writes `send` (if any) and collects what arrives until `complete` says how much of it was the
+ * answer (null: not yet); resolves with the answer's bytes. */
+function exchange(
+  socket: net.Socket,
+  send: Buffer | string | null,
+  complete: (data: Buffer) => number | null,
+) {
+  return new Promise<Buffer>((resolve, reject) => {
+    let data: Buffer = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      data = data.length === 0 ? chunk : Buffer.concat([data, chunk]);
+      const used = complete(data);
+      if (used === null) return;
+      cleanup();
+      if (used < data.length) socket.unshift(data.subarray(used));
+      resolve(data.subarray(0, used));
+    };
+    const onEnd = () => {
+      cleanup();
+      reject(new Error(`closed after ${data.length} bytes: ${data.subarray(0, 80).toString("latin1")}`));
+    };
+    const cleanup = () => {
+      socket.off("data", onData);
+      socket.off("end", onEnd);
+      socket.off("error", onEnd);
+    };
+    socket.on("data", onData);
+    socket.once("end", onEnd);
+    socket.once("error", onEnd);
+    if (send) socket.write(send);
+  });
+}
+
+const bytes = (count: number) => (data: Buffer) => (data.length >= count ? count : null);
+const headEnd = (data: Buffer) => {
+  const end = data.indexOf("\r\n\r\n");
+  return end === -1 ? null : end + 4;
+};
+
+/** Reads one response with a Content-Length body. */
+async function response(socket: net.Socket, request: string): Promise<void> {
+  let total: number | null = null;
+  await exchange(socket, request, (data) => {
+    if (total === null) {
+      const end = headEnd(data);
+      if (end === null) return null;
+      const head = data.subarray(0, end).toString("latin1");
+      if (!/^HTTP\/1\.[01] 200/.test(head)) throw new Error(head.split("\r\n")[0]);
+      total = end + Number(/\r\ncontent-length:\s*(\d+)/i.exec(head)?.[1] ?? 0);
+    }
+    return data.length >= total ? total : null;
+  });
+}
+
+function connect(port: number, overTls = false): Promise<net.Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = overTls
+      ? tls.connect({ port, host: "127.0.0.1", rejectUnauthorized: false }, () => resolve(socket))
+      : net.connect(port, "127.0.0.1", () => resolve(socket));
+    socket.setNoDelay(true);
+    socket.once("error", reject);
+  });
+}
+
+/** A new connection whose stream reaches the site (through the front's tunnel). */
+async function tunnelTo(front: Front, sitePort: number): Promise<net.Socket> {
+  if (front.kind === "direct") return connect(sitePort);
+  if (front.kind === "http") {
+    const socket = await connect(front.port, front.tls);
+    const auth = front.authorization ? `Proxy-Authorization: ${front.authorization}\r\n` : "";
+    const head = await exchange(
+      socket,
+      `CONNECT 127.0.0.1:${sitePort} HTTP/1.1\r\nHost: 127.0.0.1:${sitePort}\r\n${auth}\r\n`,
+      headEnd,
+    );
+    if (!/^HTTP\/1\.[01] 200/.test(head.toString("latin1"))) throw new Error(`CONNECT: ${head}`);
+    return socket;
+  }
+  const socket = await connect(front.port);
+  await exchange(socket, Buffer.from([5, 1, 2]), bytes(2));
+  const user = Buffer.from(front.username);
+  const password = Buffer.from(front.password);
+  const status = await exchange(
+    socket,
+    Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([password.length]), password]),
+    bytes(2),
+  );
+  if (status[1] !== 0) throw new Error("SOCKS5 credentials refused");
+  const reply = await exchange(
+    socket,
+    Buffer.from([5, 1, 0, 1, 127, 0, 0, 1, sitePort >> 8, sitePort & 0xff]),
+    bytes(10),
+  );
+  if (reply[1] !== 0) throw new Error(`SOCKS5 reply ${reply[1]}`);
+  return socket;
+}
+
+const GET_PAGE = `GET /bytes/${PAGE_BYTES} HTTP/1.1\r\nHost: site\r\n\r\n`;
+
+/** One short connection of a workload, start to close; resolves when the page has arrived. */
+async function once(
+  front: Front,
+  workload: Workload,
+  site: { port: number; tlsPort: number },
+): Promise<void> {
+  if (workload === "plain HTTP") {
+    if (front.kind === "socks") throw new Error("SOCKS5 carries tunnels only");
+    const socket = await connect(
+      front.kind === "direct" ? site.port : front.port,
+      front.kind === "http" && front.tls,
+    );
+    const target =
+      front.kind === "direct" ? `/bytes/${PAGE_BYTES}` : `http://127.0.0.1:${site.port}/bytes/${PAGE_BYTES}`;
+    const auth =
+      front.kind === "http" && front.authorization ? `Proxy-Authorization: ${front.authorization}\r\n` : "";
+    await response(socket, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${site.port}\r\n${auth}\r\n`);
+    socket.destroy();
+    return;
+  }
+  const secure = workload === "tunnel, TLS to the site";
+  const raw = await tunnelTo(front, secure ? site.tlsPort : site.port);
+  if (!secure) {
+    await response(raw, GET_PAGE);
+    raw.destroy();
+    return;
+  }
+  const inner = await new Promise<tls.TLSSocket>((resolve, reject) => {
+    const socket = tls.connect({ socket: raw, rejectUnauthorized: false, servername: "localhost" }, () =>
+      resolve(socket),
+    );
+    socket.once("error", reject);
+  });
+  await response(inner, GET_PAGE);
+  inner.destroy();
+  raw.destroy();
+}
+
+interface RoundResult {
+  perSecond: number;
+  p50: number;
+  p99: number;
+  cpuMsPer1000: number | null;
+}
+
+async function round(subject: Subject, workload: Workload, site: { port: number; tlsPort: number }) {
+  const latencies: number[] = [];
+  const cpuBefore = subject.pid === null ? 0 : cpuMs(subject.pid);
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async () => {
+      for (let i = 0; i < PER_CLIENT; i++) {
+        const at = performance.now();
+        await once(subject.front, workload, site);
+        latencies.push(performance.now() - at);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  const cpu = subject.pid === null ? null : cpuMs(subject.pid) - cpuBefore;
+  return {
+    perSecond: latencies.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    cpuMsPer1000: cpu === null ? null : (cpu * 1000) / latencies.length,
+  } satisfies RoundResult;
+}
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+const CELL = 14;
+function line(label: string, values: Array<string | number | null>, digits = 0): string {
+  return `${label.padEnd(34)}${values
+    .map((v) => (typeof v === "number" ? v.toFixed(digits) : (v ?? "—")).padStart(CELL))
+    .join("")}`;
+}
+
+const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
+
+async function main(): Promise<void> {
+  const origin = await startChild(join(here, "origin-process.ts"));
+  const gateway = await startChild(join(here, "gateway-process.ts"));
+  const tinyproxy = await startTinyproxy();
+  const squid = await startSquid();
+  const peers: Array<{ child: ChildProcess; dir: string }> = [tinyproxy, squid].filter(
+    (peer): peer is NonNullable<typeof peer> => peer !== null,
+  );
+  const site = { port: origin.ready.port, tlsPort: origin.ready.tlsPort as number };
+  const { username = "", password = "" } = gateway.ready;
+  const authorization = basic(username, password);
+  const gatewayPid = gateway.child.pid ?? null;
+  const subjects: Subject[] = [
+    { name: "direct", front: { kind: "direct" }, pid: null },
+    { name: "gateway", front: { kind: "http", port: gateway.ready.port, authorization }, pid: gatewayPid },
+    {
+      name: "gateway 8443",
+      front: { kind: "http", port: gateway.ready.tlsPort as number, tls: true, authorization },
+      pid: gatewayPid,
+    },
+    {
+      name: "gateway SOCKS5",
+      front: { kind: "socks", port: gateway.ready.socksPort as number, username, password },
+      pid: gatewayPid,
+    },
+    ...(tinyproxy
+      ? [
+          {
+            name: "tinyproxy",
+            front: {
+              kind: "http",
+              port: tinyproxy.port,
+              authorization: basic("bench", "bench-password"),
+            } as Front,
+            pid: tinyproxy.child.pid ?? null,
+          },
+        ]
+      : []),
+    ...(squid
+      ? [{ name: "squid", front: { kind: "http", port: squid.port } as Front, pid: squid.child.pid ?? null }]
+      : []),
+  ];
+  try {
+    console.log(
+      `ByteToll short-connection benchmark — loopback, ${CLIENTS} clients × ${PER_CLIENT} connections per round, ` +
+        `each: connect, ${"tunnel or request"}, one ${PAGE_BYTES / 1000} KB page, close; ${ROUNDS} alternating rounds, medians\n`,
+    );
+    const results = new Map<string, RoundResult[]>();
+    const applies = (subject: Subject, workload: Workload) =>
+      !(workload === "plain HTTP" && subject.front.kind === "socks");
+    process.stdout.write("warming up…\n");
+    for (const subject of subjects)
+      for (const workload of WORKLOADS)
+        if (applies(subject, workload)) await once(subject.front, workload, site);
+    for (let r = 1; r <= ROUNDS; r++) {
+      process.stdout.write(`round ${r}/${ROUNDS}…\n`);
+      for (const workload of WORKLOADS) {
+        for (const subject of subjects) {
+          if (!applies(subject, workload)) continue;
+          const key = `${workload}\u0000${subject.name}`;
+          results.set(key, [...(results.get(key) ?? []), await round(subject, workload, site)]);
+        }
+      }
+    }
+    const pick = (workload: Workload, subject: Subject, of: (r: RoundResult) => number | null) => {
+      const rounds = results.get(`${workload}\u0000${subject.name}`);
+      if (!rounds) return null;
+      const values = rounds.map(of).filter((v): v is number => v !== null);
+      return values.length === 0 ? null : median(values);
+    };
+    console.log(
+      line(
+        "",
+        subjects.map((s) => s.name),
+      ),
+    );
+    for (const workload of WORKLOADS) {
+      console.log(`\n${workload}`);
+      console.log(
+        line(
+          "  connections/s",
+          subjects.map((s) => pick(workload, s, (r) => r.perSecond)),
+        ),
+      );
+      console.log(
+        line(
+          "  latency p50 (ms)",
+          subjects.map((s) => pick(workload, s, (r) => r.p50)),
+          1,
+        ),
+      );
+      console.log(
+        line(
+          "  latency p99 (ms)",
+          subjects.map((s) => pick(workload, s, (r) => r.p99)),
+          1,
+        ),
+      );
+      console.log(
+        line(
+          "  proxy CPU per 1,000 (ms)",
+          subjects.map((s) => pick(workload, s, (r) => r.cpuMsPer1000)),
+        ),
+      );
+    }
+    const squidSubject = subjects.find((s) => s.name === "squid");
+    if (squidSubject) {
+      console.log("\nAgainst squid (its plain port; the same workload):");
+      for (const workload of WORKLOADS) {
+        const base = pick(workload, squidSubject, (r) => r.perSecond);
+        const baseP99 = pick(workload, squidSubject, (r) => r.p99);
+        for (const subject of subjects.filter((s) => s.name.startsWith("gateway"))) {
+          const rate = pick(workload, subject, (r) => r.perSecond);
+          const p99 = pick(workload, subject, (r) => r.p99);
+          if (rate === null || base === null || p99 === null || baseP99 === null) continue;
+          console.log(
+            `  ${workload.padEnd(24)} ${subject.name.padEnd(15)} ${(rate / base).toFixed(2)}× squid's rate, ` +
+              `p99 ${p99.toFixed(1)} ms vs ${baseP99.toFixed(1)} ms`,
+          );
+        }
+      }
+    } else console.log(`squid skipped: ${SQUID} is not installed (apt-get install -y squid)`);
+    if (!tinyproxy)
+      console.log(`tinyproxy skipped: ${TINYPROXY} is not installed (apt-get install -y tinyproxy)`);
+  } finally {
+    for (const child of [origin.child, gateway.child]) {
+      child.removeAllListeners("exit");
+      child.disconnect();
+    }
+    for (const peer of peers) {
+      peer.child.kill("SIGTERM");
+      rmSync(peer.dir, { recursive: true, force: true });
+    }
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exit(1);
+});
