@@ -28,7 +28,9 @@ export function GroupBuyDeposit({ deal, signedIn, refundAddress }: GroupBuyDepos
               {formatMoney(deposit)}
             </span>
           </span>
-          {deal.status !== "activated" ? (
+          {/* An activated group buy's deposits bought data; what it still owes (a payout that
+              failed) is withdrawn like any other deposit. */}
+          {deal.status !== "activated" || deposit > 0 ? (
             <WithdrawDialog dealId={deal.id} deposit={deposit} refundAddress={refundAddress} />
           ) : null}
         </div>

@@ -215,6 +215,24 @@ describe("Promotions", () => {
     expect(api.callsTo("POST", `/deals/${GROUP}/withdraw`).at(-1)?.body).toEqual({ wallet_address: WALLET });
   });
 
+  it("offers Withdraw on an activated group buy only for what it still owes (a payout that failed)", async () => {
+    let owed = 50;
+    dashboard({
+      "GET /deals/latestv2": ok([groupBuy({ status: "activated" })]),
+      [`GET /deals/${GROUP}/deposits`]: () => ok({ total_deposit: owed }),
+    });
+    const view = renderRoute("/");
+    const group = await card("Group buy: 5,000 GB at $1");
+    await within(group).findByText("$50");
+    expect(within(group).getByRole("button", { name: "Withdraw" })).toBeEnabled();
+    view.unmount();
+    owed = 0;
+    renderRoute("/");
+    const settled = await card("Group buy: 5,000 GB at $1");
+    await within(settled).findByText("$0");
+    expect(within(settled).queryByRole("button", { name: "Withdraw" })).toBeNull();
+  });
+
   it("keeps Withdraw disabled without a deposit", async () => {
     dashboard({
       "GET /deals/latestv2": ok([groupBuy()]),
