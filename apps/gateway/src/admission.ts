@@ -77,15 +77,8 @@ export class Admission {
   async authenticate(client: Duplex, { options, passwordHash }: Presented): Promise<AccountBalance> {
     this.live.hold(options.base, client);
     const account = await this.accounts.authenticate(options.base, passwordHash);
-    if (!account) {
-      if (options.base.includes("-") && !(await this.accounts.exists(options.base))) {
-        throw new Refusal(
-          "bad_username_option",
-          "Unknown username option: use {username}[-session-{8 letters or digits}][-routing-smart]",
-        );
-      }
-      throw wrongCredentials();
-    }
+    // The username's options were read before (an unknown one is refused there).
+    if (!account) throw wrongCredentials();
     account.holdClient(client);
     this.onAuthenticated(client);
     return account;

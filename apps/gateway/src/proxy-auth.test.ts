@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { isPlausibleUsername, parseProxyAuthorization, parseUsernameOptions } from "./proxy-auth.ts";
+import type { Refusal } from "./refusal.ts";
 
 describe("proxy credentials", () => {
   it("reads Basic credentials and keeps colons in the password", () => {
@@ -10,26 +11,36 @@ describe("proxy credentials", () => {
     expect(parseProxyAuthorization(undefined)).toBeNull();
   });
 
-  it("splits the username options of the grammar", () => {
-    expect(parseUsernameOptions("alice")).toEqual({ base: "alice", sessionId: undefined, smart: false });
-    expect(parseUsernameOptions("alice-session-Ab12cd34")).toEqual({
+  it("splits the username options of the grammar, in any order", () => {
+    const plain = { base: "alice", country: undefined, city: undefined, sessionId: undefined };
+    expect(parseUsernameOptions("alice")).toEqual({ ...plain, sessionMinutes: 10, smart: false });
+    expect(parseUsernameOptions("alice-session-Ab12cd34")).toMatchObject({ sessionId: "Ab12cd34" });
+    expect(parseUsernameOptions("alice-routing-smart-session-x-sesstime-90-country-gb-city-leeds")).toEqual({
       base: "alice",
-      sessionId: "Ab12cd34",
-      smart: false,
-    });
-    expect(parseUsernameOptions("alice-session-Ab12cd34-routing-smart")).toEqual({
-      base: "alice",
-      sessionId: "Ab12cd34",
+      country: "GB",
+      city: "leeds",
+      sessionId: "x",
+      sessionMinutes: 90,
       smart: true,
     });
-    expect(parseUsernameOptions("alice-routing-smart")).toEqual({
-      base: "alice",
-      sessionId: undefined,
-      smart: true,
+  });
+
+  it("refuses an unknown or malformed option with bad_username_option naming it", () => {
+    const refusalOf = (name: string) => {
+      try {
+        parseUsernameOptions(name);
+      } catch (error) {
+        return error as Refusal;
+      }
+      throw new Error(`${name} was accepted`);
+    };
+    expect(refusalOf("alice-colour-red")).toMatchObject({
+      code: "bad_username_option",
+      message: "Unknown username option 'colour'",
     });
-    // Unknown or misplaced options stay in the base, where no credential matches them.
-    expect(parseUsernameOptions("alice-routing-smart-session-Ab12cd34").base).toBe("alice-routing-smart");
-    expect(parseUsernameOptions("alice-country-us").base).toBe("alice-country-us");
+    expect(refusalOf("alice-country-zz").message).toBe("Bad country code 'zz'");
+    expect(refusalOf("alice-country-EU").message).toBe("Bad country code 'EU'");
+    expect(refusalOf("alice-sesstime-10m").message).toMatch(/^Bad session lifetime '10m'/);
   });
 
   it("takes a username with a control character (Unicode Cc) for a wrong credential, and only that", () => {

@@ -1,3 +1,6 @@
+import { type ParsedProxyUsername, parseProxyUsername } from "@bytetoll/contracts";
+import { Refusal } from "./refusal.ts";
+
 export interface BasicCredentials {
   username: string;
   password: string;
@@ -26,24 +29,13 @@ export function parseProxyAuthorization(header: string | undefined): BasicCreden
   return { username: decoded.slice(0, colon), password: decoded.slice(colon + 1) };
 }
 
-export interface UsernameOptions {
-  /** The credential's own username, options removed. */
-  base: string;
-  /** `-session-{8 alphanumerics}`: pins the upstream for the session's lifetime. */
-  sessionId: string | undefined;
-  /** `-routing-smart`: the user's datacenter rules decide the proxy type. */
-  smart: boolean;
-}
+/** The username's options (the grammar is packages/contracts' proxy-username.ts). */
+export type UsernameOptions = ParsedProxyUsername;
 
-const OPTIONS = /^(.+?)(?:-session-([A-Za-z0-9]{8}))?(-routing-smart)?$/;
-
-/** `{username}[-session-{id}][-routing-smart]`, in that order. Whatever is left over stays in
- * `base`; if no credential has that name the caller reports an unknown option. */
+/** `{username}[-country-CC][-city-NAME][-session-ID][-sesstime-MINUTES][-routing-smart]`, in any
+ * order; an unknown or malformed option is a 407 bad_username_option naming it. */
 export function parseUsernameOptions(username: string): UsernameOptions {
-  const match = OPTIONS.exec(username);
-  return {
-    base: match?.[1] ?? username,
-    sessionId: match?.[2],
-    smart: match?.[3] !== undefined,
-  };
+  const parsed = parseProxyUsername(username);
+  if (!parsed.ok) throw new Refusal("bad_username_option", parsed.message);
+  return parsed.value;
 }

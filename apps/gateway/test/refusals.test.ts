@@ -62,25 +62,36 @@ describe("refusals carry their reason", () => {
     }
   });
 
-  it("refuses unknown or malformed username options with 407 bad_username_option", async () => {
-    for (const name of [
-      `${user.username}-country-us`,
-      `${user.username}-session-abc`,
-      `${user.username}-session-abcdefgh1`,
-      `${user.username}-routing-smart-session-abcdefgh`,
-      `${user.username}-routing-dumb`,
-    ]) {
+  it("refuses unknown or malformed username options with 407 bad_username_option naming the option", async () => {
+    for (const [name, message] of [
+      [`${user.username}-colour-red`, "Unknown username option 'colour'"],
+      [`${user.username}-country-zz`, "Bad country code 'zz'"],
+      [`${user.username}-country-usa`, "Bad country code 'usa'"],
+      [`${user.username}-session-${"a".repeat(33)}`, "Bad session id"],
+      [`${user.username}-session-ab_c`, "Bad session id 'ab_c'"],
+      [`${user.username}-sesstime-0`, "Bad session lifetime '0'"],
+      [`${user.username}-sesstime-1441`, "Bad session lifetime '1441'"],
+      [`${user.username}-city-X`, "Bad city 'X'"],
+      [`${user.username}-routing-dumb`, "Bad routing 'dumb'"],
+      [`${user.username}-session`, "Username option 'session' needs a value"],
+      [`${user.username}-session-a-session-b`, "Username option 'session' is given twice"],
+    ] as const) {
       const response = await connect(basic(name, user.password));
       expect(response.status, name).toBe(407);
       expect(response.headers["x-bytetoll-error"], name).toBe("bad_username_option");
+      expect(JSON.parse(response.body).message, name).toContain(message);
     }
   });
 
-  it("accepts the documented options", async () => {
+  it("accepts the documented options, in any order and case of country", async () => {
     for (const name of [
       `${user.username}-session-Ab12cd34`,
       `${user.username}-routing-smart`,
       `${user.username}-session-abcd1234-routing-smart`,
+      `${user.username}-routing-smart-session-abc`,
+      `${user.username}-session-${"Z".repeat(32)}-sesstime-1440`,
+      `${user.username}-country-US-city-new_york-sesstime-1`,
+      `${user.username}-sesstime-30-country-de-session-7`,
     ]) {
       expect((await plainGet(basic(name, user.password))).status, name).toBe(200);
     }

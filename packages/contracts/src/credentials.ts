@@ -48,10 +48,6 @@ export type ConnectionTestResponse = z.infer<typeof connectionTestResponse>;
 export const PROXY_TARGET_NOT_ALLOWED = "Proxy host or port is not allowed.";
 export const PROXY_TEST_SUCCEEDED = "Connected through the proxy.";
 
-/** docs/product.md#username-grammar (docs/product.md#username-grammar): `{username}[-session-{id}][-routing-smart]`. */
-export const SESSION_ID_LENGTH = 8;
-export const SESSION_SUFFIX_PREFIX = "-session-";
-export const ROUTING_SMART_SUFFIX = "-routing-smart";
 
 /** GET /gateway: docs/product.md#routes-and-layout's Proxy Server card — the host, the fixed IP it resolves to, the ports. */
 export const proxyServerSchema = z.object({

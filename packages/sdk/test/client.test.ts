@@ -106,6 +106,13 @@ describe("proxy credentials", () => {
     const sticky = await sdk.credentials({ sticky: "abcd1234", smart: true });
     expect(sticky.username).toBe(`${plain.username}-session-abcd1234-routing-smart`);
     expect((await sdk.credentials({ sticky: true })).username).toMatch(/-session-[A-Za-z0-9]{8}$/);
+    const targeted = await sdk.credentials({
+      sticky: "s1",
+      sessionMinutes: 60,
+      country: "DE",
+      city: "berlin",
+    });
+    expect(targeted.username).toBe(`${plain.username}-country-de-city-berlin-session-s1-sesstime-60`);
 
     const url = await sdk.proxyUrl();
     expect(url).toBe(
@@ -263,9 +270,15 @@ describe("bad arguments", () => {
       [() => sdk.transactions.cancel(42), "orderId must be a non-empty string of at most 64 characters"],
       [() => sdk.transactions.history({ page: 0 }), "page must be at least 1"],
       [
-        () => sdk.credentials({ sticky: "short" }),
-        "sticky must be true, false or a session id of 8 letters or digits",
+        () => sdk.credentials({ sticky: "not_alnum" }),
+        "sticky must be true, false or a session id of 1–32 letters or digits",
       ],
+      [() => sdk.credentials({ country: "zz" }), "Bad country code 'zz'"],
+      [
+        () => sdk.credentials({ sticky: true, sessionMinutes: 0 }),
+        "sessionMinutes must be a whole number from 1 to 1440",
+      ],
+      [() => sdk.credentials({ city: "New York" }), "Bad city 'New York': 2–40 of a–z and _"],
       [
         () => sdk.deals.withdraw("abcdefgh", "not a wallet"),
         "wallet_address: Please enter a valid wallet address (0x… or a Solana address)",

@@ -13,7 +13,7 @@ final class Client
     public const USAGE_GROUPINGS = ['day', 'domain', 'proxy_type'];
     public const USAGE_PERIODS = [1, 7, 14, 30, 90];
     public const NETWORKS = ['solana', 'polygon', 'base', 'ethereum'];
-    private const SESSION_ID = '/^[A-Za-z0-9]{8}$/';
+    private const SESSION_ID = '/^[A-Za-z0-9]{1,32}$/';
     private const WALLET = '/^(0x[0-9a-fA-F]{40}|[1-9A-HJ-NP-Za-km-z]{32,44})$/';
 
     private readonly Http $http;
@@ -68,12 +68,18 @@ final class Client
     }
 
     /**
-     * Proxy username (grammar `{username}[-session-{id}][-routing-smart]`) and password.
-     * $sticky: true for a random session id, or a session id of 8 letters or digits.
+     * Proxy username (grammar `{username}[-country-CC][-city-NAME][-session-ID][-sesstime-MINUTES][-routing-smart]`)
+     * and password. $sticky: true for a random session id, or a session id of 1–32 letters or digits;
+     * $country: an ISO 3166-1 alpha-2 code (the gateway refuses one that is not assigned);
+     * $sessionMinutes: how long a sticky session keeps its exit after its last use (1–1440, default 10).
      */
-    public function credentials(bool|string $sticky = false, bool $smart = false): array
-    {
-        $suffix = self::usernameSuffix($sticky, $smart);
+    public function credentials(
+        bool|string $sticky = false,
+        bool $smart = false,
+        ?string $country = null,
+        ?int $sessionMinutes = null,
+    ): array {
+        $suffix = self::usernameSuffix($sticky, $smart, $country, $sessionMinutes);
         $latest = $this->data('GET', '/credentials/latest');
         $latest['username'] .= $suffix;
         return $latest;
@@ -85,12 +91,17 @@ final class Client
      *
      * @return array{username: string, password: string, host: string, port: int, url: string}
      */
-    public function proxy(bool|string $sticky = false, bool $smart = false, string $protocol = 'http'): array
-    {
+    public function proxy(
+        bool|string $sticky = false,
+        bool $smart = false,
+        string $protocol = 'http',
+        ?string $country = null,
+        ?int $sessionMinutes = null,
+    ): array {
         if ($protocol !== 'http' && $protocol !== 'socks5') {
             throw ByteTollException::invalidArgument('protocol must be http or socks5');
         }
-        $credentials = $this->credentials($sticky, $smart);
+        $credentials = $this->credentials($sticky, $smart, $country, $sessionMinutes);
         $server = $this->gateway();
         $host = str_contains($server['host'], ':') ? "[{$server['host']}]" : $server['host'];
         $auth = rawurlencode($credentials['username']) . ':' . rawurlencode($credentials['password']);
@@ -109,9 +120,14 @@ final class Client
     }
 
     /** `http://user:pass@host:port` (or `socks5h://…` with 'socks5'), for curl's CURLOPT_PROXY or any client. */
-    public function proxyUrl(bool|string $sticky = false, bool $smart = false, string $protocol = 'http'): string
-    {
-        return $this->proxy($sticky, $smart, $protocol)['url'];
+    public function proxyUrl(
+        bool|string $sticky = false,
+        bool $smart = false,
+        string $protocol = 'http',
+        ?string $country = null,
+        ?int $sessionMinutes = null,
+    ): string {
+        return $this->proxy($sticky, $smart, $protocol, $country, $sessionMinutes)['url'];
     }
 
     /** Fetches IP information through the gateway with these credentials (uses a few KB of data). */
@@ -274,13 +290,23 @@ final class Client
         return rawurlencode($value);
     }
 
-    private static function usernameSuffix(bool|string $sticky, bool $smart): string
+    /** The options in the grammar's documented order (packages/contracts/src/proxy-username.ts). */
+    private static function usernameSuffix(bool|string $sticky, bool $smart, ?string $country, ?int $sessionMinutes): string
     {
         if (is_string($sticky) && !preg_match(self::SESSION_ID, $sticky)) {
-            throw ByteTollException::invalidArgument('sticky must be true, false or a session id of 8 letters or digits');
+            throw ByteTollException::invalidArgument('sticky must be true, false or a session id of 1–32 letters or digits');
+        }
+        if ($country !== null && !preg_match('/^[A-Za-z]{2}$/', $country)) {
+            throw ByteTollException::invalidArgument("Bad country code '{$country}'");
+        }
+        if ($sessionMinutes !== null && ($sessionMinutes < 1 || $sessionMinutes > 1440)) {
+            throw ByteTollException::invalidArgument('sessionMinutes must be a whole number from 1 to 1440');
         }
         $session = $sticky === true ? self::randomSessionId() : ($sticky === false ? null : $sticky);
-        return ($session === null ? '' : "-session-{$session}") . ($smart ? '-routing-smart' : '');
+        return ($country === null ? '' : '-country-' . strtolower($country))
+            . ($session === null ? '' : "-session-{$session}")
+            . ($session === null || $sessionMinutes === null || $sessionMinutes === 10 ? '' : "-sesstime-{$sessionMinutes}")
+            . ($smart ? '-routing-smart' : '');
     }
 
     private static function randomSessionId(): string

@@ -67,6 +67,10 @@ final class ClientTest extends TestCase
         $client = self::client();
         $plain = $client->credentials();
         self::assertSame($plain['username'] . '-session-abcd1234-routing-smart', $client->credentials('abcd1234', true)['username']);
+        self::assertSame(
+            $plain['username'] . '-country-de-session-s1-sesstime-60',
+            $client->credentials('s1', false, 'DE', 60)['username'],
+        );
         $url = $client->proxyUrl(true);
         self::assertMatchesRegularExpression('#^http://[^:]+-session-[A-Za-z0-9]{8}:[^@]+@127\.0\.0\.1:\d+$#', $url);
 
@@ -103,7 +107,7 @@ final class ClientTest extends TestCase
     public function testCancellingAWaitingOrderAndTheHistory(): void
     {
         $client = self::client();
-        $order = $client->createCryptoOrder(2, 'solana');
+        $order = $client->createCryptoOrder(6, 'solana');
         $cancelled = $client->cancelTransaction($order['order_id']);
         self::assertSame([$order['order_id'], 'cancelled'], [$cancelled['order_id'], $cancelled['payment_status']]);
         self::assertSame('cancelled', $client->getTransaction($order['order_id'])['payment_status']);
@@ -170,7 +174,9 @@ final class ClientTest extends TestCase
             'per_page must be between 1 and 100' => fn () => $client->listTransactions(1, 500),
             'orderId must be a non-empty string of at most 64 characters' => fn () => $client->getTransaction(''),
             'page must be at least 1' => fn () => $client->history(0),
-            'sticky must be true, false or a session id of 8 letters or digits' => fn () => $client->credentials('short'),
+            'sticky must be true, false or a session id of 1–32 letters or digits' => fn () => $client->credentials('not_alnum'),
+            "Bad country code 'usa'" => fn () => $client->credentials(false, false, 'usa'),
+            'sessionMinutes must be a whole number from 1 to 1440' => fn () => $client->credentials(true, false, null, 0),
             'wallet_address: Please enter a valid wallet address (0x… or a Solana address)' => fn () => $client->withdrawDeal('abcdefgh', 'nope'),
             'At least one hostname is required' => fn () => $client->saveHostnames([' ']),
             'ruleId must be a whole number of at least 1' => fn () => $client->setRoutingRule(0, true),

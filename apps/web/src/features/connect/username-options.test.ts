@@ -13,6 +13,19 @@ describe("proxy username options", () => {
     );
   });
 
+  it("adds the country and a session lifetime other than the default, as the gateway reads them", () => {
+    expect(
+      proxyUsername("btabc", { sessionId: "s1", intelligence: true, country: "DE", sessionMinutes: 60 }),
+    ).toBe("btabc-country-de-session-s1-sesstime-60-routing-smart");
+    expect(proxyUsername("btabc", { sessionId: "s1", intelligence: false, sessionMinutes: 10 })).toBe(
+      "btabc-session-s1",
+    );
+    // A lifetime without a sticky session means nothing and is left out.
+    expect(proxyUsername("btabc", { sessionId: null, intelligence: false, sessionMinutes: 60 })).toBe(
+      "btabc",
+    );
+  });
+
   it("adds no suffix to credentials that have not loaded", () => {
     expect(proxyUsername("", { sessionId: "Ab3dE6gH", intelligence: true })).toBe("");
   });

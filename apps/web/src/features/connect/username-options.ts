@@ -1,4 +1,4 @@
-import { ROUTING_SMART_SUFFIX, SESSION_ID_LENGTH, SESSION_SUFFIX_PREFIX } from "@bytetoll/contracts";
+import { formatProxyUsername, SESSION_ID_LENGTH } from "@bytetoll/contracts";
 
 const ALPHANUMERICS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
 
@@ -18,11 +18,20 @@ export interface UsernameOptions {
   /** Set while sticky session is on. */
   sessionId: string | null;
   intelligence: boolean;
+  /** ISO 3166-1 alpha-2 code of the exit country; null: any. */
+  country?: string | null;
+  /** Minutes a sticky session keeps its exit after its last use (the gateway's default: 10). */
+  sessionMinutes?: number;
 }
 
-/** docs/product.md#username-grammar: `{username}[-session-{id}][-routing-smart]`, in that order. */
+/** docs/product.md#username-grammar, built by the one definition in @bytetoll/contracts:
+ * `{username}[-country-CC][-city-NAME][-session-ID][-sesstime-MINUTES][-routing-smart]`. */
 export function proxyUsername(base: string, options: UsernameOptions): string {
   if (!base) return "";
-  const session = options.sessionId ? `${SESSION_SUFFIX_PREFIX}${options.sessionId}` : "";
-  return `${base}${session}${options.intelligence ? ROUTING_SMART_SUFFIX : ""}`;
+  return formatProxyUsername(base, {
+    country: options.country ?? undefined,
+    sessionId: options.sessionId ?? undefined,
+    sessionMinutes: options.sessionId ? options.sessionMinutes : undefined,
+    smart: options.intelligence,
+  });
 }
