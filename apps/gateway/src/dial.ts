@@ -269,7 +269,7 @@ export async function dial(
   } catch (error) {
     observer?.failed(isExitFailure(upstream, (error as Error).message));
     throw new Refusal(
-      "upstream_failed",
+      (error as NodeJS.ErrnoException).code === "ECONNREFUSED" ? "dial_refused" : "dial_failed",
       `Could not reach ${target.address}:${target.port} via ${upstream.id}: ${(error as Error).message}`,
     );
   }

@@ -181,10 +181,10 @@ export class EgressGuard {
     try {
       resolved = await this.resolveHost(domain);
     } catch {
-      throw new Refusal("upstream_failed", `Could not resolve ${domain}`);
+      throw new Refusal("dial_failed", `Could not resolve ${domain}`);
     }
     const addresses = resolved.map((text) => parseIpLiteral(text)).filter((a): a is IpAddress => a !== null);
-    if (addresses.length === 0) throw new Refusal("upstream_failed", `Could not resolve ${domain}`);
+    if (addresses.length === 0) throw new Refusal("dial_failed", `Could not resolve ${domain}`);
     // Every address is checked, not just the first: a name mixing public and private answers is
     // a rebinding attempt as far as we are concerned.
     for (const address of addresses) {

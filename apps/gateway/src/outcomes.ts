@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Admitted } from "./admission.ts";
 import { dial, type TargetSocket } from "./dial.ts";
 import { SPLICE_HALF_CLOSED } from "./native-splice.ts";
-import { Refusal } from "./refusal.ts";
+import { DIAL_CAUSES, Refusal } from "./refusal.ts";
 
 /** How one connection or request to a target ended, as the Intelligence learner counts it. */
 export type ConnectionEnd = "ok" | "dial_failure" | "reset" | "tls_cut" | "blocked_status";
@@ -103,7 +103,7 @@ export class ConnectionOutcomes {
   /** A plain request ended without a response: the target could not be reached, or hung up. */
   failed(admitted: Admitted, error: unknown): void {
     if (!(error instanceof Refusal) || error.code !== "upstream_failed") return;
-    this.record(admitted, error.message.startsWith("Could not reach") ? "dial_failure" : "reset");
+    this.record(admitted, DIAL_CAUSES.has(error.reason) ? "dial_failure" : "reset");
   }
 
   /** dial() for a tunnel, reporting a failed dial now and the tunnel's end at close. Only the

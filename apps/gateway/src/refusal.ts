@@ -1,10 +1,13 @@
 import type { Duplex } from "node:stream";
 
+/** What clients are told in `X-ByteToll-Error` (and the JSON body's `error`). */
 export type RefusalCode =
   | "auth_required"
   | "bad_credentials"
   | "bad_username_option"
   | "balance_exhausted"
+  | "subuser_limit_reached"
+  | "subuser_disabled"
   | "account_disabled"
   | "destination_forbidden"
   | "upstream_failed"
@@ -12,20 +15,119 @@ export type RefusalCode =
   | "request_timeout"
   | "too_many_connections";
 
-const statusOf: Record<RefusalCode, [number, string]> = {
-  auth_required: [407, "Proxy Authentication Required"],
-  bad_credentials: [407, "Proxy Authentication Required"],
-  bad_username_option: [407, "Proxy Authentication Required"],
-  balance_exhausted: [402, "Payment Required"],
-  account_disabled: [403, "Forbidden"],
-  destination_forbidden: [403, "Forbidden"],
-  upstream_failed: [502, "Bad Gateway"],
-  bad_request: [400, "Bad Request"],
-  request_timeout: [408, "Request Timeout"],
-  too_many_connections: [503, "Service Unavailable"],
-};
+/** SOCKS5 reply codes (RFC 1928 §6) a refusal can become. */
+const SOCKS_GENERAL_FAILURE = 0x01;
+const SOCKS_NOT_ALLOWED = 0x02;
+const SOCKS_HOST_UNREACHABLE = 0x04;
+const SOCKS_CONNECTION_REFUSED = 0x05;
+const SOCKS_TTL_EXPIRED = 0x06;
 
-export const REFUSAL_CODES = Object.keys(statusOf) as RefusalCode[];
+interface CauseInfo {
+  status: number;
+  /** The reason phrase: wget, Go, requests and aiohttp show only the status line, so it says why. */
+  reason: string;
+  code: RefusalCode;
+  socksReply: number;
+}
+
+/**
+ * Every reason the gateway refuses a request, in one list: each with its HTTP status and reason
+ * phrase, the code clients see, and its SOCKS5 reply. A cause is finer than its code where the
+ * gateway itself needs to tell them apart (a dial that failed is the site's or the exit's
+ * failure; a site that hung up mid-answer is another), so nothing downstream parses messages.
+ */
+const CAUSES = {
+  auth_required: {
+    status: 407,
+    reason: "Proxy Authentication Required",
+    code: "auth_required",
+    socksReply: SOCKS_NOT_ALLOWED,
+  },
+  bad_credentials: {
+    status: 407,
+    reason: "Bad Proxy Credentials",
+    code: "bad_credentials",
+    socksReply: SOCKS_NOT_ALLOWED,
+  },
+  bad_username_option: {
+    status: 407,
+    reason: "Bad Username Option",
+    code: "bad_username_option",
+    socksReply: SOCKS_NOT_ALLOWED,
+  },
+  balance_exhausted: {
+    status: 402,
+    reason: "Balance Exhausted",
+    code: "balance_exhausted",
+    socksReply: SOCKS_NOT_ALLOWED,
+  },
+  /** A sub-user used up its own limit for the period (the owner's balance may still hold data). */
+  subuser_limit_reached: {
+    status: 402,
+    reason: "Sub-user Limit Reached",
+    code: "subuser_limit_reached",
+    socksReply: SOCKS_NOT_ALLOWED,
+  },
+  subuser_disabled: {
+    status: 403,
+    reason: "Sub-user Disabled",
+    code: "subuser_disabled",
+    socksReply: SOCKS_NOT_ALLOWED,
+  },
+  account_disabled: {
+    status: 403,
+    reason: "Account Disabled",
+    code: "account_disabled",
+    socksReply: SOCKS_NOT_ALLOWED,
+  },
+  destination_forbidden: {
+    status: 403,
+    reason: "Destination Forbidden",
+    code: "destination_forbidden",
+    socksReply: SOCKS_NOT_ALLOWED,
+  },
+  /** The target (or the exit in front of it) could not be reached at all. */
+  dial_failed: {
+    status: 502,
+    reason: "Destination Unreachable",
+    code: "upstream_failed",
+    socksReply: SOCKS_HOST_UNREACHABLE,
+  },
+  /** The target actively refused the connection. */
+  dial_refused: {
+    status: 502,
+    reason: "Connection Refused",
+    code: "upstream_failed",
+    socksReply: SOCKS_CONNECTION_REFUSED,
+  },
+  /** The target was reached but closed, reset or answered something that is not HTTP. */
+  upstream_failed: {
+    status: 502,
+    reason: "Bad Gateway",
+    code: "upstream_failed",
+    socksReply: SOCKS_GENERAL_FAILURE,
+  },
+  bad_request: { status: 400, reason: "Bad Request", code: "bad_request", socksReply: SOCKS_GENERAL_FAILURE },
+  request_timeout: {
+    status: 408,
+    reason: "Request Timeout",
+    code: "request_timeout",
+    socksReply: SOCKS_TTL_EXPIRED,
+  },
+  too_many_connections: {
+    status: 503,
+    reason: "Too Many Connections",
+    code: "too_many_connections",
+    socksReply: SOCKS_GENERAL_FAILURE,
+  },
+} as const satisfies Record<string, CauseInfo>;
+
+export type RefusalCause = keyof typeof CAUSES;
+
+/** The causes of a failed dial: the site's or the exit's failure, not one after a response began. */
+export const DIAL_CAUSES: ReadonlySet<RefusalCause> = new Set(["dial_failed", "dial_refused"]);
+
+export const REFUSAL_CODES = [...new Set(Object.values(CAUSES).map((cause) => cause.code))] as RefusalCode[];
 
 /** A connection refused before it was counted (at a connection cap) or before its request was
  * read (408) gets this long for the client to read the refusal; then it is cut. */
@@ -44,16 +146,20 @@ const ignore = () => {};
 /** A request the gateway will not carry; the code travels in `X-ByteToll-Error` so clients
  * (and the server's connection test) can tell the reasons apart without parsing the body. */
 export class Refusal extends Error {
+  readonly code: RefusalCode;
   readonly status: number;
   readonly statusText: string;
+  readonly socksReply: number;
   constructor(
-    readonly code: RefusalCode,
+    readonly reason: RefusalCause,
     message: string,
   ) {
     super(message);
-    const [status, statusText] = statusOf[code];
-    this.status = status;
-    this.statusText = statusText;
+    const info: CauseInfo = CAUSES[reason];
+    this.code = info.code;
+    this.status = info.status;
+    this.statusText = info.reason;
+    this.socksReply = info.socksReply;
   }
 }
 

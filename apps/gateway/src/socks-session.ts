@@ -20,21 +20,6 @@ import {
 } from "./socks5.ts";
 import { openTunnel } from "./tunnel-setup.ts";
 
-/** What a refusal becomes in a SOCKS5 reply. Credential refusals never get here: they fail the
- * username/password step itself. */
-const socksReplyOf: Record<RefusalCode, SocksReplyCode> = {
-  auth_required: SocksReply.notAllowed,
-  bad_credentials: SocksReply.notAllowed,
-  bad_username_option: SocksReply.notAllowed,
-  balance_exhausted: SocksReply.notAllowed,
-  account_disabled: SocksReply.notAllowed,
-  destination_forbidden: SocksReply.notAllowed,
-  upstream_failed: SocksReply.hostUnreachable,
-  bad_request: SocksReply.generalFailure,
-  request_timeout: SocksReply.ttlExpired,
-  too_many_connections: SocksReply.generalFailure,
-};
-
 const CREDENTIAL_REFUSALS: ReadonlySet<RefusalCode> = new Set([
   "auth_required",
   "bad_credentials",
@@ -134,7 +119,7 @@ export function serveSocksClient(client: Duplex, deps: SessionDeps, reader = new
     if (error instanceof Refusal) {
       deps.logger.info({ reason: error.code, message: error.message }, "SOCKS5 request refused");
       if (!CREDENTIAL_REFUSALS.has(error.code)) deps.metrics.refusals.labels(error.code).inc();
-      fail(reply(socksReplyOf[error.code]));
+      fail(reply(error.socksReply as SocksReplyCode));
       return;
     }
     if (error instanceof SocksFailure) {

@@ -170,12 +170,12 @@ describe("SOCKS5 on GATEWAY_SOCKS_PORT", () => {
     // BIND and UDP ASSOCIATE: command not supported.
     expect(await answer(user, connectV4([127, 0, 0, 1], origin.port, 2))).toBe(7);
     expect(await answer(user, connectV4([127, 0, 0, 1], origin.port, 3))).toBe(7);
-    // Nothing listens there: host unreachable.
+    // Nothing listens there: connection refused.
     const closed = net.createServer();
     await new Promise<void>((resolve) => closed.listen(0, "127.0.0.1", resolve));
     const closedPort = (closed.address() as net.AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await answer(user, connectV4([127, 0, 0, 1], closedPort))).toBe(4);
+    expect(await answer(user, connectV4([127, 0, 0, 1], closedPort))).toBe(5);
     // A client offering no username/password method is told none is acceptable.
     const noAuth = await socksExchange(gateway.socksPort as number, [Buffer.from([5, 1, 0])]);
     expect(Buffer.concat(noAuth)).toEqual(Buffer.from([5, 0xff]));
