@@ -73,6 +73,9 @@ function listenOn(server: net.Server, port: number, host: string): Promise<void>
   });
 }
 
+/** What OpenSSL calls a plain HTTP request (GET …, CONNECT …) where a TLS handshake belongs. */
+const PLAIN_HTTP_ON_TLS = new Set(["ERR_SSL_HTTP_REQUEST", "ERR_SSL_HTTPS_PROXY_REQUEST"]);
+
 /** A client socket's errors end it (Node destroys it); there is nobody else to tell. */
 const ignoreError = () => {};
 
@@ -250,8 +253,21 @@ export function createGateway({
       handshaking.set(key, socket);
       socket.once("close", () => handshaking.delete(key));
     });
-    // A failed or timed-out handshake: nothing to answer, the connection just ends.
-    httpsServer.on("tlsClientError", (_error, socket) => socket.destroy());
+    // A failed or timed-out handshake ends the connection. A plain proxy request sent to the TLS
+    // port is told so at once, in plain HTTP on the TCP socket under the failed TLS.
+    httpsServer.on("tlsClientError", (error: NodeJS.ErrnoException, socket) => {
+      const tcp = handshaking.get(`${socket.remoteAddress} ${socket.remotePort}`);
+      if (tcp && PLAIN_HTTP_ON_TLS.has(error.code ?? "")) {
+        metrics.refusals.labels("bad_request").inc();
+        const port = portOf(httpServer);
+        refuseConnection(
+          tcp,
+          new Refusal("bad_request", `This port speaks TLS: send plain proxy requests to port ${port}`),
+        );
+        return;
+      }
+      socket.destroy();
+    });
     await listenOn(httpServer, config.httpPort, config.host);
     await listenOn(httpsServer, config.httpsPort, config.host);
     if (config.socksPort !== null) {

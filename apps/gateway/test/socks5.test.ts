@@ -247,4 +247,27 @@ describe("SOCKS5 on GATEWAY_SOCKS_PORT", () => {
     // Sooner than the head deadline (1 s here) that it waited out before.
     expect(Date.now() - started).toBeLessThan(900);
   });
+
+  it("answers a plain proxy request sent to the TLS port at once, in plain HTTP, naming the port to use", async () => {
+    const user = await seedUser(database, BALANCE);
+    const started = Date.now();
+    const result = await curl([
+      "-x",
+      `http://${user.username}:${user.password}@127.0.0.1:${gateway.httpsPort}`,
+      `http://127.0.0.1:${origin.port}/`,
+    ]);
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(result.status).toBe(400);
+    expect(JSON.parse(result.body)).toMatchObject({
+      error: "bad_request",
+      message: `This port speaks TLS: send plain proxy requests to port ${gateway.httpPort}`,
+    });
+    const tunnel = await curl([
+      "-p",
+      "-x",
+      `http://${user.username}:${user.password}@127.0.0.1:${gateway.httpsPort}`,
+      `http://127.0.0.1:${origin.port}/`,
+    ]).catch((error: { stderr?: string }) => ({ status: 0, body: error.stderr ?? "" }));
+    expect(`${tunnel.status} ${tunnel.body}`).toMatch(/400/);
+  });
 });
