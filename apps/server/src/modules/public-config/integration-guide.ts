@@ -49,7 +49,9 @@ export const AGENT_ENDPOINTS = [
   },
 ] as const;
 
-const code = (text: string) => `<pre><code>${escapeHtml(text)}</code></pre>`;
+/** A code block: it scrolls sideways, so it takes keyboard focus and has a name (WCAG 2.1.1). */
+const code = (label: string, text: string) =>
+  `<pre tabindex="0" role="region" aria-label="${escapeHtml(label)}"><code>${escapeHtml(text)}</code></pre>`;
 
 const referenceLink = `<p>Every endpoint, with its parameters and answers: <a href="${API_REFERENCE_PATH}">API reference</a>.</p>`;
 
@@ -79,11 +81,11 @@ status, which the SDKs raise as an error carrying the status and that message.</
 <h2>Node.js</h2>
 <p>Node.js 20.18 or later. Install the SDK (typed, no dependencies) from this server, and undici for its
 proxy agent:</p>
-${code(nodeInstallCommand(apiUrl))}
+${code("Node.js install commands", nodeInstallCommand(apiUrl))}
 <p>The program prints your balance, your usage of the last 7 days and your exit IP address through the
 proxy. The SDK also reads credentials, tests the connection, creates crypto top-up orders, and manages
 deals, hostnames and routing rules; its README is in the package.</p>
-${code(nodeExample(apiUrl))}
+${code("Node.js example", nodeExample(apiUrl))}
 ${referenceLink}
 </section>
 
@@ -92,8 +94,8 @@ ${referenceLink}
 <p>PHP 8.1 or later with the curl extension, nothing else. Download and unpack the SDK from this server
 (with Composer, add <code>bytetoll-php</code> as a <code>path</code> repository instead of requiring
 <code>autoload.php</code>):</p>
-${code(phpInstallCommand(apiUrl))}
-${code(phpExample(apiUrl))}
+${code("PHP install commands", phpInstallCommand(apiUrl))}
+${code("PHP example", phpExample(apiUrl))}
 ${referenceLink}
 </section>
 
@@ -103,7 +105,7 @@ ${referenceLink}
 20.18 or later). Add it to your MCP client's configuration — Claude Desktop's
 <code>claude_desktop_config.json</code> looks like this; other clients take the same command, arguments and
 environment — with your API token:</p>
-${code(mcpClientConfig(apiUrl))}
+${code("MCP client configuration", mcpClientConfig(apiUrl))}
 <p>Its tools read your balance, usage, transactions, deals, hostnames and routing rules, give proxy
 credentials and a proxy URL, test the connection (a few KB of data), create USDC top-up orders (pay address,
 amount and checkout link — a person pays them), withdraw group-buy deposits and change hostnames and
@@ -114,12 +116,12 @@ on the Connect page to revoke it.</p>
 <a href="${app}${OPENAPI_PATH}"><code>${app}${OPENAPI_PATH}</code></a> (OpenAPI 3) and the token as a bearer
 token.</p>
 <p>The endpoints an agent needs most:</p>
-<table>
+<div class="table-scroll" tabindex="0" role="region" aria-label="Endpoints an agent needs most"><table>
 <thead><tr><th>call</th><th>auth</th><th>what it does</th></tr></thead>
 <tbody>
 ${endpointRows}
 </tbody>
-</table>
+</table></div>
 ${referenceLink}
 </section>
 

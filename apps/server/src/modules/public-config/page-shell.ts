@@ -6,7 +6,10 @@ pre{background:#f1f5f9;border:1px solid #e2e8f0;border-radius:.5rem;padding:1rem
 code{font-family:ui-monospace,SFMono-Regular,Menlo,monospace}
 a{color:#4f46e5}
 table{border-collapse:collapse}
-td,th{text-align:left;vertical-align:top;padding:.25rem .75rem .25rem 0;border-bottom:1px solid #e2e8f0}`;
+td,th{text-align:left;vertical-align:top;padding:.25rem .75rem .25rem 0;border-bottom:1px solid #e2e8f0}
+td code{overflow-wrap:anywhere}
+.table-scroll{overflow-x:auto}
+pre:focus-visible,.table-scroll:focus-visible{outline:2px solid #4f46e5;outline-offset:2px}`;
 
 /**
  * The frame of the few HTML pages the server answers itself (legal placeholders, the integration

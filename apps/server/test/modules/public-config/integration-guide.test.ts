@@ -49,7 +49,7 @@ const HTML_ENTITIES: Record<string, string> = { "&lt;": "<", "&gt;": ">", "&quot
 /** The text of code block `index` in the guide's section `id`, as a reader copies it. */
 function codeOf(id: string, index = 0): string {
   const section = html.match(new RegExp(`<section id="${id}">([\\s\\S]*?)</section>`))?.[1] ?? "";
-  const escaped = [...section.matchAll(/<pre><code>([\s\S]*?)<\/code><\/pre>/g)][index]?.[1];
+  const escaped = [...section.matchAll(/<pre[^>]*><code>([\s\S]*?)<\/code><\/pre>/g)][index]?.[1];
   if (escaped === undefined) throw new Error(`no code block ${index} in section ${id}`);
   return escaped.replace(/&(lt|gt|quot|#39);/g, (entity) => HTML_ENTITIES[entity]!).replaceAll("&amp;", "&");
 }

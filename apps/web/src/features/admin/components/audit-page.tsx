@@ -2,6 +2,7 @@ import type { AuditEntry } from "@bytetoll/contracts";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
+import { ScrollRegion } from "../../../components/ui/scroll-region.tsx";
 import { formatDateTime } from "../../../lib/format.ts";
 import { AUDIT_FILTERS, useAuditLog } from "../api/get-audit-log.ts";
 import { useListParams } from "../hooks/use-list-params.ts";
@@ -33,13 +34,17 @@ function Subject({ entry }: { entry: AuditEntry }) {
 }
 
 function Change({ entry }: { entry: AuditEntry }) {
-  if (entry.before === null && entry.after === null) return <span className="text-slate-400">—</span>;
+  if (entry.before === null && entry.after === null) return <span className="text-slate-500">—</span>;
   return (
     <details className="max-w-sm whitespace-normal">
       <summary className="cursor-pointer text-xs">Before → after</summary>
       <div className="mt-1 grid gap-1 text-xs sm:grid-cols-2">
-        <pre className="overflow-x-auto rounded bg-slate-50 p-2">{JSON.stringify(entry.before, null, 2)}</pre>
-        <pre className="overflow-x-auto rounded bg-slate-50 p-2">{JSON.stringify(entry.after, null, 2)}</pre>
+        <ScrollRegion label="Before" className="rounded bg-slate-50 p-2">
+          <pre>{JSON.stringify(entry.before, null, 2)}</pre>
+        </ScrollRegion>
+        <ScrollRegion label="After" className="rounded bg-slate-50 p-2">
+          <pre>{JSON.stringify(entry.after, null, 2)}</pre>
+        </ScrollRegion>
       </div>
     </details>
   );
@@ -50,7 +55,7 @@ const COLUMNS: readonly Column<AuditEntry>[] = [
   { header: "Who", cell: (entry) => entry.actor },
   { header: "Action", cell: (entry) => <span className="font-mono text-xs">{entry.action}</span> },
   { header: "Subject", cell: (entry) => <Subject entry={entry} /> },
-  { header: "Note", cell: (entry) => entry.note ?? <span className="text-slate-400">—</span> },
+  { header: "Note", cell: (entry) => entry.note ?? <span className="text-slate-500">—</span> },
   { header: "Change", cell: (entry) => <Change entry={entry} /> },
 ];
 

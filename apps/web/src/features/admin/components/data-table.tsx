@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ScrollRegion } from "../../../components/ui/scroll-region.tsx";
 import { classNames } from "../../../lib/class-names.ts";
 
 export interface Column<T> {
@@ -23,7 +24,7 @@ export function DataTable<T>({
   rowKey: (row: T) => string;
 }) {
   return (
-    <div className="overflow-x-auto max-sm:overflow-visible">
+    <ScrollRegion label={caption} className="rounded max-sm:overflow-visible">
       <table className="min-w-full divide-y divide-slate-200 text-sm max-sm:block">
         <caption className="sr-only">{caption}</caption>
         <thead className="bg-slate-50 text-left text-xs font-semibold tracking-wide text-slate-500 uppercase max-sm:sr-only">
@@ -63,7 +64,7 @@ export function DataTable<T>({
           ))}
         </tbody>
       </table>
-    </div>
+    </ScrollRegion>
   );
 }
 

@@ -116,7 +116,7 @@ export function DomainsCard() {
 
 function Evidence({ domain }: { domain: AdminDomain }) {
   const evidence = domain.evidence;
-  if (!evidence) return <span className="text-slate-400">Not probed yet</span>;
+  if (!evidence) return <span className="text-slate-500">Not probed yet</span>;
   return (
     <details className="max-w-xs whitespace-normal">
       <summary className="cursor-pointer text-xs">

@@ -25,7 +25,7 @@ const INSTANCE_COLUMNS: readonly Column<GatewayInstance>[] = [
     cell: (instance) => {
       const entries = Object.entries(instance.refusals).filter(([, count]) => count > 0);
       return entries.length === 0 ? (
-        <span className="text-slate-400">None</span>
+        <span className="text-slate-500">None</span>
       ) : (
         <span className="text-xs">{entries.map(([reason, count]) => `${reason} ${count}`).join(" · ")}</span>
       );

@@ -8,6 +8,7 @@ import { useState } from "react";
 import { Link, useParams } from "react-router";
 import { toast } from "sonner";
 import { Button } from "../../../components/ui/button.tsx";
+import { ScrollRegion } from "../../../components/ui/scroll-region.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { formatDateTime, formatGb, formatMoney } from "../../../lib/format.ts";
 import { useOrder } from "../api/get-order.ts";
@@ -103,9 +104,12 @@ export function OrderPage() {
                 {event.detail ? (
                   <details className="mt-1">
                     <summary className="cursor-pointer text-xs text-slate-500">Stored record</summary>
-                    <pre className="mt-1 overflow-x-auto rounded-lg bg-slate-50 p-2 text-xs text-slate-700">
-                      {JSON.stringify(event.detail, null, 2)}
-                    </pre>
+                    <ScrollRegion
+                      label="Stored record"
+                      className="mt-1 rounded-lg bg-slate-50 p-2 text-xs text-slate-700"
+                    >
+                      <pre>{JSON.stringify(event.detail, null, 2)}</pre>
+                    </ScrollRegion>
                   </details>
                 ) : null}
               </li>

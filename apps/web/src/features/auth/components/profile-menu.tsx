@@ -36,7 +36,9 @@ export function ProfileMenu({ apiToken, balanceAlert }: { apiToken: ReactNode; b
 
   return (
     <>
-      <DropdownMenu.Root>
+      {/* Not modal: a modal menu hides the page from screen readers (aria-hidden) while its links
+          and buttons stay focusable, which WCAG 4.1.2 forbids. */}
+      <DropdownMenu.Root modal={false}>
         <DropdownMenu.Trigger
           className={buttonClassName("ghost", "shrink-0")}
           aria-label="Account menu"

@@ -7,7 +7,7 @@ import { CollapsibleCard } from "./collapsible-card.tsx";
 /** On a phone the lines wrap (a cURL line is wider than the screen); from sm up they keep their shape and
  * scroll inside the card. Either way the block never widens the page. */
 const EXAMPLE_CODE_CLASSES =
-  "mt-4 max-w-full overflow-x-auto rounded-xl bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100 whitespace-pre-wrap break-all sm:whitespace-pre sm:break-normal";
+  "mt-4 max-w-full overflow-x-auto rounded-xl bg-slate-900 p-4 font-mono text-xs leading-relaxed text-slate-100 whitespace-pre-wrap break-all focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-400 sm:whitespace-pre sm:break-normal";
 
 /** docs/product.md#example-code: cURL, Node.js and Python tabs with the current credentials. */
 export function ExampleCodeCard({ input }: { input: ExampleInput | null }) {
@@ -38,7 +38,13 @@ export function ExampleCodeCard({ input }: { input: ExampleInput | null }) {
         </div>
         <CopyButton value={code} label="Copy example code" />
       </div>
-      <pre role="tabpanel" aria-label="Example code" className={EXAMPLE_CODE_CLASSES}>
+      <pre
+        role="tabpanel"
+        aria-label="Example code"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: from sm up the block scrolls sideways; a keyboard user scrolls it once focused
+        tabIndex={0}
+        className={EXAMPLE_CODE_CLASSES}
+      >
         <code data-testid="example-code">{code || "Loading credentials…"}</code>
       </pre>
     </CollapsibleCard>

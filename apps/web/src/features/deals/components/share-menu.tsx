@@ -32,7 +32,10 @@ export function ShareMenu({
   }
 
   return (
-    <DropdownMenu.Root onOpenChange={() => setCopied("idle")}>
+    // Not modal: a modal menu hides the rest of the page from screen readers (aria-hidden) while
+    // its links and buttons stay focusable, which WCAG 4.1.2 forbids. Escape and a click outside
+    // still close it, and focus returns to the trigger.
+    <DropdownMenu.Root modal={false} onOpenChange={() => setCopied("idle")}>
       <DropdownMenu.Trigger className={buttonClassName("ghost")} aria-label={`Share ${title}`}>
         <Share2 aria-hidden="true" className="size-4" />
       </DropdownMenu.Trigger>

@@ -133,7 +133,8 @@ export function CryptoCheckoutForm({
           {purchase.pending ? <Loader2 aria-hidden="true" className="size-4 animate-spin" /> : null}
           {purchase.pending ? "Creating order…" : "Pay"}
         </Button>
-        <div className="flex items-center gap-3 text-xs text-slate-400">
+        {/* slate-500, not lighter: the word must keep 4.5:1 against white (WCAG AA). */}
+        <div className="flex items-center gap-3 text-xs text-slate-500">
           <span className="h-px flex-1 bg-slate-200" />
           or
           <span className="h-px flex-1 bg-slate-200" />

@@ -53,7 +53,8 @@ export function PaymentMethodChoice({
                 {label}
               </span>
               {provider ? (
-                <span className="text-xs text-slate-500">Powered by {paymentProviderName({ provider })}</span>
+                // slate-600: slate-500 on the selected tile's indigo-50 is 4.26:1, under AA's 4.5:1.
+                <span className="text-xs text-slate-600">Powered by {paymentProviderName({ provider })}</span>
               ) : null}
             </label>
           );

@@ -1,0 +1,264 @@
+import { createRequire } from "node:module";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { launchBrowser, SCREEN_SIZES, type ScreenSize } from "./fixtures/browser.ts";
+import { type ServerWithGateway, startServerWithGateway } from "./fixtures/gateway.ts";
+import type { RunningServer } from "./fixtures/server.ts";
+import { signInThroughPage, tokenOf } from "./fixtures/sign-in.ts";
+
+/** axe-core's own build, injected into each page as a script. */
+const AXE_PATH = createRequire(import.meta.url).resolve("axe-core");
+/** WCAG 2.2 AA, as axe names its rules' tags. */
+const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
+const ADMIN_TOKEN = "e2e-a11y-admin-token-0123456789ab";
+const OPERATOR = `a11y-ops-${Date.now()}@example.com`;
+const CUSTOMER = `a11y-customer-${Date.now()}@example.com`;
+const WALLET = "0x52908400098527886E0F7030069857D2E4169EE7";
+
+let site: ServerWithGateway;
+let server: RunningServer;
+let browser: Browser;
+/** Signed-in browser storage (the app token) of the customer and the operator. */
+let customerState: Awaited<ReturnType<BrowserContext["storageState"]>>;
+let operatorState: typeof customerState;
+let paidOrderId: string;
+let unpaidOrderId: string;
+let customerId: string;
+
+async function call<T>(path: string, token: string, body?: unknown, method = "POST"): Promise<T> {
+  const response = await fetch(`${server.url}${path}`, {
+    method: body === undefined ? "GET" : method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const envelope = (await response.json()) as { data: T; message?: string };
+  if (!response.ok) throw new Error(`${path}: ${response.status} ${envelope.message}`);
+  return envelope.data;
+}
+
+function newDeal(deal_type: "flash_sale" | "group_buy", deal_title: string, deal_price: number) {
+  return call<{ id: string }>("/admin/deals", ADMIN_TOKEN, {
+    deal_type,
+    deal_title,
+    deal_price,
+    deal_start_time: new Date(Date.now() - 60_000).toISOString(),
+    deal_end_time: new Date(Date.now() + 3_600_000).toISOString(),
+    deal_target_gb: 5000,
+  });
+}
+
+/** Everything the pages show: traffic, a paid and an unpaid order, live deals, a withdrawn deposit
+ * (a pending payout for the console) and the audit entries those leave. */
+async function seed(): Promise<void> {
+  const context = await browser.newContext({ baseURL: server.url });
+  const page = await context.newPage();
+  await signInThroughPage(page, server, CUSTOMER);
+  const token = await tokenOf(page);
+  customerId = (await call<{ id: string }>("/auth/session", token)).id;
+  const credentials = await call<{ username: string; password: string }>("/credentials/latest", token);
+  await site.fetchThroughGateway(credentials.username, credentials.password);
+  await newDeal("flash_sale", "Flash sale: mobile data at $2/GB", 2);
+  const groupBuy = await newDeal("group_buy", "Group buy: mobile data at $1/GB", 1);
+  const order = (body: object) =>
+    call<{ order_id: string }>("/transactions", token, { method: "crypto", network_type: "solana", ...body });
+  paidOrderId = (await order({ amount: 30 })).order_id;
+  await fetch(`${server.url}/dev/orders/${paidOrderId}/pay`, { method: "POST" });
+  unpaidOrderId = (await order({ amount: 9 })).order_id;
+  const deposit = (await order({ amount: 100, deal_id: groupBuy.id })).order_id;
+  await fetch(`${server.url}/dev/orders/${deposit}/pay`, { method: "POST" });
+  await call(`/deals/${groupBuy.id}/withdraw`, token, { wallet_address: WALLET });
+  await call(`/admin/customers/${customerId}/credit`, ADMIN_TOKEN, { gb: 2, note: "a11y" });
+  customerState = await context.storageState();
+  await context.close();
+
+  const operatorContext = await browser.newContext({ baseURL: server.url });
+  await signInThroughPage(await operatorContext.newPage(), server, OPERATOR);
+  operatorState = await operatorContext.storageState();
+  await operatorContext.close();
+}
+
+beforeAll(async () => {
+  [site, browser] = await Promise.all([
+    startServerWithGateway(20_000, { ADMIN_TOKEN, ADMIN_EMAILS: OPERATOR }),
+    launchBrowser(),
+  ]);
+  server = site.server;
+  await seed();
+}, 180_000);
+afterAll(async () => {
+  await browser?.close();
+  await site?.stop();
+});
+
+/** axe's WCAG 2.2 AA violations on the page as it is now, one line per rule and element. */
+async function violations(page: Page, what: string): Promise<string[]> {
+  await page.waitForLoadState("networkidle");
+  // A page of our own loaded anew has no axe yet; a menu opened on the same page keeps it.
+  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
+  const found = await page.evaluate(
+    (tags) =>
+      (
+        window as unknown as {
+          axe: {
+            run: (
+              context: Document,
+              options: object,
+            ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
+          };
+        }
+      ).axe.run(document, { runOnly: { type: "tag", values: tags } }),
+    WCAG_TAGS,
+  );
+  return found.violations.flatMap((rule) =>
+    rule.nodes.map((node) => `${what}: ${rule.id} at ${node.target.join(" ")}`),
+  );
+}
+
+type Check = (page: Page) => Promise<void>;
+
+/** Pages (path and what shows it is ready) and open states to check, for a signed-in customer. */
+const customerViews: Array<[string, Check]> = [
+  ["/", (page) => page.getByRole("article", { name: "Flash sale: mobile data at $2/GB" }).waitFor()],
+  [
+    "/ share menu",
+    async (page) => {
+      await page.getByRole("button", { name: "Share Flash sale: mobile data at $2/GB" }).click();
+      await page.getByRole("menuitem", { name: "Copy link" }).waitFor();
+    },
+  ],
+  [
+    "/ buy more dialog, USDC chosen",
+    async (page) => {
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Buy More" }).click();
+      await page.getByRole("dialog").getByText("Powered by", { exact: false }).first().waitFor();
+    },
+  ],
+  [
+    "/ account menu",
+    async (page) => {
+      await page.keyboard.press("Escape");
+      await page.getByRole("button", { name: "Account menu" }).click();
+      await page.getByRole("menuitem", { name: "Profile" }).waitFor();
+    },
+  ],
+  [
+    "/ profile dialog",
+    async (page) => {
+      await page.getByRole("menuitem", { name: "Profile" }).click();
+      await page.getByRole("dialog").waitFor();
+    },
+  ],
+  ["/checkout?usd=30", (page) => page.getByRole("button", { name: "Pay", exact: true }).waitFor()],
+  ["/checkout?order_id=UNPAID", (page) => page.getByTestId("order-status").waitFor()],
+  ["/orders/PAID/receipt", (page) => page.getByText("Paid").first().waitFor()],
+  ["/connect", (page) => page.getByRole("heading", { name: "Example Code" }).waitFor()],
+  [
+    "/usage",
+    (page) => page.getByRole("rowheader", { name: "127.0.0.1" }).first().waitFor({ timeout: 15_000 }),
+  ],
+  ["/smart-routings", (page) => page.getByRole("heading", { name: "Intelligence" }).waitFor()],
+  ["/nowhere", (page) => page.getByText("Page Not Found").waitFor()],
+  [
+    "/docs/integrations",
+    (page) => page.getByRole("heading", { name: "Using ByteToll from your code" }).waitFor(),
+  ],
+];
+
+const phoneViews: Array<[string, Check]> = [
+  [
+    "/ phone menu",
+    async (page) => {
+      await page.getByRole("button", { name: "Open menu" }).click();
+      await page.getByTestId("mobile-sidebar").getByRole("link", { name: "Usage" }).waitFor();
+    },
+  ],
+];
+
+const consoleViews: Array<[string, Check]> = [
+  ["/admin", (page) => page.getByRole("heading", { name: "Overview" }).waitFor()],
+  ["/admin/customers", (page) => page.getByRole("table", { name: "Customers" }).waitFor()],
+  ["/admin/customers/CUSTOMER", (page) => page.getByTestId("customer-balance").waitFor()],
+  ["/admin/orders", (page) => page.getByRole("table").first().waitFor()],
+  ["/admin/orders/PAID", (page) => page.getByRole("heading").first().waitFor()],
+  ["/admin/deals", (page) => page.getByRole("table").first().waitFor()],
+  ["/admin/payouts", (page) => page.getByRole("button", { name: "Mark sent" }).first().waitFor()],
+  ["/admin/network", (page) => page.getByRole("heading", { name: "Network" }).first().waitFor()],
+  ["/admin/audit", (page) => page.getByRole("table", { name: "Audit log" }).waitFor()],
+];
+
+/** Opens each view in turn: a path is loaded, an entry with text after the path acts on the page
+ * already open (a menu, a dialog). Returns every violation found. */
+async function visit(page: Page, views: Array<[string, Check]>): Promise<string[]> {
+  const found: string[] = [];
+  for (const [view, ready] of views) {
+    const path = view
+      .split(" ")[0]!
+      .replace("UNPAID", unpaidOrderId)
+      .replace("PAID", paidOrderId)
+      .replace("CUSTOMER", customerId);
+    if (path !== new URL(page.url()).pathname + new URL(page.url()).search || view === path) {
+      await page.goto(path);
+    }
+    try {
+      await ready(page);
+    } catch (error) {
+      found.push(`${view}: did not open (${(error as Error).message.split("\n")[0]})`);
+      continue;
+    }
+    found.push(...(await violations(page, view)));
+  }
+  return found;
+}
+
+describe.each(SCREEN_SIZES)("every page at $name size ($width×$height)", (size: ScreenSize) => {
+  const viewport = { width: size.width, height: size.height };
+
+  it("has no WCAG 2.2 AA violation on the login page", async () => {
+    const context = await browser.newContext({ baseURL: server.url, viewport, bypassCSP: true });
+    const page = await context.newPage();
+    await page.goto("/login");
+    await page.getByPlaceholder("Enter your email").waitFor();
+    expect(await violations(page, "/login")).toEqual([]);
+    await context.close();
+  });
+
+  it("has none on a customer's pages, menus and dialogs", async () => {
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport,
+      bypassCSP: true,
+      storageState: customerState,
+    });
+    const page = await context.newPage();
+    const views = size.name === "phone" ? [...customerViews, ...phoneViews] : customerViews;
+    expect(await visit(page, views)).toEqual([]);
+    await context.close();
+  });
+
+  it("fits the integration guide (its endpoint table too) on the screen", async () => {
+    const context = await browser.newContext({ baseURL: server.url, viewport });
+    const page = await context.newPage();
+    await page.goto("/docs/integrations");
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width).toBeLessThanOrEqual(size.width);
+    const table = await page.getByRole("table").boundingBox();
+    expect(table!.x + table!.width).toBeLessThanOrEqual(size.width);
+    await context.close();
+  });
+
+  it("has none on the operator's console", async () => {
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport,
+      bypassCSP: true,
+      storageState: operatorState,
+    });
+    const page = await context.newPage();
+    expect(await visit(page, consoleViews)).toEqual([]);
+    await context.close();
+  });
+});
