@@ -120,7 +120,11 @@ export class Admission {
     if (!authorization || !credentials) {
       throw new Refusal(
         "auth_required",
-        authorization ? "Only Basic proxy authorization is supported" : "Proxy credentials are required",
+        !authorization
+          ? "Proxy credentials are required"
+          : /^basic(\s|$)/i.test(authorization)
+            ? "The proxy username or password is empty: send Basic base64(username:password)"
+            : "Only Basic proxy authorization is supported",
       );
     }
     if (!isPlausibleUsername(credentials.username)) throw wrongCredentials();

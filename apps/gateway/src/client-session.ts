@@ -1,6 +1,7 @@
 import type net from "node:net";
 import type tls from "node:tls";
 import {
+  HeadTooLarge,
   keepsAlive,
   MalformedMessage,
   parseRequestHead,
@@ -35,16 +36,31 @@ function header(head: RequestHead, key: string): string | undefined {
 /** `host:port` or `[v6]:port`. */
 function parseAuthority(authority: string): { host: string; port: number } {
   const match = /^(\[[^\]]+\]|[^:[\]/]+):(\d{1,5})$/.exec(authority);
-  if (!match) throw new Refusal("bad_request", "CONNECT needs host:port");
-  return { host: match[1] as string, port: Number(match[2]) };
+  if (!match) {
+    // An IPv6 address needs brackets, or its last group reads as the port.
+    if ((authority.match(/:/g) ?? []).length > 1 && !authority.startsWith("[")) {
+      throw new Refusal(
+        "bad_request",
+        "CONNECT to an IPv6 address needs brackets: CONNECT [2001:db8::1]:443",
+      );
+    }
+    throw new Refusal("bad_request", "CONNECT needs host:port, e.g. CONNECT example.com:443");
+  }
+  const port = Number(match[2]);
+  if (port < 1 || port > 65535) {
+    throw new Refusal("bad_request", `CONNECT port ${match[2]} is not a port: use 1 to 65535`);
+  }
+  return { host: match[1] as string, port };
 }
 
 function parseProxyUrl(target: string): URL {
-  if (!/^http:\/\//i.test(target)) {
+  // ws:// is HTTP with an Upgrade, relayed as such (the 101 turns into a tunnel).
+  if (!/^(?:http|ws):\/\//i.test(target)) {
+    const secure = /^(https|wss):\/\//i.exec(target);
     throw new Refusal(
       "bad_request",
-      /^https:\/\//i.test(target)
-        ? "Use CONNECT for https:// destinations"
+      secure
+        ? `Use CONNECT for ${secure[1]?.toLowerCase()}:// destinations (clients given this proxy for https do so by themselves)`
         : "This is a proxy: send absolute-URI requests (http://host/path) or CONNECT",
     );
   }
@@ -218,7 +234,12 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
         hasBody = requestFraming(head).kind !== "none";
       } catch (error) {
         if (timedOut) return;
-        if (error instanceof MalformedMessage)
+        if (error instanceof HeadTooLarge)
+          refuse(
+            new Refusal("head_too_large", "The request head is over 64 KiB: send shorter headers or URL"),
+            true,
+          );
+        else if (error instanceof MalformedMessage)
           refuse(new Refusal("bad_request", `Malformed request: ${error.message}`), true);
         else client.destroy();
         return;

@@ -9,6 +9,13 @@ export const MAX_HEAD_BYTES = 64 * 1024;
 
 export class MalformedMessage extends Error {}
 
+/** A head past MAX_HEAD_BYTES: a request's is answered 431, as squid does, not a generic 400. */
+export class HeadTooLarge extends MalformedMessage {
+  constructor() {
+    super("message head too large");
+  }
+}
+
 export interface Header {
   name: string;
   /** Lower-case name, for lookups. */
@@ -39,15 +46,24 @@ export type Framing =
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
-/** Index just past the blank line ending the head, or -1 while it is incomplete. */
+/** Index just past the blank line ending the head, or -1 while it is incomplete. Lines may end
+ * in a bare LF (RFC 9112 §2.2 lets a recipient accept them; squid and tinyproxy do): the head is
+ * rebuilt with CRLF before it goes on, so the next parser never sees one. */
 export function headEnd(buffer: Buffer): number {
-  const end = buffer.indexOf("\r\n\r\n");
-  if (end === -1) {
-    if (buffer.length > MAX_HEAD_BYTES) throw new MalformedMessage("message head too large");
+  const crlf = buffer.indexOf("\r\n\r\n");
+  const lf = buffer.indexOf("\n\n");
+  // "\n\r\n" ends a head whose last header line ended in a bare LF.
+  const mixed = buffer.indexOf("\n\r\n");
+  const ends = [crlf === -1 ? -1 : crlf + 4, lf === -1 ? -1 : lf + 2, mixed === -1 ? -1 : mixed + 3].filter(
+    (end) => end !== -1,
+  );
+  if (ends.length === 0) {
+    if (buffer.length > MAX_HEAD_BYTES) throw new HeadTooLarge();
     return -1;
   }
-  if (end > MAX_HEAD_BYTES) throw new MalformedMessage("message head too large");
-  return end + 4;
+  const end = Math.min(...ends);
+  if (end > MAX_HEAD_BYTES + 4) throw new HeadTooLarge();
+  return end;
 }
 
 const isOptionalWhitespace = (code: number) => code === 0x20 || code === 0x09;
@@ -77,9 +93,11 @@ function parseHeaders(lines: string[]): Header[] {
 }
 
 function splitHead(buffer: Buffer, end: number): string[] {
-  const lines = buffer.toString("latin1", 0, end - 4).split("\r\n");
-  if (lines.some((line) => line.includes("\n") || line.includes("\r")))
-    throw new MalformedMessage("bare CR or LF");
+  const lines = buffer
+    .toString("latin1", 0, end)
+    .replace(/\r?\n\r?\n$/, "")
+    .split(/\r?\n/);
+  if (lines.some((line) => line.includes("\r"))) throw new MalformedMessage("bare CR");
   return lines;
 }
 
@@ -161,14 +179,7 @@ export function keepsAlive(version: "1.0" | "1.1", headers: Header[]): boolean {
 }
 
 /** Headers that describe one hop, never forwarded (plus those the Connection header names). */
-const HOP_BY_HOP = new Set([
-  "connection",
-  "keep-alive",
-  "proxy-connection",
-  "proxy-authorization",
-  "te",
-  "trailer",
-]);
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "proxy-connection", "proxy-authorization", "te"]);
 
 /** Is this a request to switch protocols (`Connection: upgrade` + `Upgrade`)? */
 export function wantsUpgrade(headers: Header[]): boolean {

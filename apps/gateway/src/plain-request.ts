@@ -106,7 +106,10 @@ export async function relayPlainRequest(
   const key = poolKey(admitted.upstream, admitted.target);
   // RFC 9112 §3.2.2: with an absolute-form target the proxy's Host is the target's authority.
   const headers = forwardedHeaders(head.headers.filter((h) => h.key !== "host"));
-  const headText = `${head.method} ${originForm(head.target)} HTTP/1.1\r\nHost: ${url.host}\r\n${headers}\r\n`;
+  // An HTTP/1.0 client's request goes on as HTTP/1.0, so the site answers with a body such a
+  // client can read (never chunked: RFC 9112 §6.1), as squid and tinyproxy deliver it.
+  const version = head.version === "1.0" ? "HTTP/1.0" : "HTTP/1.1";
+  const headText = `${head.method} ${originForm(head.target)} ${version}\r\nHost: ${url.host}\r\n${headers}\r\n`;
 
   let target: TargetConnection | null = pool.acquire(key);
   let response: ResponseHead | null = null;

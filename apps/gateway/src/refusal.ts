@@ -107,6 +107,13 @@ const CAUSES = {
     code: "upstream_failed",
     socksReply: SOCKS_GENERAL_FAILURE,
   },
+  /** A request head past 64 KiB, as squid answers it. */
+  head_too_large: {
+    status: 431,
+    reason: "Request Header Fields Too Large",
+    code: "bad_request",
+    socksReply: SOCKS_GENERAL_FAILURE,
+  },
   bad_request: { status: 400, reason: "Bad Request", code: "bad_request", socksReply: SOCKS_GENERAL_FAILURE },
   request_timeout: {
     status: 408,

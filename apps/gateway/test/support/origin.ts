@@ -102,6 +102,13 @@ function handler(req: http.IncomingMessage, res: http.ServerResponse): void {
     res.end();
     return;
   }
+  if (url.pathname === "/trailer") {
+    res.writeHead(200, { "Content-Type": "text/plain", Trailer: "X-Checksum" });
+    res.write("body\n");
+    res.addTrailers({ "X-Checksum": "c0ffee" });
+    res.end();
+    return;
+  }
   if (url.pathname === "/chunked") {
     res.writeHead(200, { "Content-Type": "text/plain" });
     res.write("first chunk\n");
