@@ -128,7 +128,7 @@ describe("the ByteToll MCP server", () => {
     const client = await connect();
     const tools = (await client.listTools()).tools;
     expect(tools.find((tool) => tool.name === "cancel_order")?.description).toContain("Changes an order");
-    const order = (await call(client, "create_crypto_order", { amount: 2, network_type: "base" })).json();
+    const order = (await call(client, "create_crypto_order", { amount: 6, network_type: "base" })).json();
     const cancelled = await call(client, "cancel_order", { order_id: order.order_id });
     expect(cancelled.json()).toMatchObject({ order_id: order.order_id, payment_status: "cancelled" });
     const again = await call(client, "cancel_order", { order_id: order.order_id });

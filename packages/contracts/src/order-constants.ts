@@ -39,3 +39,20 @@ export const DEFAULT_PURCHASE_GB = 100;
 /** What some providers (and an operator's "mark paid") record as the payment's hash when there is
  * none: it names no transaction, so no page shows it as one. */
 export const PLACEHOLDER_PAYIN_HASH = "DUMMY_TX_ID";
+
+/** The least one order may be: MIN_PURCHASE_GB at the list price `pricePerGb`, or MIN_ORDER_USD for
+ * a deal (which sells at its own price). The server refuses less, the pages do not offer it. */
+export function minimumOrderUsd(pricePerGb: number, forDeal: boolean): number {
+  const listMinimum = Math.round(MIN_PURCHASE_GB * pricePerGb * 100) / 100;
+  return forDeal ? MIN_ORDER_USD : Math.max(MIN_ORDER_USD, listMinimum);
+}
+
+const usdText = (usd: number) =>
+  `$${usd.toLocaleString("en-US", { minimumFractionDigits: Number.isInteger(usd) ? 0 : 2, maximumFractionDigits: 2 })}`;
+
+/** The one wording, on the page and in the API's 400, for an order under `minimumUsd`. */
+export function belowMinimumOrderMessage(minimumUsd: number, forDeal: boolean): string {
+  return forDeal
+    ? `The least one order can be is ${usdText(minimumUsd)}.`
+    : `The least one order can be is ${usdText(minimumUsd)} (${MIN_PURCHASE_GB} GB).`;
+}

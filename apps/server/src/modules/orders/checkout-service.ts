@@ -1,5 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { DEAL_UNAVAILABLE, FLASH_SALE_HOLD_MINUTES } from "@bytetoll/contracts";
+import {
+  belowMinimumOrderMessage,
+  DEAL_UNAVAILABLE,
+  FLASH_SALE_HOLD_MINUTES,
+  minimumOrderUsd,
+} from "@bytetoll/contracts";
 import type { Config } from "../../config.ts";
 import { AppError, paymentUnavailable } from "../../errors.ts";
 import type { CheckoutProviders } from "../../lib/payment-provider.ts";
@@ -110,12 +115,21 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
     paymentToken: null,
   });
 
+  /** Data at the list price is sold from MIN_PURCHASE_GB up: a smaller order is refused, in the
+   * words the checkout page uses. A deal's order has its own price and MIN_ORDER_USD. */
+  function refuseBelowMinimum(amountCents: number): void {
+    const minimumUsd = minimumOrderUsd(config.PRICE_PER_GB_USD, false);
+    if (amountCents < Math.round(minimumUsd * 100))
+      throw new AppError(400, belowMinimumOrderMessage(minimumUsd, false), "below_minimum");
+  }
+
   return {
     async create(userId: string, input: CreateOrderRequest): Promise<Order> {
       const terms = deals ? await deals.orderTerms(input) : null;
       if (input.deal_id !== undefined && !terms)
         throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
       const id = randomUUID();
+      if (!terms) refuseBelowMinimum(Math.round((input.amount ?? 0) * 100));
       const amountCents = terms?.amountCents ?? Math.round((input.amount ?? 0) * 100);
       const bytes = terms?.bytes ?? bytesFor(amountCents, config.PRICE_PER_GB_USD);
       const choice = await paymentFor(id, amountCents, bytes, input);
@@ -149,6 +163,7 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
         );
       }
       const amountCents = amountUsd * 100;
+      refuseBelowMinimum(amountCents);
       const { row, created } = await repository.transaction(async (tx) => {
         await repository.lockUser(tx, userId);
         const existing = await repository.findRecentUnpriced(tx, userId, amountCents, REUSE_UNPRICED_MINUTES);

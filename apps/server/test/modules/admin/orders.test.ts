@@ -109,7 +109,7 @@ describe("orders", () => {
   });
 
   it("shows an order with its events: made, credited, a refused callback, an operator's action", async () => {
-    const orderId = await waitingOrder(t.app, alice, 2);
+    const orderId = await waitingOrder(t.app, alice, 6);
     await t.database.query(
       "INSERT INTO payment_rejections (order_id, provider, reference, reason) VALUES ($1, 'stripe', 'cs_x', 'amount_mismatch')",
       [orderId],

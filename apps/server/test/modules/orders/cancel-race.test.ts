@@ -68,7 +68,7 @@ describe("cancelling an order while its payment is credited, on two instances", 
   });
 
   it.skipIf(!postgres)("shows a cancel made on one instance in the other's lists and reads", async () => {
-    const order = await createOrder(two.app, buyer, { amount: 2, network_type: "base" });
+    const order = await createOrder(two.app, buyer, { amount: 6, network_type: "base" });
     // The other instance has the history page cached before the cancel.
     const before = await two.app.inject({ method: "GET", url: "/transactions", headers: buyer.headers });
     expect(before.json().data[0]).toMatchObject({ order_id: order.order_id, payment_status: "waiting" });

@@ -80,6 +80,29 @@ describe("POST /transactions", () => {
     expect(response.json().message).toContain(message);
   });
 
+  it("refuses an order under 1 GB at the list price ($3) with a 400 in the checkout page's words, creating nothing", async () => {
+    const before = await t.app.inject({ method: "GET", url: "/transactions", headers: alice.headers });
+    for (const payload of [
+      { amount: 1, network_type: "solana" },
+      { amount: 2.99, method: "card" },
+    ]) {
+      const response = await t.app.inject({
+        method: "POST",
+        url: "/transactions",
+        headers: alice.headers,
+        payload,
+      });
+      expect(response.statusCode, JSON.stringify(payload)).toBe(400);
+      expect(response.json()).toMatchObject({
+        success: false,
+        message: "The least one order can be is $3 (1 GB).",
+      });
+    }
+    const after = await t.app.inject({ method: "GET", url: "/transactions", headers: alice.headers });
+    expect(after.json().total).toBe(before.json().total);
+    expect((await createOrder(t.app, alice, { amount: 3, method: "card" })).gb).toBe(1);
+  });
+
   it("refuses amounts JSON cannot hold as a finite number with a 400, creating nothing", async () => {
     const before = await t.app.inject({ method: "GET", url: "/transactions", headers: alice.headers });
     for (const amount of ["1e309", "-1e309", "NaN", "Infinity", "1e-400"]) {
@@ -184,7 +207,7 @@ describe("GET /transactions", () => {
     for (let i = 1; i <= 12; i++) {
       created.push(
         await createOrder(t.app, carol, {
-          amount: i,
+          amount: 10 + i,
           method: i % 4 === 0 ? "card" : "crypto",
           network_type: i % 4 === 0 ? undefined : "solana",
         }),
@@ -203,7 +226,7 @@ describe("GET /transactions", () => {
       to: 10,
     });
     expect(page1.data.map((o: { amount_usd: number }) => o.amount_usd)).toEqual([
-      12, 11, 10, 9, 8, 7, 6, 5, 4, 3,
+      22, 21, 20, 19, 18, 17, 16, 15, 14, 13,
     ]);
 
     const page2 = (

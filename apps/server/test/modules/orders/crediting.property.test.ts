@@ -57,9 +57,9 @@ function readingFor(op: Exclude<Op, { kind: "usage" }>): PaymentReading {
 }
 
 const scenarioArb = fc.record({
-  // Orders: owner and amount in cents.
+  // Orders: owner and amount in cents, from the least one order may be (1 GB at $3).
   orders: fc.array(
-    fc.record({ user: fc.nat({ max: USERS - 1 }), cents: fc.integer({ min: 1, max: 500_000 }) }),
+    fc.record({ user: fc.nat({ max: USERS - 1 }), cents: fc.integer({ min: 300, max: 500_000 }) }),
     {
       minLength: 1,
       maxLength: 5,

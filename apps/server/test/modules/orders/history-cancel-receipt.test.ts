@@ -173,7 +173,7 @@ describe("POST /transactions/{orderId}/cancel", () => {
   });
 
   it("expires an overdue order instead of cancelling it", async () => {
-    const order = await createOrder(t.app, alice, { amount: 2, network_type: "solana" });
+    const order = await createOrder(t.app, alice, { amount: 6, network_type: "solana" });
     await makeOverdue(t.app, order.order_id);
     const response = await cancel(alice, order.order_id);
     expect(response.statusCode).toBe(409);

@@ -103,6 +103,12 @@ describe("signing in with purchaseAmount", () => {
     expect(again.orderId).not.toBe(orderId);
   });
 
+  it("signs in without an order when the purchase is under 1 GB at the list price ($3)", async () => {
+    const { orderId } = await signInWithPurchase("two-dollars@example.com", 2);
+    expect(orderId ?? null).toBeNull();
+    expect(await countOrders("two-dollars@example.com")).toBe(0);
+  });
+
   it("answers without an order when no purchase is asked for", async () => {
     for (const purchaseAmount of [undefined, null]) {
       const response = await magicCheck({ email: "plain@example.com", purchaseAmount });

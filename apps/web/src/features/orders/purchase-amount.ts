@@ -1,4 +1,10 @@
-import { DEFAULT_PURCHASE_GB, MAX_ORDER_USD, MIN_ORDER_USD, MIN_PURCHASE_GB } from "@bytetoll/contracts";
+import {
+  belowMinimumOrderMessage,
+  DEFAULT_PURCHASE_GB,
+  MAX_ORDER_USD,
+  MIN_PURCHASE_GB,
+  minimumOrderUsd,
+} from "@bytetoll/contracts";
 
 // Buy More and checkout share the server's limits (docs/product.md#formats-and-limits).
 export { DEFAULT_PURCHASE_GB, MIN_PURCHASE_GB };
@@ -22,22 +28,16 @@ export function gbAmountProblem(input: string, pricePerGb: number): string | nul
   return null;
 }
 
-/** The least an order may be: MIN_PURCHASE_GB at the list price, or MIN_ORDER_USD for a deal
- * (which sells at its own price). */
-export function minimumOrderUsd(pricePerGb: number, forDeal: boolean): number {
-  return forDeal ? MIN_ORDER_USD : Math.max(MIN_ORDER_USD, totalUsd(MIN_PURCHASE_GB, pricePerGb));
-}
+export { minimumOrderUsd };
 
 const money = (usd: number) =>
   `$${usd.toLocaleString("en-US", { minimumFractionDigits: Number.isInteger(usd) ? 0 : 2, maximumFractionDigits: 2 })}`;
 
-/** Why `usd` is outside one order's bounds, or null; `minimumUsd` from minimumOrderUsd. */
+/** Why `usd` is outside one order's bounds, or null; `minimumUsd` from minimumOrderUsd. The
+ * minimum's wording is the server's own (it refuses the same orders). */
 export function usdOutOfBounds(usd: number, minimumUsd: number, forDeal: boolean): string | null {
   if (usd > MAX_ORDER_USD) return `The most one order can be is ${money(MAX_ORDER_USD)}.`;
-  if (usd < minimumUsd)
-    return forDeal
-      ? `The least one order can be is ${money(minimumUsd)}.`
-      : `The least one order can be is ${money(minimumUsd)} (${MIN_PURCHASE_GB} GB).`;
+  if (usd < minimumUsd) return belowMinimumOrderMessage(minimumUsd, forDeal);
   return null;
 }
 
