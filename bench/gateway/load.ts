@@ -10,6 +10,8 @@ export interface Path {
   authorization?: string;
   /** Speak TLS to the proxy (the gateway's 8443), with the proxy protocol inside. */
   tls?: boolean;
+  /** A SOCKS5 proxy (tunnels only), with RFC 1929 credentials. */
+  socks?: { username: string; password: string };
 }
 
 /** Every load socket reads into this one buffer (`onread`) and hands each read to its receiver,
@@ -98,8 +100,47 @@ function readResponse(socket: net.Socket): Promise<{ closeAfter: boolean }> {
   });
 }
 
-/** Opens a CONNECT tunnel to the origin and resolves once the proxy answered 200. */
+/** Reads exactly `count` bytes of a SOCKS5 exchange after sending `message`. */
+function socksStep(socket: net.Socket, message: Buffer, count: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    let got: Buffer = Buffer.alloc(0);
+    receivers.set(socket, (chunk) => {
+      got = Buffer.concat([got, chunk]);
+      if (got.length < count) return;
+      receivers.delete(socket);
+      if (got.length > count) reject(new Error("SOCKS5 proxy sent more than its reply"));
+      else resolve(got);
+    });
+    socket.write(message);
+  });
+}
+
+/** A SOCKS5 CONNECT (RFC 1928, username/password of RFC 1929) to the origin on 127.0.0.1. */
+async function openSocksTunnel(path: Path, originPort: number): Promise<net.Socket> {
+  const { username, password } = path.socks as { username: string; password: string };
+  const socket = await connect(path.port);
+  await socksStep(socket, Buffer.from([5, 1, 2]), 2);
+  const user = Buffer.from(username);
+  const pass = Buffer.from(password);
+  const status = await socksStep(
+    socket,
+    Buffer.concat([Buffer.from([1, user.length]), user, Buffer.from([pass.length]), pass]),
+    2,
+  );
+  if (status[1] !== 0) throw new Error("SOCKS5 credentials refused");
+  const reply = await socksStep(
+    socket,
+    Buffer.from([5, 1, 0, 1, 127, 0, 0, 1, originPort >> 8, originPort & 0xff]),
+    10,
+  );
+  if (reply[1] !== 0) throw new Error(`SOCKS5 CONNECT refused: reply ${reply[1]}`);
+  return socket;
+}
+
+/** Opens a tunnel to the origin (CONNECT, or SOCKS5 for a SOCKS path) and resolves once the
+ * proxy said it is established. */
 export function openTunnel(path: Path, originPort: number): Promise<net.Socket> {
+  if (path.socks) return openSocksTunnel(path, originPort);
   return connect(path.port, path.tls).then(
     (socket) =>
       new Promise((resolve, reject) => {

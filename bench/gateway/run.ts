@@ -38,8 +38,11 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-const spread = (values: number[]) => `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
+/** NaN for a figure a subject was not measured on (SOCKS5 carries no plain requests). */
+const median = (values: number[]) =>
+  values.length === 0 ? Number.NaN : ([...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0);
+const spread = (values: number[]) =>
+  values.length === 0 ? "—" : `${Math.min(...values).toFixed(0)}–${Math.max(...values).toFixed(0)}`;
 
 interface Measured {
   plainMBps: number;
@@ -106,20 +109,25 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
   const cpu = (subject: Subject) => (subject.pid === null ? 0 : cpuMs(subject.pid));
   process.stdout.write("warming up…\n");
   for (const subject of subjects) {
-    await smallRequests(subject.path, originPort, CONNECTIONS, 20);
-    await bulkDownload(subject.path, originPort, 50_000_000, false);
+    if (!subject.path.socks) {
+      await smallRequests(subject.path, originPort, CONNECTIONS, 20);
+      await bulkDownload(subject.path, originPort, 50_000_000, false);
+    }
     await bulkDownload(subject.path, originPort, 50_000_000, true);
   }
   process.stdout.write("idle tunnels…\n");
   for (const [i, subject] of subjects.entries()) {
+    if (subject.path.socks) continue; // the same relay as the gateway's CONNECT tunnels
     (results[i] as (typeof results)[number]).idle = await idleTunnelMemory(subject, originPort);
   }
   for (let round = 1; round <= ROUNDS; round++) {
     process.stdout.write(`round ${round}/${ROUNDS}…\n`);
     for (const [i, subject] of subjects.entries()) {
       const result = results[i] as (typeof results)[number];
+      // SOCKS5 carries tunnels only: its plain and small-request figures stay empty.
+      const tunnelsOnly = subject.path.socks !== undefined;
       let mark = cpu(subject);
-      result.plain.push(await bulkDownload(subject.path, originPort, BULK_BYTES, false));
+      if (!tunnelsOnly) result.plain.push(await bulkDownload(subject.path, originPort, BULK_BYTES, false));
       result.cpuPlain += cpu(subject) - mark;
       mark = cpu(subject);
       result.tunnel.push(await bulkDownload(subject.path, originPort, BULK_BYTES, true));
@@ -129,6 +137,7 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
         await parallelDownload(subject.path, originPort, BULK_BYTES, true, PARALLEL_TUNNELS),
       );
       result.cpuParallel += cpu(subject) - mark;
+      if (tunnelsOnly) continue;
       mark = cpu(subject);
       result.small.push(await smallRequests(subject.path, originPort, CONNECTIONS, REQUESTS_PER_CONNECTION));
       result.cpuSmall += cpu(subject) - mark;
@@ -157,12 +166,13 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
         p99Ms: median(r.serial.map((s) => s.p99Ms)),
       },
       idleMbPer1000: r.idle,
-      plainCpuMsPerGb: proxied ? r.cpuPlain / gigabytes : null,
+      plainCpuMsPerGb: proxied && r.plain.length > 0 ? r.cpuPlain / gigabytes : null,
       connectCpuMsPerGb: proxied ? r.cpuTunnel / gigabytes : null,
       parallelCpuMsPerGb: proxied ? r.cpuParallel / gigabytes : null,
-      cpuUsPerRequest: proxied
-        ? (r.cpuSmall * 1000) / (ROUNDS * CONNECTIONS * REQUESTS_PER_CONNECTION)
-        : null,
+      cpuUsPerRequest:
+        proxied && r.small.length > 0
+          ? (r.cpuSmall * 1000) / (ROUNDS * CONNECTIONS * REQUESTS_PER_CONNECTION)
+          : null,
     };
   });
 }
@@ -170,7 +180,9 @@ async function measureAll(subjects: Subject[], originPort: number): Promise<Meas
 const CELL = 13;
 
 function row(label: string, values: Array<number | null | string>, digits = 0): string {
-  const cells = values.map((v) => (typeof v === "number" ? v.toFixed(digits) : (v ?? "—")).padStart(CELL));
+  const cells = values.map((v) =>
+    (typeof v === "number" ? (Number.isFinite(v) ? v.toFixed(digits) : "—") : (v ?? "—")).padStart(CELL),
+  );
   return `${label.padEnd(42)}${cells.join("")}`;
 }
 
@@ -192,6 +204,14 @@ function gatewaySubjects(name: string, process: { child: ChildProcess; ready: Re
   const subjects: Subject[] = [
     { path: { name, port: process.ready.port, proxy: true, authorization }, pid, gc },
   ];
+  if (process.ready.socksPort) {
+    const socks = { username: process.ready.username ?? "", password: process.ready.password ?? "" };
+    subjects.push({
+      path: { name: `${name} SOCKS5`, port: process.ready.socksPort, proxy: true, socks },
+      pid,
+      gc,
+    });
+  }
   if (process.ready.tlsPort) {
     subjects.push({
       path: { name: `${name} TLS`, port: process.ready.tlsPort, proxy: true, authorization, tls: true },
@@ -360,7 +380,8 @@ async function main(): Promise<void> {
     console.log(
       row(
         "added p50 latency over direct (ms)",
-        measured.map((c, i) => (i === 0 ? "" : (c.serial.p50Ms - direct.serial.p50Ms).toFixed(3))),
+        measured.map((c, i) => (i === 0 ? "" : c.serial.p50Ms - direct.serial.p50Ms)),
+        3,
       ),
     );
 
@@ -392,6 +413,7 @@ async function main(): Promise<void> {
       const m = measured[i] as Measured;
       for (const [p, path] of paths.entries()) {
         const rate = path.rate(m);
+        if (!Number.isFinite(rate)) continue;
         const peers = best[p] as (typeof best)[number];
         console.log(
           `  ${subject.path.name.padEnd(12)} ${path.label.padEnd(10)} ${rate.toFixed(0).padStart(5)} MB/s = ` +
