@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { type Database, debitUsage } from "@bytetoll/db";
+import { type Database, debitUsage, schema } from "@bytetoll/db";
 import { sql } from "drizzle-orm";
 import { releaseLease } from "./lease.ts";
 import type { UsageRow } from "./meter.ts";
+import { settleSubuserUsage } from "./subuser-lease.ts";
 import type { Tariff } from "./tariff.ts";
 
 export interface UsageBatch {
@@ -20,26 +21,36 @@ export function makeBatch(rows: UsageRow[], tariff: Tariff, id: string = randomU
 
 /** Adds rows to a batch that was never sent (while the database is down, usage piles up in one
  * batch instead of one per tick). */
-export function mergeInto(batch: UsageBatch, rows: UsageRow[], tariff: Tariff): void {
-  const byKey = new Map(
-    batch.rows.map((row) => [`${row.userId}|${row.day}|${row.domain}|${row.proxyType}`, row]),
-  );
+const rowKey = (row: UsageRow) =>
+  `${row.userId}|${row.subuserId ?? ""}|${row.day}|${row.domain}|${row.proxyType}`;
+
+/** Relayed bytes per sub-user in these rows, in id order (the order their rows are locked in). */
+export function subuserBytes(rows: readonly UsageRow[]): Array<[string, number]> {
+  const bytes = new Map<string, number>();
   for (const row of rows) {
-    const existing = byKey.get(`${row.userId}|${row.day}|${row.domain}|${row.proxyType}`);
+    if (row.subuserId !== null) bytes.set(row.subuserId, (bytes.get(row.subuserId) ?? 0) + row.bytes);
+  }
+  return [...bytes].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+export function mergeInto(batch: UsageBatch, rows: UsageRow[], tariff: Tariff): void {
+  const byKey = new Map(batch.rows.map((row) => [rowKey(row), row]));
+  for (const row of rows) {
+    const existing = byKey.get(rowKey(row));
     if (existing) {
       existing.bytes += row.bytes;
       existing.requests += row.requests;
     } else {
       batch.rows.push(row);
-      byKey.set(`${row.userId}|${row.day}|${row.domain}|${row.proxyType}`, row);
+      byKey.set(rowKey(row), row);
     }
   }
   batch.debits = tariff.debits(batch.rows);
 }
 
 /**
- * Commits one batch in ONE transaction: the batch id (unique), the rollups and one ledger debit
- * per user, which also releases that much of the lease `leaseHolder` (a gateway instance id)
+ * Commits one batch in ONE transaction: the batch id (unique), the rollups, one ledger debit
+ * per user and each sub-user's relayed bytes (its limit's use, and its lease released), which also releases that much of the lease `leaseHolder` (a gateway instance id)
  * holds for the user: the reserved bytes became used bytes. Committing the same batch again
  * changes nothing, so a flush whose outcome is unknown is simply retried. Returns the users' new
  * balances, or null when the batch was already in.
@@ -58,18 +69,18 @@ export async function commitBatch(
       const values = sql.join(
         batch.rows.map(
           (r) =>
-            sql`(${r.userId}::uuid, ${r.day}::date, ${r.domain}::text, ${r.proxyType}::text, ${r.bytes}::bigint, ${r.requests}::bigint)`,
+            sql`(${r.userId}::uuid, ${r.subuserId ?? schema.NO_SUBUSER}::uuid, ${r.day}::date, ${r.domain}::text, ${r.proxyType}::text, ${r.bytes}::bigint, ${r.requests}::bigint)`,
         ),
         sql`, `,
       );
       // Joined with users so usage of an account deleted meanwhile is dropped instead of
       // failing the whole batch forever on the foreign key.
       await tx.execute(sql`
-        INSERT INTO usage_rollups (user_id, day, domain, proxy_type, bytes, requests)
-        SELECT v.user_id, v.day, v.domain, v.proxy_type, v.bytes, v.requests
-          FROM (VALUES ${values}) AS v(user_id, day, domain, proxy_type, bytes, requests)
+        INSERT INTO usage_rollups (user_id, subuser_id, day, domain, proxy_type, bytes, requests)
+        SELECT v.user_id, v.subuser_id, v.day, v.domain, v.proxy_type, v.bytes, v.requests
+          FROM (VALUES ${values}) AS v(user_id, subuser_id, day, domain, proxy_type, bytes, requests)
           JOIN users u ON u.id = v.user_id
-        ON CONFLICT (user_id, day, domain, proxy_type) DO UPDATE
+        ON CONFLICT (user_id, day, domain, proxy_type, subuser_id) DO UPDATE
           SET bytes = usage_rollups.bytes + EXCLUDED.bytes,
               requests = usage_rollups.requests + EXCLUDED.requests`);
     }
@@ -85,6 +96,10 @@ export async function commitBatch(
       if (result.balanceBytes !== null) balances.set(userId, result.balanceBytes);
       // The user's row is locked now, then the lease row: the order a grant locks them in.
       if (leaseHolder !== undefined) await releaseLease(tx, leaseHolder, userId, debit);
+    }
+    // After the users' rows: a sub-user's row is locked after its owner's, never before.
+    for (const [subuserId, bytes] of subuserBytes(batch.rows)) {
+      await settleSubuserUsage(tx, subuserId, bytes, leaseHolder);
     }
     return balances;
   });

@@ -1,10 +1,13 @@
 import type net from "node:net";
 import type { AccountBalance } from "./account-balance.ts";
 import type { TargetSocket } from "./dial.ts";
+import { SubuserAllowance } from "./subuser-allowance.ts";
 import type { ProxyType } from "./tariff.ts";
 
 export interface UsageRow {
   userId: string;
+  /** The sub-user whose credentials relayed the bytes (null: the account's own). */
+  subuserId: string | null;
   day: string;
   domain: string;
   proxyType: ProxyType;
@@ -22,7 +25,7 @@ export interface MeterOptions {
 }
 
 /**
- * Collects metered bytes per (user, UTC day, domain, proxy type) until the flusher takes them.
+ * Collects metered bytes per (user, sub-user, UTC day, domain, proxy type) until the flusher takes them.
  * A flow is one plain-HTTP request or one CONNECT tunnel; it reads its target socket's byte
  * counters, which count exactly what the target sent and received (cleartext, headers
  * included, without an upstream proxy's handshake and without the client-side TLS of 8443).
@@ -48,11 +51,11 @@ export class Meter {
     return taken;
   }
 
-  row(userId: string, domain: string, proxyType: ProxyType): UsageRow {
-    const key = `${userId}\u0000${this.day}\u0000${domain}\u0000${proxyType}`;
+  row(userId: string, subuserId: string | null, domain: string, proxyType: ProxyType): UsageRow {
+    const key = `${userId}\u0000${subuserId ?? ""}\u0000${this.day}\u0000${domain}\u0000${proxyType}`;
     let row = this.rows.get(key);
     if (!row) {
-      row = { userId, day: this.day, domain, proxyType, bytes: 0, requests: 0 };
+      row = { userId, subuserId, day: this.day, domain, proxyType, bytes: 0, requests: 0 };
       this.rows.set(key, row);
       this.oldestAt ??= Date.now();
     }
@@ -113,7 +116,8 @@ export class Flow {
 
   row(): UsageRow {
     if (this.rowEpoch !== this.meter.epoch || !this.currentRow) {
-      this.currentRow = this.meter.row(this.account.userId, this.domain, this.proxyType);
+      const subuserId = this.account instanceof SubuserAllowance ? this.account.subuserId : null;
+      this.currentRow = this.meter.row(this.account.userId, subuserId, this.domain, this.proxyType);
       this.rowEpoch = this.meter.epoch;
     }
     return this.currentRow;
@@ -140,6 +144,9 @@ export class Flow {
     this.meter.relayed += delta;
     if (this.exit) this.exit.bytes += delta;
     if (this.account.low) this.meter.options.onLowLease(this.account);
+    // A sub-user's bytes spend its owner's lease too.
+    if (this.account instanceof SubuserAllowance && this.account.owner.low)
+      this.meter.options.onLowLease(this.account.owner);
   }
 
   finish(): void {

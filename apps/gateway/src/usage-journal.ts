@@ -20,10 +20,12 @@ type Delta = [
   proxyType: ProxyType,
   bytes: number,
   requests: number,
+  /** Absent in lines written before sub-users existed: the account's own usage. */
+  subuserId?: string | null,
 ];
 
 function rowKey(row: UsageRow): string {
-  return `${row.userId}\u0000${row.day}\u0000${row.domain}\u0000${row.proxyType}`;
+  return `${row.userId}\u0000${row.subuserId ?? ""}\u0000${row.day}\u0000${row.domain}\u0000${row.proxyType}`;
 }
 
 /** Sums the journal's records per batch id and row; a torn last line (crash mid-write) is skipped. */
@@ -39,8 +41,8 @@ function readBatches(text: string): JournaledBatch[] {
     if (typeof record?.b !== "string" || !Array.isArray(record.r)) continue;
     const rows = batches.get(record.b) ?? new Map<string, UsageRow>();
     batches.set(record.b, rows);
-    for (const [userId, day, domain, proxyType, bytes, requests] of record.r) {
-      const row = { userId, day, domain, proxyType, bytes, requests };
+    for (const [userId, day, domain, proxyType, bytes, requests, subuserId = null] of record.r) {
+      const row = { userId, subuserId, day, domain, proxyType, bytes, requests };
       const existing = rows.get(rowKey(row));
       if (existing) {
         existing.bytes += bytes;
@@ -107,6 +109,7 @@ export class UsageJournal {
         row.proxyType,
         row.bytes - written.bytes,
         row.requests - written.requests,
+        row.subuserId,
       ]);
       this.written.set(row, { bytes: row.bytes, requests: row.requests });
     }
@@ -118,7 +121,15 @@ export class UsageJournal {
     const text = batches
       .filter((batch) => batch.rows.length > 0)
       .map((batch) => {
-        const rows = batch.rows.map((r) => [r.userId, r.day, r.domain, r.proxyType, r.bytes, r.requests]);
+        const rows = batch.rows.map((r) => [
+          r.userId,
+          r.day,
+          r.domain,
+          r.proxyType,
+          r.bytes,
+          r.requests,
+          r.subuserId,
+        ]);
         return `${JSON.stringify({ b: batch.id, r: rows })}\n`;
       })
       .join("");

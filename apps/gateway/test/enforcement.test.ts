@@ -118,6 +118,7 @@ describe("flushing", () => {
       [
         {
           userId: user.userId,
+          subuserId: null,
           day: "2026-03-01",
           domain: "a.test",
           proxyType: "mobile",

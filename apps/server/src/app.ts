@@ -26,6 +26,7 @@ import type { PaymentsOptions } from "./modules/payments/providers.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
 import { legalPlaceholderRoutes } from "./modules/public-config/legal-pages.ts";
 import { publicConfigRoutes } from "./modules/public-config/routes.ts";
+import { subusersRoutes } from "./modules/subusers/index.ts";
 import { usageRoutes } from "./modules/usage/routes.ts";
 import apiDocsPlugin from "./plugins/api-docs.ts";
 import authPlugin from "./plugins/auth.ts";
@@ -171,6 +172,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(apiTokenRoutes);
   await app.register(usageRoutes);
   await app.register(downloadsRoutes);
+  await app.register(subusersRoutes);
   await app.register(intelligencePlugin);
   if (!config.isProduction && mailer.kind === "outbox") await app.register(devOutboxRoutes);
 

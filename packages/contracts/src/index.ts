@@ -23,5 +23,6 @@ export * from "./proxy-username.ts";
 export * from "./public-config.ts";
 export * from "./realtime.ts";
 export * from "./usage.ts";
+export * from "./subusers.ts";
 export * from "./usage-periods.ts";
 export * from "./webhooks.ts";

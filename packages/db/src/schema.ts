@@ -146,6 +146,54 @@ export const apiTokens = pgTable("api_tokens", {
 });
 
 /** Usage rollups written by the gateway's flush, one row per (user, UTC day, domain, type). */
+/** The usage rows of an account's own credentials carry this sub-user id (migration 0023). */
+export const NO_SUBUSER = "00000000-0000-0000-0000-000000000000";
+
+/** Sub-users (migration 0023): more proxy credentials of one account, each with its own limit of
+ * relayed bytes per period. Usernames share proxy_credentials' namespace (triggers refuse a name
+ * the other table holds); used_bytes counts the period that began on period_start, leased_bytes
+ * the allowance gateway instances reserved (subuser_leases). */
+export const subusers = pgTable(
+  "subusers",
+  {
+    id: uuid("id").primaryKey().defaultRandom(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    label: text("label").notNull(),
+    username: text("username").notNull().unique(),
+    passwordHash: text("password_hash").notNull(),
+    passwordEnc: text("password_enc").notNull(),
+    limitBytes: bigint("limit_bytes", { mode: "number" }),
+    limitPeriod: text("limit_period").notNull().default("total"), // day | week | month | total
+    enabled: boolean("enabled").notNull().default(true),
+    periodStart: date("period_start", { mode: "string" }).notNull().default("1970-01-01"),
+    usedBytes: bigint("used_bytes", { mode: "number" }).notNull().default(0),
+    leasedBytes: bigint("leased_bytes", { mode: "number" }).notNull().default(0),
+    limitNotifiedPeriod: date("limit_notified_period", { mode: "string" }),
+    createdAt: createdAt(),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("subusers_user_label_uq").on(t.userId, t.label)],
+);
+
+/** What one gateway instance reserved of a sub-user's allowance (as balance_leases of a balance). */
+export const subuserLeases = pgTable(
+  "subuser_leases",
+  {
+    instanceId: text("instance_id").notNull(),
+    subuserId: uuid("subuser_id")
+      .notNull()
+      .references(() => subusers.id, { onDelete: "cascade" }),
+    bytes: bigint("bytes", { mode: "number" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.instanceId, t.subuserId] }),
+    index("subuser_leases_expires_at_idx").on(t.expiresAt),
+  ],
+);
+
 export const usageRollups = pgTable(
   "usage_rollups",
   {
@@ -161,11 +209,13 @@ export const usageRollups = pgTable(
   // The primary key's leading (user_id, day) is the usage API's range; the covering index of
   // migration 0003 was superseded by the trigger-kept totals (0005) and dropped in 0006, so the
   // gateway's upserts stay HOT updates (decision 005).
-  (t) => [primaryKey({ columns: [t.userId, t.day, t.domain, t.proxyType] })],
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.domain, t.proxyType, t.subuserId] })],
 );
 
 /** Flush batches already applied; a retried batch with the same id is a no-op. */
 export const usageBatches = pgTable("usage_batches", {
+    /** The sub-user whose traffic it was; NO_SUBUSER for the owner's own credentials. */
+    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
   id: text("id").primaryKey(),
   createdAt: createdAt(),
 });
@@ -463,7 +513,7 @@ export const usageDailyTotals = pgTable(
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
     requests: bigint("requests", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.day, t.proxyType] })],
+  (t) => [primaryKey({ columns: [t.userId, t.day, t.proxyType, t.subuserId] })],
 );
 
 /** Per-ISO-week (Monday) totals of usage_rollups by domain and proxy type, kept by the same
@@ -481,13 +531,14 @@ export const usageWeeklyDomains = pgTable(
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
     requests: bigint("requests", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.week, t.domain, t.proxyType] })],
+  (t) => [primaryKey({ columns: [t.userId, t.week, t.domain, t.proxyType, t.subuserId] })],
 );
 
 /** Deals (migration 0014): flash sales and group buys. Every status move is one conditional UPDATE
  * of the row, and everything that moves a deal's stock or money locks the row first. */
 export const deals = pgTable(
   "deals",
+    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
   {
     id: serial("id").primaryKey(),
     dealType: text("deal_type").notNull(), // flash_sale | group_buy
@@ -506,6 +557,7 @@ export const deals = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
     index("deals_status_end_idx").on(t.status, t.endTime),
     check("deals_type_check", sql`${t.dealType} IN ('flash_sale', 'group_buy')`),
     check("deals_status_check", sql`${t.status} IN ('pending', 'live', 'activated', 'expired', 'cancelled')`),

@@ -168,7 +168,7 @@ export async function insertGeneratedUsage(
        SELECT $1::uuid, v.day, v.domain, v.proxy_type, v.bytes, v.requests
          FROM unnest($2::date[], $3::text[], $4::text[], $5::bigint[], $6::bigint[])
               AS v(day, domain, proxy_type, bytes, requests)
-       ON CONFLICT (user_id, day, domain, proxy_type) DO UPDATE
+       ON CONFLICT (user_id, day, domain, proxy_type, subuser_id) DO UPDATE
          SET bytes = usage_rollups.bytes + EXCLUDED.bytes,
              requests = usage_rollups.requests + EXCLUDED.requests`,
       [

@@ -22,7 +22,7 @@ export async function insertRollups(database: Database, rows: RollupRow[], now =
     await database.query(
       `INSERT INTO usage_rollups (user_id, day, domain, proxy_type, bytes, requests)
        VALUES ($1, $2::date, $3, $4, $5::bigint, $6::bigint)
-       ON CONFLICT (user_id, day, domain, proxy_type) DO UPDATE
+       ON CONFLICT (user_id, day, domain, proxy_type, subuser_id) DO UPDATE
          SET bytes = usage_rollups.bytes + EXCLUDED.bytes,
              requests = usage_rollups.requests + EXCLUDED.requests`,
       [row.userId, utcDay(row.daysAgo, now), row.domain, row.proxyType, String(row.bytes), row.requests],

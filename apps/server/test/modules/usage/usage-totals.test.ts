@@ -48,7 +48,7 @@ beforeAll(async () => {
     `INSERT INTO usage_rollups (user_id, day, domain, proxy_type, bytes, requests)
      SELECT $1, $2::date - (n % 40), 'h' || (n % 9) || '.test', CASE WHEN n % 2 = 0 THEN 'mobile' ELSE 'dc' END, n * 1000, 1
        FROM generate_series(1, 300) AS n
-     ON CONFLICT (user_id, day, domain, proxy_type) DO UPDATE
+     ON CONFLICT (user_id, day, domain, proxy_type, subuser_id) DO UPDATE
        SET bytes = usage_rollups.bytes + EXCLUDED.bytes, requests = usage_rollups.requests + EXCLUDED.requests`,
     [userId, "2025-03-09"],
   );

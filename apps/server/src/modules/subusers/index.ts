@@ -1,0 +1,1 @@
+export { subusersRoutes } from "./routes.ts";
