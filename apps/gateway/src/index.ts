@@ -9,7 +9,8 @@ export {
   portNumber,
   urlWithProtocols,
 } from "./config.ts";
-export { IP_INFO_HOST } from "./egress-guard.ts";
+export { EgressGuard, IP_INFO_HOST, type VettedTarget } from "./egress-guard.ts";
 export { createGateway, type Gateway, type GatewayOptions } from "./gateway.ts";
 export { type ProbeResponse, Prober, type ProbeScheme } from "./probe.ts";
+export { Refusal } from "./refusal.ts";
 export { CONNECT_MS_BOUNDS, histogramMedian } from "./upstream-health.ts";

@@ -28,6 +28,7 @@ import { legalPlaceholderRoutes } from "./modules/public-config/legal-pages.ts";
 import { publicConfigRoutes } from "./modules/public-config/routes.ts";
 import { subusersRoutes } from "./modules/subusers/index.ts";
 import { usageRoutes } from "./modules/usage/routes.ts";
+import { webhooksPlugin } from "./modules/webhooks/index.ts";
 import apiDocsPlugin from "./plugins/api-docs.ts";
 import authPlugin from "./plugins/auth.ts";
 import changeFeedPlugin from "./plugins/change-feed.ts";
@@ -151,6 +152,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(changeFeedPlugin);
   await app.register(authPlugin);
   await app.register(realtimePlugin);
+  await app.register(webhooksPlugin);
   await app.register(balanceAlertsPlugin);
   await app.register(paymentsPlugin, options.payments ?? {});
   await app.register(dealsPlugin);

@@ -163,6 +163,10 @@ const envSchema = gatewayEnvSchema
       .default(10_000),
     HEADERS_TIMEOUT_MS: milliseconds(15_000),
     REQUEST_TIMEOUT_MS: milliseconds(30_000),
+    // Webhooks: the first retry's delay (doubling up to an hour, for 24 h) and how often each
+    // instance looks for due deliveries.
+    WEBHOOK_RETRY_BASE_MS: milliseconds(30_000),
+    WEBHOOK_POLL_MS: milliseconds(1_000),
     // API requests per minute per signed-in user, or per address for anonymous calls, on every
     // route without a tighter limit of its own.
     RATE_LIMIT_PER_MINUTE: z.coerce

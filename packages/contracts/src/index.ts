@@ -26,3 +26,4 @@ export * from "./usage.ts";
 export * from "./subusers.ts";
 export * from "./usage-periods.ts";
 export * from "./webhooks.ts";
+export * from "./webhooks.ts";

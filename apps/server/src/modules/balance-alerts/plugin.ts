@@ -31,6 +31,9 @@ async function balanceAlertsPlugin(app: FastifyInstance) {
   async function alertIfCrossed(userId: string): Promise<void> {
     const check = await repository.settleFlag(userId);
     if (!check?.crossed) return;
+    // The customer's systems hear of it too, whether or not the e-mail goes out.
+    if (check.notified_at)
+      await app.webhooks.service.balanceLow(userId, check.balance_bytes, check.notified_at);
     try {
       await app.mailer.send(lowBalanceEmail(check.email, check.balance_bytes, app.config.APP_URL));
     } catch (error) {
@@ -40,7 +43,11 @@ async function balanceAlertsPlugin(app: FastifyInstance) {
   }
 
   const throttle = createPerKeyThrottle(BALANCE_PUSH_INTERVAL_MS, async (userId) => {
-    const results = await Promise.allSettled([pushBalance(userId), alertIfCrossed(userId)]);
+    const results = await Promise.allSettled([
+      pushBalance(userId),
+      alertIfCrossed(userId),
+      app.webhooks.service.balanceChanged(userId),
+    ]);
     for (const result of results) {
       if (result.status === "rejected")
         app.log.warn({ err: result.reason, userId }, "balance change handling failed");
@@ -60,4 +67,7 @@ async function balanceAlertsPlugin(app: FastifyInstance) {
   app.addHook("preClose", () => throttle.stop());
 }
 
-export default fp(balanceAlertsPlugin, { name: "balance-alerts", dependencies: ["change-feed", "realtime"] });
+export default fp(balanceAlertsPlugin, {
+  name: "balance-alerts",
+  dependencies: ["change-feed", "realtime", "webhooks"],
+});

@@ -6,6 +6,8 @@ export interface LowBalanceCheck {
   balance_bytes: number;
   /** True for exactly one caller per crossing below the threshold, across all instances. */
   crossed: boolean;
+  /** When this crossing was noted (tells one crossing's balance.low webhook from the next). */
+  notified_at: Date | string | null;
 }
 
 export function createBalanceAlertRepository(database: Database) {
@@ -27,7 +29,12 @@ export function createBalanceAlertRepository(database: Database) {
      * condition, so only one of them sees the flag move to set. Null when nothing had to change.
      */
     async settleFlag(userId: string): Promise<LowBalanceCheck | null> {
-      const [row] = await database.query<{ email: string; balance_bytes: string | number; crossed: boolean }>(
+      const [row] = await database.query<{
+        email: string;
+        balance_bytes: string | number;
+        crossed: boolean;
+        notified_at: Date | string | null;
+      }>(
         `UPDATE users
             SET low_balance_notified_at = CASE WHEN low_balance_notified_at IS NULL THEN now() END
           WHERE id = $1
@@ -35,11 +42,17 @@ export function createBalanceAlertRepository(database: Database) {
                      THEN low_balance_threshold_bytes IS NOT NULL AND balance_bytes < low_balance_threshold_bytes
                      ELSE low_balance_threshold_bytes IS NULL OR balance_bytes > low_balance_threshold_bytes
                 END
-          RETURNING email, balance_bytes, low_balance_notified_at IS NOT NULL AS crossed`,
+          RETURNING email, balance_bytes, low_balance_notified_at IS NOT NULL AS crossed,
+                    low_balance_notified_at AS notified_at`,
         [userId],
       );
       return row
-        ? { email: row.email, balance_bytes: Number(row.balance_bytes), crossed: row.crossed }
+        ? {
+            email: row.email,
+            balance_bytes: Number(row.balance_bytes),
+            crossed: row.crossed,
+            notified_at: row.notified_at,
+          }
         : null;
     },
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { dealActivatedEvent } from "../webhooks/index.ts";
 import { createDealScheduler } from "./scheduler.ts";
 import { createDealsService, type DealsService } from "./service.ts";
 
@@ -17,6 +18,8 @@ async function dealsPlugin(app: FastifyInstance) {
       database: app.database,
       publish: (deal) => app.realtime.publishDeal(deal),
       listPricePerGbUsd: app.config.PRICE_PER_GB_USD,
+      joinedDealActivated: (tx, userId, deal) =>
+        app.webhooks.service.emit(dealActivatedEvent(userId, deal), tx),
     }),
   );
   const scheduler = createDealScheduler(app.deals, app.log);
@@ -24,4 +27,4 @@ async function dealsPlugin(app: FastifyInstance) {
   app.addHook("preClose", () => scheduler.stop());
 }
 
-export default fp(dealsPlugin, { name: "deals", dependencies: ["realtime"] });
+export default fp(dealsPlugin, { name: "deals", dependencies: ["realtime", "webhooks"] });

@@ -36,6 +36,8 @@ interface Deps {
   publish: (deal: Deal) => void;
   /** PRICE_PER_GB_USD: what a flash-sale payment buys once the sale's stock is gone. */
   listPricePerGbUsd: number;
+  /** Inside the activation's transaction, once per deposit: the deal.activated webhook. */
+  joinedDealActivated?: (tx: Tx, userId: string, deal: { id: string; title: string }) => Promise<unknown>;
 }
 
 /**
@@ -48,7 +50,7 @@ interface Deps {
  * was one), so a record of it — the operator's audit row — commits or rolls back with it. */
 export type RecordChange<T> = (tx: Tx, after: T, before?: T) => Promise<void>;
 
-export function createDealsService({ database, publish, listPricePerGbUsd }: Deps) {
+export function createDealsService({ database, publish, listPricePerGbUsd, joinedDealActivated }: Deps) {
   const repository = createDealsRepository(database);
   const deposits = createDepositRepository(database);
 
@@ -76,6 +78,10 @@ export function createDealsService({ database, publish, listPricePerGbUsd }: Dep
     if (!activated) return undefined;
     for (const deposit of await deposits.creditHeld(tx, deal.id)) {
       await creditDepositInTx(tx, activated, deposit);
+      await joinedDealActivated?.(tx, deposit.userId, {
+        id: encodeDealId(activated.id),
+        title: activated.title,
+      });
     }
     return activated;
   }

@@ -11,14 +11,18 @@ declare module "fastify" {
 
 /** One settlement per app: every provider callback (and the sandbox) credits through it. */
 async function settlementPlugin(app: FastifyInstance) {
+  const publish = publishOrderChange(app);
   app.decorate(
     "settlement",
     createSettlement({
       database: app.database,
-      publishOrder: orderPublisher(publishOrderChange(app)),
+      publishOrder: orderPublisher((order) => {
+        publish(order);
+        app.webhooks.service.orderChanged(order, app.log);
+      }),
       deals: app.deals,
     }),
   );
 }
 
-export default fp(settlementPlugin, { name: "settlement", dependencies: ["orders", "deals"] });
+export default fp(settlementPlugin, { name: "settlement", dependencies: ["orders", "deals", "webhooks"] });
