@@ -3,19 +3,35 @@ import { hashesEqual } from "@bytetoll/db";
 import { AccountBalance } from "./account-balance.ts";
 import type { BalanceLeases } from "./lease.ts";
 import { Refusal } from "./refusal.ts";
+import { SubuserAllowance } from "./subuser-allowance.ts";
+import type { SubuserLeases } from "./subuser-lease.ts";
 import type { Tariff } from "./tariff.ts";
 
 interface CredentialRow {
   user_id: string | null;
   password_hash: string;
   disabled: boolean | null;
+  subuser_id: string | null;
+  subuser_enabled: boolean;
 }
 
 interface CachedCredential {
   userId: string | null;
   passwordHash: string;
+  /** The sub-user the username belongs to (null: the account's own credentials). */
+  subuserId: string | null;
+  subuserEnabled: boolean;
   readAt: number;
 }
+
+/** One lookup for both kinds of proxy username (they share one namespace, migration 0023). */
+const CREDENTIAL_QUERY = `
+  SELECT c.user_id, c.password_hash, u.disabled_at IS NOT NULL AS disabled,
+         NULL::uuid AS subuser_id, true AS subuser_enabled
+    FROM proxy_credentials c LEFT JOIN users u ON u.id = c.user_id WHERE c.username = $1
+  UNION ALL
+  SELECT s.user_id, s.password_hash, u.disabled_at IS NOT NULL, s.id, s.enabled
+    FROM subusers s JOIN users u ON u.id = s.user_id WHERE s.username = $1`;
 
 /** Credential and routing-rule lookups with a short cache, so the hot path does not query the
  * database per request while a changed password is seen within seconds; the balance is spent
@@ -25,6 +41,7 @@ export class AccountDirectory {
   private readonly credentials = new Map<string, CachedCredential | null>();
   private readonly credentialReads = new Map<string, Promise<CachedCredential | null>>();
   private readonly accounts = new Map<string, AccountBalance>();
+  private readonly subusers = new Map<string, SubuserAllowance>();
   /** Domains each user sends over datacenter, by user id, with when they were read. */
   private readonly datacenterRules = new Map<string, { domains: string[]; readAt: number }>();
 
@@ -33,6 +50,7 @@ export class AccountDirectory {
     private readonly ttlMs: number,
     private readonly leases: BalanceLeases,
     private readonly tariff: Tariff,
+    private readonly subuserLeases: SubuserLeases,
   ) {}
 
   /** Every account this instance has seen, by user id. */
@@ -51,6 +69,20 @@ export class AccountDirectory {
     this.credentials.delete(username);
     this.credentialReads.delete(username);
     this.forgets += 1;
+  }
+
+  /** Every sub-user this instance has served, by sub-user id. */
+  get knownSubusers(): ReadonlyMap<string, SubuserAllowance> {
+    return this.subusers;
+  }
+
+  subuserFor(subuserId: string, ownerId: string): SubuserAllowance {
+    let allowance = this.subusers.get(subuserId);
+    if (!allowance) {
+      allowance = new SubuserAllowance(subuserId, this.accountFor(ownerId));
+      this.subusers.set(subuserId, allowance);
+    }
+    return allowance;
   }
 
   accountFor(userId: string): AccountBalance {
@@ -89,13 +121,17 @@ export class AccountDirectory {
     const startedAt = Date.now();
     const forgets = this.forgets;
     const readSeq = this.disabledReads++;
-    const [row] = await this.database.query<CredentialRow>(
-      `SELECT c.user_id, c.password_hash, u.disabled_at IS NOT NULL AS disabled
-         FROM proxy_credentials c LEFT JOIN users u ON u.id = c.user_id WHERE c.username = $1`,
-      [username],
-    );
+    const [row] = await this.database.query<CredentialRow>(CREDENTIAL_QUERY, [username]);
     if (row?.user_id) this.accountFor(row.user_id).setDisabled(row.disabled === true, readSeq);
-    const entry = row ? { userId: row.user_id, passwordHash: row.password_hash, readAt: startedAt } : null;
+    const entry = row
+      ? {
+          userId: row.user_id,
+          passwordHash: row.password_hash,
+          subuserId: row.subuser_id,
+          subuserEnabled: row.subuser_enabled,
+          readAt: startedAt,
+        }
+      : null;
     if (forgets !== this.forgets) return entry;
     this.credentials.set(username, entry);
     if (!entry) {
@@ -126,10 +162,19 @@ export class AccountDirectory {
     }
     const account = this.accountFor(credential.userId);
     if (account.disabled) throw new Refusal("account_disabled", "This account is disabled");
+    if (credential.subuserId !== null && !credential.subuserEnabled) {
+      throw new Refusal("subuser_disabled", "This sub-user is disabled by its account");
+    }
     if (!(await this.leases.admit(account))) {
       throw new Refusal("balance_exhausted", "Your data balance is used up: add data to continue");
     }
-    return account;
+    if (credential.subuserId === null) return account;
+    // A sub-user relays on the owner's balance and within its own limit.
+    const allowance = this.subuserFor(credential.subuserId, credential.userId);
+    if (!(await this.subuserLeases.admit(allowance))) {
+      throw new Refusal("subuser_limit_reached", "This sub-user's data limit for the period is reached");
+    }
+    return allowance;
   }
 
   /** Reads whether these known accounts are disabled (the change feed announced a change to

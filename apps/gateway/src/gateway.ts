@@ -25,6 +25,8 @@ import { ConnectionOutcomes } from "./outcomes.ts";
 import { Refusal, refuseConnection } from "./refusal.ts";
 import { watchRoutingRules } from "./routing-rules.ts";
 import { serveSocksClient } from "./socks-session.ts";
+import { SubuserAllowance } from "./subuser-allowance.ts";
+import { SubuserLeases } from "./subuser-lease.ts";
 import { TargetPool } from "./target-pool.ts";
 import { Tariff } from "./tariff.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
@@ -100,8 +102,17 @@ export function createGateway({
     upkeepMs: config.cacheTtlMs,
     logger,
   });
-  const accounts = new AccountDirectory(database, config.cacheTtlMs, leases, tariff);
-  const meter = new Meter({ onLowLease: (account) => leases.spent(account) });
+  const subuserLeases = new SubuserLeases({
+    database,
+    instanceId: leases.instanceId,
+    maxBytes: config.leaseMaxBytes,
+    upkeepMs: config.cacheTtlMs,
+  });
+  const accounts = new AccountDirectory(database, config.cacheTtlMs, leases, tariff, subuserLeases);
+  const meter = new Meter({
+    onLowLease: (account) =>
+      account instanceof SubuserAllowance ? subuserLeases.spent(account) : leases.spent(account),
+  });
   let flusher: UsageFlusher | null = null;
   const metrics = createGatewayMetrics({
     lagSeconds: () => flusher?.lagSeconds() ?? 0,
@@ -112,6 +123,7 @@ export function createGateway({
     meter,
     accounts,
     leases,
+    subuserLeases,
     journal,
     tariff,
     metrics,
@@ -333,9 +345,9 @@ export function createGateway({
     }
     if (usage.pendingBatches() > 0) logger.error("gateway stopped with usage it could not commit");
     else
-      await leases
-        .releaseAll()
-        .catch((error: unknown) => logger.warn({ err: error }, "leases not given back"));
+      await Promise.all([leases.releaseAll(), subuserLeases.releaseAll()]).catch((error: unknown) =>
+        logger.warn({ err: error }, "leases not given back"),
+      );
     journal?.close();
     await stopWatchingCredentials?.();
     await stopWatchingAccounts?.();

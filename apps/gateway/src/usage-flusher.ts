@@ -2,10 +2,11 @@ import { randomUUID } from "node:crypto";
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { AccountDirectory } from "./accounts.ts";
-import { commitBatch, makeBatch, mergeInto, type UsageBatch } from "./flush.ts";
+import { commitBatch, makeBatch, mergeInto, subuserBytes, type UsageBatch } from "./flush.ts";
 import type { BalanceLeases } from "./lease.ts";
 import type { Meter } from "./meter.ts";
 import type { GatewayMetrics } from "./metrics.ts";
+import type { SubuserLeases } from "./subuser-lease.ts";
 import type { Tariff } from "./tariff.ts";
 import type { UsageJournal } from "./usage-journal.ts";
 
@@ -30,6 +31,7 @@ export class UsageFlusher {
       meter: Meter;
       accounts: AccountDirectory;
       leases: BalanceLeases;
+      subuserLeases: SubuserLeases;
       journal: UsageJournal | null;
       tariff: Tariff;
       metrics: GatewayMetrics;
@@ -139,6 +141,7 @@ export class UsageFlusher {
     this.oldestQueuedAt = null;
     try {
       await leases.maintain(this.deps.accounts.known);
+      await this.deps.subuserLeases.maintain(this.deps.accounts.knownSubusers);
     } catch (error) {
       this.deps.logger.warn({ err: error }, "could not renew or reconcile balance leases");
     }
@@ -157,6 +160,9 @@ export class UsageFlusher {
   private settle(batch: UsageBatch): void {
     for (const [userId, estimate] of this.deps.tariff.estimates(batch.rows)) {
       this.deps.accounts.accountFor(userId).commit(batch.debits.get(userId) ?? 0, estimate);
+    }
+    for (const [subuserId, bytes] of subuserBytes(batch.rows)) {
+      this.deps.accounts.knownSubusers.get(subuserId)?.commit(bytes, bytes);
     }
   }
 }
