@@ -48,7 +48,6 @@ export type ConnectionTestResponse = z.infer<typeof connectionTestResponse>;
 export const PROXY_TARGET_NOT_ALLOWED = "Proxy host or port is not allowed.";
 export const PROXY_TEST_SUCCEEDED = "Connected through the proxy.";
 
-
 /** GET /gateway: docs/product.md#routes-and-layout's Proxy Server card — the host, the fixed IP it resolves to, the ports. */
 export const proxyServerSchema = z.object({
   host: z.string(),
