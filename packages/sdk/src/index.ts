@@ -12,3 +12,4 @@ export { ByteTollError, type ByteTollErrorKind } from "./errors.ts";
 export type { CryptoOrderRequest } from "./resources.ts";
 export type * from "./types.ts";
 export type { ProxyOptions } from "./username.ts";
+export { verifyWebhook, WEBHOOK_TOLERANCE_SECONDS } from "./webhook.ts";
