@@ -137,17 +137,6 @@ export const proxyCredentials = pgTable(
   (t) => [uniqueIndex("proxy_credentials_user_uq").on(t.userId)],
 );
 
-/** Personal API tokens: looked up by hash, shown again from the encrypted copy. */
-export const apiTokens = pgTable("api_tokens", {
-  userId: uuid("user_id")
-    .primaryKey()
-    .references(() => users.id, { onDelete: "cascade" }),
-  tokenHash: text("token_hash").notNull().unique(),
-  tokenEnc: text("token_enc").notNull(),
-  createdAt: createdAt(),
-});
-
-/** Usage rollups written by the gateway's flush, one row per (user, UTC day, domain, type). */
 /** The usage rows of an account's own credentials carry this sub-user id (migration 0023). */
 export const NO_SUBUSER = "00000000-0000-0000-0000-000000000000";
 
@@ -196,6 +185,17 @@ export const subuserLeases = pgTable(
   ],
 );
 
+/** Personal API tokens: looked up by hash, shown again from the encrypted copy. */
+export const apiTokens = pgTable("api_tokens", {
+  userId: uuid("user_id")
+    .primaryKey()
+    .references(() => users.id, { onDelete: "cascade" }),
+  tokenHash: text("token_hash").notNull().unique(),
+  tokenEnc: text("token_enc").notNull(),
+  createdAt: createdAt(),
+});
+
+/** Usage rollups written by the gateway's flush, one row per (user, UTC day, domain, type). */
 export const usageRollups = pgTable(
   "usage_rollups",
   {
@@ -205,6 +205,8 @@ export const usageRollups = pgTable(
     day: date("day", { mode: "string" }).notNull(),
     domain: text("domain").notNull(),
     proxyType: text("proxy_type").notNull(), // mobile | dc
+    /** The sub-user whose traffic it was; NO_SUBUSER for the owner's own credentials. */
+    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
     requests: bigint("requests", { mode: "number" }).notNull().default(0),
   },
@@ -216,8 +218,6 @@ export const usageRollups = pgTable(
 
 /** Flush batches already applied; a retried batch with the same id is a no-op. */
 export const usageBatches = pgTable("usage_batches", {
-    /** The sub-user whose traffic it was; NO_SUBUSER for the owner's own credentials. */
-    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
   id: text("id").primaryKey(),
   createdAt: createdAt(),
 });
@@ -512,6 +512,7 @@ export const usageDailyTotals = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     day: date("day", { mode: "string" }).notNull(),
     proxyType: text("proxy_type").notNull(),
+    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
     requests: bigint("requests", { mode: "number" }).notNull().default(0),
   },
@@ -530,6 +531,7 @@ export const usageWeeklyDomains = pgTable(
     week: date("week", { mode: "string" }).notNull(),
     domain: text("domain").notNull(),
     proxyType: text("proxy_type").notNull(),
+    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
     bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
     requests: bigint("requests", { mode: "number" }).notNull().default(0),
   },
@@ -540,7 +542,6 @@ export const usageWeeklyDomains = pgTable(
  * of the row, and everything that moves a deal's stock or money locks the row first. */
 export const deals = pgTable(
   "deals",
-    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
   {
     id: serial("id").primaryKey(),
     dealType: text("deal_type").notNull(), // flash_sale | group_buy
@@ -559,7 +560,6 @@ export const deals = pgTable(
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
     index("deals_status_end_idx").on(t.status, t.endTime),
     check("deals_type_check", sql`${t.dealType} IN ('flash_sale', 'group_buy')`),
     check("deals_status_check", sql`${t.status} IN ('pending', 'live', 'activated', 'expired', 'cancelled')`),
