@@ -162,12 +162,16 @@ describe("the operator's console", () => {
     await operator.getByRole("link", { name: "Payouts" }).first().click();
     await operator.getByRole("button", { name: "Mark sent" }).click();
     const send = operator.getByRole("dialog", { name: "Mark payout sent" });
-    await send.getByLabel("Transaction hash").fill("0xfeedc0ffee");
+    await send
+      .getByLabel("Transaction hash")
+      .fill("0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a");
     await send.getByRole("button", { name: "Mark sent" }).click();
     await send.waitFor({ state: "detached" });
     await operator.getByText("Nothing to pay: no pending payouts.").waitFor();
     const { data: sent } = await api<Array<{ tx_hash: string }>>(operator, "/admin/payouts?status=sent");
-    expect(sent.map((payout) => payout.tx_hash)).toEqual(["0xfeedc0ffee"]);
+    expect(sent.map((payout) => payout.tx_hash)).toEqual([
+      "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a",
+    ]);
 
     // Every action above is in the audit log under the operator's e-mail.
     await operator.getByRole("link", { name: "Audit log" }).first().click();

@@ -39,5 +39,8 @@ export const adminPayoutsQuery = z
   })
   .strict();
 export type AdminPayoutsQuery = z.infer<typeof adminPayoutsQuery>;
-export const adminPayoutsPage = pageOf(payout);
+/** The operator's view of a payout names its customer. */
+export const adminPayout = payout.extend({ email: z.string() });
+export type AdminPayout = z.infer<typeof adminPayout>;
+export const adminPayoutsPage = pageOf(adminPayout);
 export type AdminPayoutsPage = z.infer<typeof adminPayoutsPage>;

@@ -168,8 +168,40 @@ export const payoutListResponse = z.object({ success: z.literal(true), data: z.a
 export type PayoutListResponse = z.infer<typeof payoutListResponse>;
 export const payoutResponse = z.object({ success: z.literal(true), data: payout });
 
+/** A payout goes to the wallet's own chain family: an EVM chain (polygon, base, ethereum) takes a
+ * 0x transaction hash of 64 hex digits, Solana a base58 signature of 87–88 characters. */
+const EVM_TX_HASH = /^0x[0-9a-fA-F]{64}$/;
+const SOLANA_SIGNATURE = /^[1-9A-HJ-NP-Za-km-z]{87,88}$/;
+export const TX_HASH_REQUIRED = "Enter the transaction hash of the payout.";
+export const TX_HASH_INVALID =
+  "That is not a transaction hash: an EVM chain's is 0x and 64 hex digits, a Solana signature 87–88 letters and digits.";
+const isEvmWallet = (wallet: string) => EVM_ADDRESS.test(wallet);
+
+/** Why `hash` cannot be the hash of a payout to `wallet`, or null when it can. */
+export function payoutHashProblem(wallet: string, hash: string): string | null {
+  if (hash.trim() === "") return TX_HASH_REQUIRED;
+  if (!EVM_TX_HASH.test(hash) && !SOLANA_SIGNATURE.test(hash)) return TX_HASH_INVALID;
+  if (isEvmWallet(wallet) && !EVM_TX_HASH.test(hash))
+    return "This wallet is on an EVM chain: its transaction hash is 0x and 64 hex digits.";
+  if (!isEvmWallet(wallet) && !SOLANA_SIGNATURE.test(hash))
+    return "This wallet is a Solana address: its transaction signature is 87–88 letters and digits.";
+  return null;
+}
+
+/** The explorer page of a payout's transaction: Solscan for Solana; Blockscan for an EVM hash,
+ * which finds it on Ethereum, Polygon and Base alike (the payout does not record the chain). */
+export function payoutExplorerUrl(hash: string): string | null {
+  if (SOLANA_SIGNATURE.test(hash)) return `https://solscan.io/tx/${hash}`;
+  if (EVM_TX_HASH.test(hash)) return `https://blockscan.com/tx/${hash}`;
+  return null;
+}
+
 export const payoutSentRequest = z
   .object({
-    tx_hash: z.string({ error: "tx_hash is required" }).trim().min(1, "tx_hash is required").max(200),
+    tx_hash: z
+      .string({ error: TX_HASH_REQUIRED })
+      .trim()
+      .min(1, TX_HASH_REQUIRED)
+      .refine((hash) => EVM_TX_HASH.test(hash) || SOLANA_SIGNATURE.test(hash), TX_HASH_INVALID),
   })
   .strict();

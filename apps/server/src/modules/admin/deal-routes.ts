@@ -7,6 +7,7 @@ import {
   dealIdParams,
   dealPriceRefusal,
   dealResponse,
+  payoutHashProblem,
   payoutResponse,
   payoutSentRequest,
   updateDealRequest,
@@ -124,6 +125,10 @@ export async function adminDealRoutes(app: App) {
       },
     },
     async (request) => {
+      // The hash must be of the wallet's own chain family (an unknown payout is the service's 404).
+      const wallet = await adminDeals.payoutWallet(request.params.id);
+      const problem = wallet === null ? null : payoutHashProblem(wallet, request.body.tx_hash);
+      if (problem) throw new AppError(400, problem, "bad_tx_hash");
       const payout = await app.deals.payoutSent(
         request.params.id,
         request.body.tx_hash,

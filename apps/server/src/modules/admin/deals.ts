@@ -1,5 +1,6 @@
 import {
   type AdminDeal,
+  type AdminPayout,
   type AdminPayoutsQuery,
   createDealRequest,
   type Deal,
@@ -22,21 +23,34 @@ export function createAdminDeals(database: Database, publish: (deal: Deal) => vo
   const { db } = database;
 
   return {
-    /** One page of payouts, newest first, and how many match in all. */
-    async payouts(query: AdminPayoutsQuery): Promise<{ data: Payout[]; total: number }> {
-      const { payouts } = schema;
+    /** One page of payouts, newest first, each with its customer's e-mail, and how many match in all. */
+    async payouts(query: AdminPayoutsQuery): Promise<{ data: AdminPayout[]; total: number }> {
+      const { payouts, users } = schema;
       const where = query.status ? eq(payouts.status, query.status) : undefined;
       const [rows, totals] = await Promise.all([
         db
-          .select()
+          .select({ payout: payouts, email: users.email })
           .from(payouts)
+          .innerJoin(users, eq(users.id, payouts.userId))
           .where(where)
           .orderBy(desc(payouts.createdAt), desc(payouts.id))
           .limit(query.per_page)
           .offset((query.page - 1) * query.per_page),
         db.select({ total: count() }).from(payouts).where(where),
       ]);
-      return { data: rows.map(toPayoutView), total: Number(totals[0]?.total ?? 0) };
+      return {
+        data: rows.map((row) => ({ ...toPayoutView(row.payout), email: row.email })),
+        total: Number(totals[0]?.total ?? 0),
+      };
+    },
+
+    /** The wallet a payout goes to, or null when there is no such payout. */
+    async payoutWallet(id: string): Promise<string | null> {
+      const [row] = await db
+        .select({ wallet: schema.payouts.walletAddress })
+        .from(schema.payouts)
+        .where(eq(schema.payouts.id, id));
+      return row?.wallet ?? null;
     },
 
     /** Every deal (as the deals service lists them) with its deposits or orders so far. */

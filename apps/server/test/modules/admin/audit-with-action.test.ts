@@ -96,10 +96,22 @@ describe("an operator's action and its audit row commit together", () => {
   it("payouts: a payout stays pending without its row; sent or failed once, each with one row", async () => {
     const sentId = await pendingPayout(t.app, alice);
     await auditWritesFail("payout.sent");
-    expect((await post(`/admin/payouts/${sentId}/sent`, { tx_hash: "0xabc123" })).statusCode).toBe(500);
+    expect(
+      (
+        await post(`/admin/payouts/${sentId}/sent`, {
+          tx_hash: "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a",
+        })
+      ).statusCode,
+    ).toBe(500);
     expect(await payoutStatus(sentId)).toBe("pending");
     await t.database.query("DROP TRIGGER audit_write_fails ON admin_audit_log");
-    expect((await post(`/admin/payouts/${sentId}/sent`, { tx_hash: "0xabc123" })).statusCode).toBe(200);
+    expect(
+      (
+        await post(`/admin/payouts/${sentId}/sent`, {
+          tx_hash: "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a",
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await post(`/admin/payouts/${sentId}/failed`)).statusCode).toBe(409);
     expect(await rowsOf("payout.sent", sentId)).toHaveLength(1);
     expect(await rowsOf("payout.failed", sentId)).toHaveLength(0);

@@ -105,7 +105,7 @@ const routes: Array<[string, () => Promise<Call>]> = [
     async () => ({
       method: "POST",
       url: `/admin/payouts/${await pendingPayout(t.app, await freshCustomer())}/sent`,
-      payload: { tx_hash: "0xabc" },
+      payload: { tx_hash: "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a" },
     }),
   ],
   [

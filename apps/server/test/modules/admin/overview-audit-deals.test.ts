@@ -115,7 +115,9 @@ describe("deals and payouts", () => {
       progress_percent: 25,
     });
 
-    const sent = await call("POST", `/admin/payouts/${payoutId}/sent`, { tx_hash: "0xfeed" });
+    const sent = await call("POST", `/admin/payouts/${payoutId}/sent`, {
+      tx_hash: "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a",
+    });
     expect(sent.statusCode, sent.body).toBe(200);
     expect((await call("POST", `/admin/payouts/${payoutId}/failed`)).statusCode).toBe(409);
     expect((await call("POST", "/admin/payouts/not-a-uuid/sent", { tx_hash: "x" })).statusCode).toBe(400);
@@ -127,7 +129,10 @@ describe("deals and payouts", () => {
         action: "payout.sent",
         subject_type: "payout",
         before: { status: "pending" },
-        after: { status: "sent", tx_hash: "0xfeed" },
+        after: {
+          status: "sent",
+          tx_hash: "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a",
+        },
       }),
     ]);
     expect((await audit(t.app, `subject=${held.id}`)).map((row) => row.action)).toEqual([

@@ -25,6 +25,11 @@ describe("GET /admin/payouts pages on the server", () => {
     expect(second).toMatchObject({ page: 2, per_page: 2, total: 3 });
     const seen = [...first.json().data, ...second.data].map((payout: { id: string }) => payout.id);
     expect(seen).toEqual([...ids].reverse());
+    // Each payout names its customer by e-mail (the console shows it, not an id).
+    expect(first.json().data.map((payout: { email: string }) => payout.email)).toEqual([
+      "paging-bob@example.com",
+      "paging-bob@example.com",
+    ]);
     expect((await list("status=pending&page=3&per_page=2")).json()).toMatchObject({ data: [], total: 3 });
   });
 

@@ -224,19 +224,37 @@ describe("group buy", () => {
     expect(await balanceBytes(t.app, a)).toBe(start[0]! + 200 * GB);
     expect(await ledgerMismatches(t.app)).toEqual([]);
 
+    // A hash that is no transaction, or of the other chain family than the (EVM) wallet: 400, still pending.
+    for (const [tx_hash, message] of [
+      ["junk", "That is not a transaction hash"],
+      ["0xabc", "That is not a transaction hash"],
+      [`5${"K".repeat(87)}`, "This wallet is on an EVM chain"],
+    ]) {
+      const refused = await t.app.inject({
+        method: "POST",
+        url: `/admin/payouts/${payout!.id}/sent`,
+        headers: admin,
+        payload: { tx_hash },
+      });
+      expect(refused.statusCode, tx_hash).toBe(400);
+      expect(refused.json().message).toContain(message);
+    }
     const sent = await t.app.inject({
       method: "POST",
       url: `/admin/payouts/${payout!.id}/sent`,
       headers: admin,
-      payload: { tx_hash: "0xabc" },
+      payload: { tx_hash: "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a" },
     });
     expect(sent.statusCode, sent.body).toBe(200);
-    expect(sent.json().data).toMatchObject({ status: "sent", tx_hash: "0xabc" });
+    expect(sent.json().data).toMatchObject({
+      status: "sent",
+      tx_hash: "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a",
+    });
     const again = await t.app.inject({
       method: "POST",
       url: `/admin/payouts/${payout!.id}/sent`,
       headers: admin,
-      payload: { tx_hash: "0xabc" },
+      payload: { tx_hash: "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a" },
     });
     expect(again.statusCode).toBe(409);
   });
@@ -322,7 +340,7 @@ describe("group buy", () => {
         method: "POST",
         url: `/admin/payouts/${id}/sent`,
         headers: admin,
-        payload: { tx_hash: "0x1" },
+        payload: { tx_hash: "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a" },
       });
       expect(sent.statusCode).toBe(status);
     }

@@ -3,8 +3,8 @@ import type {
   AdminCustomerDetail,
   AdminDeal,
   AdminOrder,
+  AdminPayout,
   AuditEntry,
-  Payout,
 } from "@bytetoll/contracts";
 import { vi } from "vitest";
 import { ok, signInWithToken, stubApi, TEST_USER } from "../../test/api-stub.ts";
@@ -125,9 +125,10 @@ export function dealFixture(overrides: Partial<AdminDeal> = {}): AdminDeal {
   };
 }
 
-export function payoutFixture(overrides: Partial<Payout> = {}): Payout {
+export function payoutFixture(overrides: Partial<AdminPayout> = {}): AdminPayout {
   return {
     id: "9b2e4c6d-0000-4000-8000-000000000002",
+    email: "payee@example.com",
     user_id: CUSTOMER_ID,
     deal_id: "dJx9",
     kind: "withdrawal",

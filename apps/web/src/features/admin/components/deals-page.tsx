@@ -144,7 +144,7 @@ function CancelDealDialog({ deal, onClose }: { deal: AdminDeal; onClose: () => v
       open
       onOpenChange={(next) => (next ? undefined : onClose())}
       title={`Cancel “${deal.deal_title}”`}
-      consequence={`Takes the deal off the Promotions list for good; nobody can buy or deposit any more.${refunds}`}
+      consequence={`Ends the deal for good: customers see it as Cancelled on Promotions, and nobody can buy or deposit any more.${refunds}`}
       confirmLabel="Cancel deal"
       danger
       pending={cancel.isPending}

@@ -9,6 +9,7 @@ const FIRST_RENDER = { timeout: 30_000 };
 
 const PAYOUT = payoutFixture();
 const SENT_PATH = `/admin/payouts/${PAYOUT.id}/sent`;
+const HASH = "0x9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a9f2c4e1a";
 
 describe("the Payouts page", { timeout: 40_000 }, () => {
   it("shows a skeleton while the queue loads", async () => {
@@ -33,7 +34,7 @@ describe("the Payouts page", { timeout: 40_000 }, () => {
       "GET /admin/payouts": () => listOf(status === "pending" ? [PAYOUT] : []),
       [`POST ${SENT_PATH}`]: () => {
         status = "sent";
-        return ok({ ...PAYOUT, status: "sent", tx_hash: "0xabc" });
+        return ok({ ...PAYOUT, status: "sent", tx_hash: HASH });
       },
     });
     const user = userEvent.setup();
@@ -43,13 +44,21 @@ describe("the Payouts page", { timeout: 40_000 }, () => {
       "Records that you sent 120.00 USDC ($120) to 0x1111222233334444555566667777888899990000",
     );
     await user.click(within(dialog).getByRole("button", { name: "Mark sent" }));
-    expect(within(dialog).getByRole("alert")).toHaveTextContent("Paste the transaction hash");
+    expect(within(dialog).getByRole("alert")).toHaveTextContent("Enter the transaction hash of the payout.");
+    // "junk" is no transaction hash: refused here, the server is not asked.
+    const field = within(dialog).getByLabelText("Transaction hash");
+    await user.type(field, "junk");
+    await user.click(within(dialog).getByRole("button", { name: "Mark sent" }));
+    expect(within(dialog).getByRole("alert")).toHaveTextContent("That is not a transaction hash");
     expect(api.to("POST", SENT_PATH)).toHaveLength(0);
 
-    await user.type(within(dialog).getByLabelText("Transaction hash"), "0xabc");
+    // A valid hash clears the complaint as it is typed.
+    await user.clear(field);
+    await user.type(field, HASH);
+    expect(within(dialog).queryByRole("alert")).toBeNull();
     await user.click(within(dialog).getByRole("button", { name: "Mark sent" }));
     expect(await screen.findByText("Recorded 120.00 USDC as sent")).toBeInTheDocument();
-    expect(api.to("POST", SENT_PATH)[0]!.body).toEqual({ tx_hash: "0xabc" });
+    expect(api.to("POST", SENT_PATH)[0]!.body).toEqual({ tx_hash: HASH });
     expect(await screen.findByText("Nothing to pay: no pending payouts.")).toBeInTheDocument();
   });
 
@@ -64,6 +73,13 @@ describe("the Payouts page", { timeout: 40_000 }, () => {
     expect(dialog).toHaveTextContent("The deposit becomes withdrawable by the customer again.");
     await user.click(within(dialog).getByRole("button", { name: "Mark failed" }));
     await waitFor(() => expect(api.to("POST", `/admin/payouts/${PAYOUT.id}/failed`)).toHaveLength(1));
+  });
+
+  it("names each payout's customer by e-mail, linked to their page", async () => {
+    openConsole("/admin/payouts", { "GET /admin/payouts": () => listOf([PAYOUT]) });
+    const link = await screen.findByRole("link", { name: "payee@example.com" }, FIRST_RENDER);
+    expect(link).toHaveAttribute("href", `/admin/customers/${PAYOUT.user_id}`);
+    expect(screen.queryByText("Customer page")).toBeNull();
   });
 
   it("shows sent payouts with their hash, from the URL", async () => {

@@ -1,4 +1,4 @@
-import { PAYOUT_STATUSES, type Payout } from "@bytetoll/contracts";
+import { type AdminPayout, PAYOUT_STATUSES, payoutHashProblem } from "@bytetoll/contracts";
 import { useState } from "react";
 import { Link, useSearchParams } from "react-router";
 import { toast } from "sonner";
@@ -19,7 +19,7 @@ import { errorMessage, LoadingRows, StateMessage } from "./state-message.tsx";
 export const NO_PENDING_PAYOUTS = "Nothing to pay: no pending payouts.";
 export const NO_PAYOUTS = "No payouts with this status.";
 
-type Settling = { payout: Payout; outcome: "sent" | "failed" };
+type Settling = { payout: AdminPayout; outcome: "sent" | "failed" };
 const TABS = ["pending", "sent", "failed", ""] as const;
 
 /** /admin/payouts: the queue of withdrawn and refunded deposits, a server page at a time (the page
@@ -34,13 +34,13 @@ export function PayoutsPage() {
   const data = payouts.data;
   const [settling, setSettling] = useState<Settling | null>(null);
 
-  const columns: readonly Column<Payout>[] = [
+  const columns: readonly Column<AdminPayout>[] = [
     { header: "Requested", cell: (payout) => formatDateTime(payout.created_at) },
     {
       header: "Customer",
       cell: (payout) => (
         <Link to={`/admin/customers/${payout.user_id}`} className={tableLinkClass}>
-          Customer page
+          {payout.email}
         </Link>
       ),
     },
@@ -151,7 +151,9 @@ function SettleDialog({ settling, onClose }: { settling: Settling; onClose: () =
   const sent = outcome === "sent";
 
   function confirm() {
-    if (sent && !txHash.trim()) return setInvalid("Paste the transaction hash of the transfer.");
+    // The server's own rule (the hash of the wallet's chain family), checked before asking it.
+    const problem = sent ? payoutHashProblem(payout.wallet_address, txHash.trim()) : null;
+    if (problem) return setInvalid(problem);
     setInvalid(null);
     settle.mutate(
       { id: payout.id, outcome: sent ? { sent: txHash.trim() } : "failed" },
@@ -191,7 +193,12 @@ function SettleDialog({ settling, onClose }: { settling: Settling; onClose: () =
               className={`${control.className} font-mono`}
               value={txHash}
               maxLength={200}
-              onChange={(event) => setTxHash(event.target.value)}
+              onChange={(event) => {
+                setTxHash(event.target.value);
+                // A stale complaint goes once the field holds a hash of the right shape.
+                if (invalid && !payoutHashProblem(payout.wallet_address, event.target.value.trim()))
+                  setInvalid(null);
+              }}
             />
           )}
         </Field>

@@ -55,4 +55,28 @@ describe("history of deal money", () => {
     expect(lines[0]).toMatch(/^Payout.*\$100.*0x5290…9EE7Pending$/);
     expect(lines[1]).toMatch(/^Refund.*\$50.*Sent$/);
   });
+
+  it("shows a sent payout's transaction hash, linked to its explorer", async () => {
+    const evm = `0x${"9f2c4e1a".repeat(8)}`;
+    const solana = `5${"K".repeat(87)}`;
+    signInWithToken();
+    stubApi({
+      "GET /auth/session": ok(TEST_USER),
+      "GET /account/status": ok({ balance_gb: 1, balance_bytes: 1e9 }),
+      "GET /transactions": Response.json(pageOf([])),
+      "GET /history": Response.json(historyOf([])),
+      "GET /payouts": ok([
+        payout({ id: "e", status: "sent", tx_hash: evm }),
+        payout({ id: "s", status: "sent", tx_hash: solana, wallet_address: "7".repeat(44) }),
+      ]),
+    });
+    renderRoute("/");
+    const payouts = await screen.findByRole("region", { name: "Payouts and Refunds" });
+    const onEvm = await within(payouts).findByRole("link", { name: `Transaction ${evm} on the explorer` });
+    expect(onEvm).toHaveAttribute("href", `https://blockscan.com/tx/${evm}`);
+    expect(onEvm).toHaveTextContent("0x9f2c…4e1a");
+    expect(
+      within(payouts).getByRole("link", { name: `Transaction ${solana} on the explorer` }),
+    ).toHaveAttribute("href", `https://solscan.io/tx/${solana}`);
+  });
 });

@@ -1,4 +1,4 @@
-import type { Payout } from "@bytetoll/contracts";
+import { type Payout, payoutExplorerUrl } from "@bytetoll/contracts";
 import { formatDateTime, formatMoney, shortenWallet } from "../../../lib/format.ts";
 import { usePayouts } from "../api/get-payouts.ts";
 
@@ -34,9 +34,30 @@ export function PayoutHistory() {
               {shortenWallet(payout.wallet_address)}
             </span>
             <span className="text-slate-700">{STATUS_LABEL[payout.status]}</span>
+            {payout.tx_hash ? <PayoutHash hash={payout.tx_hash} /> : null}
           </li>
         ))}
       </ul>
     </section>
+  );
+}
+
+/** The sent payout's transaction, linked to its explorer page where the hash names one. */
+function PayoutHash({ hash }: { hash: string }) {
+  const url = payoutExplorerUrl(hash);
+  const text = <span className="font-mono text-xs">{shortenWallet(hash)}</span>;
+  return url ? (
+    <a
+      href={url}
+      target="_blank"
+      rel="noopener noreferrer"
+      title={hash}
+      aria-label={`Transaction ${hash} on the explorer`}
+      className="rounded text-indigo-700 underline hover:text-indigo-500 focus-visible:outline-none focus-visible:ring-2 focus-visible:ring-indigo-500"
+    >
+      {text}
+    </a>
+  ) : (
+    <span title={hash}>{text}</span>
   );
 }
