@@ -26,4 +26,3 @@ export * from "./subusers.ts";
 export * from "./usage.ts";
 export * from "./usage-periods.ts";
 export * from "./webhooks.ts";
-export * from "./webhooks.ts";
