@@ -15,7 +15,7 @@ import { Refusal } from "./refusal.ts";
 import type { ProxyType } from "./tariff.ts";
 import type { Exit } from "./upstream-health.ts";
 import type { UpstreamPool } from "./upstream-pool.ts";
-import type { UpstreamSpec } from "./upstreams.ts";
+import { accountSession, fillTemplate, type UpstreamSpec } from "./upstreams.ts";
 
 export interface Admitted {
   account: AccountBalance;
@@ -24,6 +24,8 @@ export interface Admitted {
   upstream: UpstreamSpec;
   /** The exit `upstream` is, with its health and figures on this instance. */
   exit: Exit;
+  /** A sticky session's exit went down and it was given another: the client is told. */
+  sessionMoved: boolean;
 }
 
 /** Credentials as read: the username's options and the password's hash (`authorization`: the
@@ -105,9 +107,26 @@ export class Admission {
         : options.smart && matchesDomain(target.domain, await this.accounts.datacenterDomains(account))
           ? "dc"
           : "mobile";
-    const sessionKey = options.sessionId === undefined ? undefined : `${account.userId}:${options.sessionId}`;
-    const exit = this.pools[proxyType].pick(sessionKey);
-    return { account, target, proxyType, upstream: exit.spec, exit };
+    const session =
+      options.sessionId === undefined ? undefined : accountSession(account.userId, options.sessionId);
+    const picked = this.pools[proxyType].choose({
+      sessionKey: session,
+      country: options.country,
+      sessionMinutes: options.sessionMinutes,
+    });
+    if (!picked) {
+      throw new Refusal(
+        "no_exit_in_country",
+        `No ${proxyType === "dc" ? "datacenter" : "mobile"} exit serves country '${options.country?.toLowerCase()}'`,
+      );
+    }
+    const upstream = fillTemplate(picked.exit.spec, {
+      country: options.country,
+      city: options.city,
+      session,
+      sessionMinutes: options.sessionMinutes,
+    });
+    return { account, target, proxyType, upstream, exit: picked.exit, sessionMoved: picked.moved };
   }
 
   /** What the Proxy-Authorization header says, read once per client connection while it sends

@@ -9,7 +9,7 @@ import {
   requestFraming,
 } from "./http-message.ts";
 import type { Flow } from "./meter.ts";
-import { type Outcome, readHead, relayPlainRequest } from "./plain-request.ts";
+import { type Outcome, readHead, relayPlainRequest, SESSION_MOVED_HEADER } from "./plain-request.ts";
 import { closeConnection, Refusal, refuseConnection, sendRawRefusal } from "./refusal.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
@@ -92,8 +92,9 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
   async function connect(head: RequestHead): Promise<void> {
     const { host, port } = parseAuthority(head.target);
     const admitted = await deps.admission.admit(client, header(head, "proxy-authorization"), host, port);
+    const moved = admitted.sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
     await openTunnel(client, reader, admitted, deps, () =>
-      client.write("HTTP/1.1 200 Connection Established\r\n\r\n"),
+      client.write(`HTTP/1.1 200 Connection Established\r\n${moved}\r\n`),
     );
   }
 

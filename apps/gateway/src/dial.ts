@@ -34,6 +34,12 @@ export class TargetSocket {
     this.written = this.socket.bytesWritten;
   }
 
+  /** `bytes` just written are the proxy's own (an upstream's absolute-form request line and its
+   * Proxy-Authorization): never billed. */
+  excuseWritten(bytes: number): void {
+    this.written += bytes;
+  }
+
   /** Bytes received from and sent to the target since the cursor, without moving it. */
   unbilled(): { received: number; sent: number } {
     return { received: this.socket.bytesRead - this.read, sent: this.socket.bytesWritten - this.written };
@@ -124,11 +130,7 @@ function connectThroughHttpProxy(
     const authority = target.address.includes(":")
       ? `[${target.address}]:${target.port}`
       : `${target.address}:${target.port}`;
-    let head = `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n`;
-    if (upstream.kind !== "direct" && upstream.username !== undefined) {
-      const basic = Buffer.from(`${upstream.username}:${upstream.password ?? ""}`).toString("base64");
-      head += `Proxy-Authorization: Basic ${basic}\r\n`;
-    }
+    const head = `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${proxyAuthorization(upstream)}`;
     let received = Buffer.alloc(0);
     const cleanup = () => {
       reads.sink = null;
@@ -174,7 +176,28 @@ function connectThroughHttpProxy(
   });
 }
 
-async function dialUnchecked(upstream: UpstreamSpec, target: DialTarget): Promise<TargetSocket> {
+/** The `Proxy-Authorization` header line (with its CRLF) an upstream's account needs, or "". */
+export function proxyAuthorization(upstream: UpstreamSpec): string {
+  if (upstream.kind === "direct" || upstream.username === undefined) return "";
+  const basic = Buffer.from(`${upstream.username}:${upstream.password ?? ""}`).toString("base64");
+  return `Proxy-Authorization: Basic ${basic}\r\n`;
+}
+
+/** How a connection will be used: a tunnel (bytes either way), or plain HTTP requests, which go
+ * to an HTTP(S) upstream in absolute form over a connection to the upstream itself. Only tunnels
+ * are CONNECTed: proxies such as squid and tinyproxy refuse CONNECT to port 80 by default. */
+export type DialMode = "tunnel" | "plain-http";
+
+/** Plain HTTP goes to this upstream itself, in absolute form. */
+export function carriesAbsoluteForm(upstream: UpstreamSpec): boolean {
+  return upstream.kind === "http" || upstream.kind === "https";
+}
+
+async function dialUnchecked(
+  upstream: UpstreamSpec,
+  target: DialTarget,
+  mode: DialMode,
+): Promise<TargetSocket> {
   if (upstream.kind === "direct") {
     const { socket, reads } = await connectTcp(target.address, target.port, null);
     return new TargetSocket(socket, reads);
@@ -200,6 +223,7 @@ async function dialUnchecked(upstream: UpstreamSpec, target: DialTarget): Promis
     upstream.port,
     upstream.kind === "https" ? { ca: upstream.ca } : null,
   );
+  if (mode === "plain-http") return new TargetSocket(connection.socket, connection.reads);
   try {
     const early = await connectThroughHttpProxy(connection, upstream, target);
     return new TargetSocket(connection.socket, connection.reads, early);
@@ -222,10 +246,12 @@ export async function reachExit(upstream: UpstreamSpec): Promise<void> {
 }
 
 /** dial() failures that come from beyond an upstream proxy (it answered, the target did not):
- * an HTTP CONNECT refused or cut, a SOCKS5 server's refusal. Any other failure of a proxied dial
- * is the exit itself being unreachable; a direct dial's failures are the target's. */
+ * a CONNECT answered with a gateway error (502/503/504: the upstream could not reach the target)
+ * or cut, a SOCKS5 server's refusal. Any other failure of a proxied dial is the exit's own: it
+ * could not be reached, or it refused the CONNECT itself (403 by its rules, 407 to our account),
+ * which says nothing about the site. A direct dial's failures are the target's. */
 const EXIT_REACHED =
-  /upstream answered CONNECT|upstream closed during CONNECT|upstream CONNECT timed out|Socks5 proxy rejected/i;
+  /upstream answered CONNECT with 50[234]|upstream closed during CONNECT|upstream CONNECT timed out|Socks5 proxy rejected/i;
 
 /** Whether a failed dial through `upstream` is the exit's own failure. */
 export function isExitFailure(upstream: UpstreamSpec, message: string): boolean {
@@ -257,11 +283,12 @@ export async function dial(
   upstream: UpstreamSpec,
   target: DialTarget,
   observer?: DialObserver,
+  mode: DialMode = "tunnel",
 ): Promise<TargetSocket> {
   if (target.address === IP_INFO_ADDRESS) return dialIpInfoAnswer(upstream);
   const startedAt = performance.now();
   try {
-    const dialed = await dialUnchecked(upstream, target);
+    const dialed = await dialUnchecked(upstream, target, mode);
     // Whoever uses the socket handles its errors; this keeps a late one from being unhandled.
     dialed.socket.on("error", () => {});
     observer?.connected(performance.now() - startedAt);

@@ -1,7 +1,7 @@
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { Admitted } from "./admission.ts";
-import { dial, type TargetSocket } from "./dial.ts";
+import { dial, isExitFailure, type TargetSocket } from "./dial.ts";
 import { SPLICE_HALF_CLOSED } from "./native-splice.ts";
 import { DIAL_CAUSES, Refusal } from "./refusal.ts";
 
@@ -103,6 +103,8 @@ export class ConnectionOutcomes {
   /** A plain request ended without a response: the target could not be reached, or hung up. */
   failed(admitted: Admitted, error: unknown): void {
     if (!(error instanceof Refusal) || error.code !== "upstream_failed") return;
+    // The exit failed (unreachable, or it refused the request itself): nothing about the site.
+    if (isExitFailure(admitted.upstream, error.message)) return;
     this.record(admitted, DIAL_CAUSES.has(error.reason) ? "dial_failure" : "reset");
   }
 
@@ -115,7 +117,7 @@ export class ConnectionOutcomes {
     try {
       target = await dial(admitted.upstream, admitted.target, admitted.exit);
     } catch (error) {
-      this.record(admitted, "dial_failure");
+      if (!isExitFailure(admitted.upstream, (error as Error).message)) this.record(admitted, "dial_failure");
       throw error;
     }
     const socket = target.socket;

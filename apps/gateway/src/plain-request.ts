@@ -1,6 +1,6 @@
 import type { Duplex } from "node:stream";
 import type { Admitted } from "./admission.ts";
-import { dial } from "./dial.ts";
+import { carriesAbsoluteForm, dial, proxyAuthorization } from "./dial.ts";
 import {
   ChunkedScanner,
   type Framing,
@@ -19,6 +19,10 @@ import { Refusal } from "./refusal.ts";
 import { type SocketReader, writeAll } from "./socket-reader.ts";
 import { poolKey, type TargetConnection, type TargetPool } from "./target-pool.ts";
 import { splice } from "./tunnel.ts";
+
+/** Told on a response (and a CONNECT's 200) when a sticky session's exit went down and the
+ * session was given another: the exit IP changed. */
+export const SESSION_MOVED_HEADER = "X-ByteToll-Session-Moved";
 
 /** A target that stays silent this long in the middle of a request is given up. */
 const TARGET_INACTIVITY_MS = 300_000;
@@ -109,7 +113,14 @@ export async function relayPlainRequest(
   // An HTTP/1.0 client's request goes on as HTTP/1.0, so the site answers with a body such a
   // client can read (never chunked: RFC 9112 §6.1), as squid and tinyproxy deliver it.
   const version = head.version === "1.0" ? "HTTP/1.0" : "HTTP/1.1";
-  const headText = `${head.method} ${originForm(head.target)} ${version}\r\nHost: ${url.host}\r\n${headers}\r\n`;
+  const originHead = `${head.method} ${originForm(head.target)} ${version}\r\nHost: ${url.host}\r\n${headers}\r\n`;
+  // Through an HTTP(S) upstream the request goes to the upstream in absolute form; what that adds
+  // (the longer request line, the upstream's Proxy-Authorization) is the proxy's, not billed.
+  const absolute = carriesAbsoluteForm(admitted.upstream);
+  const headText = absolute
+    ? `${head.method} ${head.target} ${version}\r\nHost: ${url.host}\r\n${proxyAuthorization(admitted.upstream)}${headers}\r\n`
+    : originHead;
+  const proxyBytes = Buffer.byteLength(headText) - Buffer.byteLength(originHead);
 
   let target: TargetConnection | null = pool.acquire(key);
   let response: ResponseHead | null = null;
@@ -119,11 +130,14 @@ export async function relayPlainRequest(
   /** The client's chunked body broke its framing: the target was cut before the bad bytes. */
   let malformedBody: MalformedMessage | null = null;
   for (let attempt = 0; response === null; attempt++) {
-    target ??= pool.wrap(await dial(admitted.upstream, admitted.target, admitted.exit));
+    target ??= pool.wrap(
+      await dial(admitted.upstream, admitted.target, admitted.exit, absolute ? "plain-http" : "tunnel"),
+    );
     const connection: TargetConnection = target;
     const flow = openFlow();
     flow.attach(connection.target);
     connection.socket.setTimeout(TARGET_INACTIVITY_MS);
+    connection.target.excuseWritten(proxyBytes);
     if (!(await writeAll(connection.socket, headText))) {
       connection.socket.destroy();
       if (connection.reused && attempt === 0 && request.framing.kind === "none") {
@@ -210,7 +224,8 @@ export async function relayPlainRequest(
     requestBodyDone &&
     framing.kind !== "close" &&
     !(framing.kind === "chunked" && head.version === "1.0");
-  const clientHead = `${response.statusLine}\r\n${forwardedHeaders(response.headers)}Connection: ${clientKeepAlive ? "keep-alive" : "close"}\r\n\r\n`;
+  const moved = admitted.sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
+  const clientHead = `${response.statusLine}\r\n${forwardedHeaders(response.headers)}${moved}Connection: ${clientKeepAlive ? "keep-alive" : "close"}\r\n\r\n`;
   let complete = false;
   // The head and the body bytes already read leave in one write (one packet for small replies).
   client.cork();

@@ -1,10 +1,18 @@
 import { Duplex } from "node:stream";
 import tls from "node:tls";
 import type { GatewayConfig } from "./config.ts";
-import { dial, isExitFailure, reachExit, type TargetSocket } from "./dial.ts";
+import {
+  carriesAbsoluteForm,
+  dial,
+  isExitFailure,
+  proxyAuthorization,
+  reachExit,
+  type TargetSocket,
+} from "./dial.ts";
 import { EgressGuard } from "./egress-guard.ts";
 import type { ProxyType } from "./tariff.ts";
 import { UpstreamPool } from "./upstream-pool.ts";
+import { fillTemplate } from "./upstreams.ts";
 
 export type ProbeScheme = "http" | "https";
 
@@ -166,13 +174,22 @@ export class Prober {
     } catch (error) {
       return failed(`forbidden: ${(error as Error).message}`);
     }
-    const exit = this.pools[pool].pick(undefined);
+    const exit = this.pools[pool].pick();
+    const upstream = fillTemplate(exit.spec, {
+      country: undefined,
+      city: undefined,
+      session: undefined,
+      sessionMinutes: 10,
+    });
+    // Plain HTTP through an HTTP(S) upstream goes in absolute form, as customers' does: squid and
+    // tinyproxy refuse CONNECT to port 80, which would make every site behind them look blocked.
+    const absolute = scheme === "http" && carriesAbsoluteForm(upstream);
     let stream: Duplex;
     try {
-      stream = streamOf(await dial(exit.spec, target, exit));
+      stream = streamOf(await dial(upstream, target, exit, absolute ? "plain-http" : "tunnel"));
     } catch (error) {
       const message = (error as Error).message;
-      return failed(`${isExitFailure(exit.spec, message) ? "exit" : "connect"}: ${message}`);
+      return failed(`${isExitFailure(upstream, message) ? "exit" : "connect"}: ${message}`);
     }
     try {
       if (scheme === "https") stream = await secure(stream, host, this.targetCa);
@@ -181,8 +198,10 @@ export class Prober {
       return failed(`tls: ${(error as Error).message}`);
     }
     const authority = port === (scheme === "https" ? 443 : 80) ? host : `${host}:${port}`;
+    const requestTarget = absolute ? `http://${authority}/` : "/";
     stream.write(
-      `GET / HTTP/1.1\r\nHost: ${authority}\r\nUser-Agent: ${USER_AGENT}\r\n` +
+      `GET ${requestTarget} HTTP/1.1\r\nHost: ${authority}\r\n${absolute ? proxyAuthorization(upstream) : ""}` +
+        `User-Agent: ${USER_AGENT}\r\n` +
         "Accept: text/html,application/xhtml+xml;q=0.9,*/*;q=0.8\r\nAccept-Encoding: identity\r\n" +
         "Connection: close\r\n\r\n",
     );

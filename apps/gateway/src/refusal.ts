@@ -11,6 +11,7 @@ export type RefusalCode =
   | "account_disabled"
   | "destination_forbidden"
   | "upstream_failed"
+  | "no_exit_in_country"
   | "bad_request"
   | "request_timeout"
   | "too_many_connections";
@@ -18,6 +19,7 @@ export type RefusalCode =
 /** SOCKS5 reply codes (RFC 1928 §6) a refusal can become. */
 const SOCKS_GENERAL_FAILURE = 0x01;
 const SOCKS_NOT_ALLOWED = 0x02;
+const SOCKS_NETWORK_UNREACHABLE = 0x03;
 const SOCKS_HOST_UNREACHABLE = 0x04;
 const SOCKS_CONNECTION_REFUSED = 0x05;
 const SOCKS_TTL_EXPIRED = 0x06;
@@ -106,6 +108,13 @@ const CAUSES = {
     reason: "Bad Gateway",
     code: "upstream_failed",
     socksReply: SOCKS_GENERAL_FAILURE,
+  },
+  /** The username named a country that no exit of the chosen pool serves. */
+  no_exit_in_country: {
+    status: 502,
+    reason: "No Exit In Country",
+    code: "no_exit_in_country",
+    socksReply: SOCKS_NETWORK_UNREACHABLE,
   },
   /** A request head past 64 KiB, as squid answers it. */
   head_too_large: {

@@ -290,9 +290,10 @@ describe("routing through upstream pools", () => {
     expect(mobileA.tunnels.length + mobileB.tunnels.length).toBe(2);
   });
 
-  it("meters chained traffic exactly, without the upstream's CONNECT exchange", async () => {
+  it("meters plain HTTP through an upstream exactly, without what only the upstream is sent", async () => {
     const chained = await seedUser(database, 10_000_000);
-    const before = origin.bytes();
+    const before = mobileA.plainBytes() + mobileB.plainBytes();
+    const requestsToA = mobileA.requests.length;
     const plain = await curl([
       "-x",
       `http://${chained.username}:${chained.password}@127.0.0.1:${gateway.httpPort}`,
@@ -303,8 +304,14 @@ describe("routing through upstream pools", () => {
     await eventually(async () => {
       await gateway.flush();
       const [row] = await usageOf(database, chained.userId);
-      return row?.bytes === origin.bytes() - before;
-    }, "metered bytes to equal the origin's count");
+      // Absolute form: the upstream is sent the scheme and authority, and its own account's
+      // Proxy-Authorization (exit A has one), which are not billed.
+      const authorization = `Proxy-Authorization: ${basic("up", "s3cret")}\r\n`.length;
+      const proxyOnly =
+        2 * `http://127.0.0.1:${origin.port}`.length +
+        (mobileA.requests.length - requestsToA) * authorization;
+      return row?.bytes === mobileA.plainBytes() + mobileB.plainBytes() - before - proxyOnly;
+    }, "metered bytes to equal what the exit exchanged for the requests");
     const [row] = await usageOf(database, chained.userId);
     expect(row?.requests).toBe(2);
   });

@@ -84,9 +84,9 @@ describe("https:// upstreams", () => {
     const certificate = await ca.issue("DNS:localhost,IP:127.0.0.1");
     await withExit(certificate, { UPSTREAM_CA_FILE: caFile }, async (exitProxy, gateway) => {
       const user = await seedUser(database, 10_000_000);
-      const before = origin.bytes() + secureOrigin.bytes();
+      const secureBefore = secureOrigin.bytes();
       const proxy = `http://${user.username}:${user.password}@127.0.0.1:${gateway.httpPort}`;
-      // Two plain requests on one client connection: the second reuses the kept-alive tunnel.
+      // Two plain requests on one client connection: the second reuses the kept-alive connection.
       const plain = await curl([
         "-x",
         proxy,
@@ -110,21 +110,29 @@ describe("https:// upstreams", () => {
       expect(tunnel.status).toBe(200);
       await until(() => secureOrigin.openSockets() === 0, "the tunnel to close");
 
-      expect(exitProxy.tunnels).toEqual([`127.0.0.1:${origin.port}`, `127.0.0.1:${secureOrigin.port}`]);
-      expect(exitProxy.authorizations).toEqual([
-        basic(exit.username, exit.password),
-        basic(exit.username, exit.password),
+      // Plain HTTP goes to the exit in absolute form; only the https request is CONNECTed.
+      expect(exitProxy.tunnels).toEqual([`127.0.0.1:${secureOrigin.port}`]);
+      expect(exitProxy.requests).toEqual([
+        `http://127.0.0.1:${origin.port}/bytes/2000000`,
+        `http://127.0.0.1:${origin.port}/echo`,
       ]);
-      const originBytes = () => origin.bytes() + secureOrigin.bytes() - before;
+      expect(exitProxy.authorizations).toEqual(Array(3).fill(basic(exit.username, exit.password)));
+      // What the exit was sent only as a proxy (scheme, authority, its Proxy-Authorization) is not billed.
+      const proxyOnly =
+        2 *
+        (`http://127.0.0.1:${origin.port}`.length +
+          `Proxy-Authorization: ${basic(exit.username, exit.password)}\r\n`.length);
+      const billable = () => exitProxy.plainBytes() - proxyOnly + secureOrigin.bytes() - secureBefore;
       await eventually(async () => {
         await gateway.flush();
         const [row] = await usageOf(database, user.userId);
-        return row?.bytes === originBytes();
-      }, "metered bytes to equal the origins' count");
+        return row?.bytes === billable();
+      }, "metered bytes to equal what the exit and the https origin exchanged");
       expect(await usageOf(database, user.userId)).toEqual([
-        { domain: "127.0.0.1", proxyType: "mobile", bytes: originBytes(), requests: 3 },
+        { domain: "127.0.0.1", proxyType: "mobile", bytes: billable(), requests: 3 },
       ]);
-      expect(exitProxy.splicedBytes()).toBe(originBytes());
+      expect(exitProxy.splicedBytes()).toBe(secureOrigin.bytes() - secureBefore);
+      const originBytes = billable;
       expect(originBytes()).toBeGreaterThan(7_000_000);
       expect(await balanceOf(database, user.userId)).toBe(10_000_000 - originBytes());
     });

@@ -3,6 +3,7 @@ import { type GatewayConfig, loadGatewayConfig } from "../src/config.ts";
 import { Prober } from "../src/probe.ts";
 import { parseUpstream } from "../src/upstreams.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
+import { startDefaultSquid } from "./support/reference-proxies.ts";
 import { createTestCa, type TestCa } from "./support/test-ca.ts";
 import { startUpstreamProxy, type UpstreamProxy } from "./support/upstream-proxy.ts";
 
@@ -40,10 +41,34 @@ describe("the learner's prober", () => {
     expect(exit.tunnels).toEqual([`127.0.0.1:${secureOrigin.port}`]);
   });
 
-  it("fetches a plain http front page through the exit", async () => {
-    const response = await new Prober(config).fetch("dc", "http", "site.test", plainOrigin.port);
+  it("fetches a plain http front page through the exit in absolute form, never CONNECT", async () => {
+    const tunnels = exit.tunnels.length;
+    const response = await new Prober(config).fetch("dc", "http", "127.0.0.1", plainOrigin.port);
     expect(response).toMatchObject({ status: 200, error: null });
     expect(response.body.toString()).toBe("hello from origin\n");
+    expect(exit.requests.at(-1)).toBe(`http://127.0.0.1:${plainOrigin.port}/`);
+    expect(exit.tunnels.length).toBe(tunnels);
+  });
+
+  it("fetches plain http and https sites behind squid in its default configuration", async () => {
+    const squid = await startDefaultSquid();
+    if (!squid) throw new Error("squid (Debian) is needed");
+    try {
+      const behindSquid = { ...config, datacenterUpstreams: [parseUpstream(squid.url)] };
+      const plain = await new Prober(behindSquid).fetch("dc", "http", "127.0.0.1", plainOrigin.port);
+      expect(plain).toMatchObject({ status: 200, error: null });
+      expect(plain.body.toString()).toBe("hello from origin\n");
+      // squid's own refusal (CONNECT to a port other than 443) is the exit's failure, not the site's.
+      const refused = await new Prober(behindSquid, { targetCa: ca.cert }).fetch(
+        "dc",
+        "https",
+        "site.test",
+        secureOrigin.port,
+      );
+      expect(refused.error).toMatch(/^exit: .*CONNECT with 403/);
+    } finally {
+      await squid.close();
+    }
   });
 
   it("reports a certificate that does not verify as a TLS failure", async () => {
@@ -63,7 +88,7 @@ describe("the learner's prober", () => {
     const dead = { ...config, datacenterUpstreams: [parseUpstream("http://127.0.0.1:1")] };
     const exitDown = await new Prober(dead).fetch("dc", "http", "site.test", plainOrigin.port);
     expect(exitDown.error).toMatch(/^exit: /);
-    const siteDown = await new Prober(config).fetch("dc", "http", "site.test", 1);
+    const siteDown = await new Prober(config).fetch("dc", "https", "site.test", 1);
     expect(siteDown.error).toMatch(/^connect: /);
   });
 });

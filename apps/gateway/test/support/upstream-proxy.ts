@@ -2,15 +2,19 @@ import http from "node:http";
 import https from "node:https";
 import net, { type AddressInfo } from "node:net";
 
-/** A stand-in for a mobile or datacenter exit: a minimal CONNECT-only forward proxy that
- * records which targets were tunnelled through it. With `tls` it is an https:// upstream (TLS
+/** A stand-in for a mobile or datacenter exit: a minimal forward proxy (CONNECT, and plain
+ * requests in absolute form) that records which targets went through it. With `tls` it is an https:// upstream (TLS
  * from the gateway to the proxy, CONNECT inside it). */
 export interface UpstreamProxy {
   url: string;
   port: number;
   tunnels: string[];
-  /** Proxy-Authorization of every CONNECT received, accepted or not. */
+  /** Proxy-Authorization of every CONNECT and plain request received, accepted or not. */
   authorizations: (string | undefined)[];
+  /** The absolute-form request targets of plain requests forwarded. */
+  requests: string[];
+  /** Bytes exchanged with the gateway on connections that carried plain requests, both ways. */
+  plainBytes(): number;
   /** Bytes spliced between the gateway and the targets, both ways, CONNECT exchange excluded:
    * counted on the target sockets, so they equal what the targets saw. */
   splicedBytes(): number;
@@ -27,12 +31,27 @@ export async function startUpstreamProxy(
   const authorizations: (string | undefined)[] = [];
   const targets = new Set<net.Socket>();
   let closedBytes = 0;
-  const refuse = (_req: http.IncomingMessage, res: http.ServerResponse) => res.writeHead(405).end();
+  const requests: string[] = [];
+  const plainSockets = new Set<net.Socket>();
+  const forward = (req: http.IncomingMessage, res: http.ServerResponse) => {
+    authorizations.push(req.headers["proxy-authorization"]);
+    if (!/^http:\/\//.test(req.url ?? "")) return res.writeHead(405).end();
+    if (expected && req.headers["proxy-authorization"] !== expected) return res.writeHead(407).end();
+    requests.push(req.url as string);
+    plainSockets.add(req.socket);
+    const { "proxy-authorization": _, ...headers } = req.headers;
+    const upstream = http.request(req.url as string, { method: req.method, headers }, (answer) => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers);
+      answer.pipe(res);
+    });
+    upstream.on("error", () => res.writeHead(502).end());
+    req.pipe(upstream);
+  };
   // Half-open like the plain server: after the gateway ends its side, the target's last bytes
   // (a TLS close_notify) still reach the gateway, as through a real exit.
   const server = tls
-    ? https.createServer({ cert: tls.cert, key: tls.key, allowHalfOpen: true }, refuse)
-    : http.createServer(refuse);
+    ? https.createServer({ cert: tls.cert, key: tls.key, allowHalfOpen: true }, forward)
+    : http.createServer(forward);
   const expected = credentials
     ? `Basic ${Buffer.from(`${credentials.username}:${credentials.password}`).toString("base64")}`
     : undefined;
@@ -77,6 +96,8 @@ export async function startUpstreamProxy(
     port: listening,
     tunnels,
     authorizations,
+    requests,
+    plainBytes: () => [...plainSockets].reduce((sum, s) => sum + s.bytesRead + s.bytesWritten, 0),
     splicedBytes: () => closedBytes + [...targets].reduce((sum, s) => sum + s.bytesRead + s.bytesWritten, 0),
     close: () =>
       new Promise((resolve) => {
