@@ -22,5 +22,7 @@ export function lowBalanceEmail(to: string, balanceBytes: number, appUrl: string
 <p>You can change or turn off this alert in Profile.</p>`;
   // No outbox link: that slot is for sign-in links (the dev outbox prints it as one and tests
   // sign in with the newest); this e-mail's link is in its text.
-  return { to, subject: `ByteToll: ${left} of data left`, text, html, link: null };
+  // A whole sentence about the reader: "ByteToll: 0.05 GB of data left" read, in a list that
+  // names the recipient next to it, as data left *to* that address.
+  return { to, subject: `You have ${left} of data left`, text, html, link: null };
 }

@@ -18,15 +18,19 @@ a{display:block;text-align:center;margin-top:1rem;color:#52525b}
 export const cardCheckoutPage = {
   form(row: OrderRow, appUrl: string): string {
     const back = `${appUrl}/checkout?order_id=${encodeURIComponent(row.id)}`;
-    const amount = (Number(row.amountCents) / 100).toFixed(2);
-    const gb = Number(row.bytes) / BYTES_PER_GB;
+    // Thousands separated as everywhere else in the product ("$1,500.00", "1,000 GB").
+    const amount = (Number(row.amountCents) / 100).toLocaleString("en-US", {
+      minimumFractionDigits: 2,
+      maximumFractionDigits: 2,
+    });
+    const gb = (Number(row.bytes) / BYTES_PER_GB).toLocaleString("en-US", { maximumFractionDigits: 2 });
     const payable = row.paymentStatus === "waiting" || row.paymentStatus === "expired";
     return page(
       "Sandbox card payment",
       `<h1>Sandbox card payment</h1>
 <p>No card is charged: this page stands in for the card provider while no STRIPE_SECRET_KEY is set.</p>
 <div class="total">$${escapeHtml(amount)}</div>
-<p>${escapeHtml(String(gb))} GB of proxy data · order ${escapeHtml(row.id)}</p>
+<p>${escapeHtml(gb)} GB of proxy data · order ${escapeHtml(row.id)}</p>
 ${
   payable
     ? `<form method="post" action="/dev/card-checkout/${encodeURIComponent(row.id)}/pay"><button type="submit">Pay $${escapeHtml(amount)}</button></form>`

@@ -98,7 +98,7 @@ describe("the low-balance e-mail over real SMTP, with two server instances", () 
     await setBalance(user.id, 0.8 * GB);
     await expect.poll(() => lowBalanceMails("crossing@example.com"), { timeout: 5_000 }).toHaveLength(1);
     const [mail] = await lowBalanceMails("crossing@example.com");
-    expect(mail!.body).toContain("Subject: ByteToll: 0.8 GB of data left");
+    expect(mail!.body).toContain("Subject: You have 0.8 GB of data left\r\n");
     expect(mail!.body).toContain("0.8 GB of data left");
     expect(mail!.body).toContain(`<a href="${TEST_APP_URL}/">Buy Data</a>`);
 

@@ -146,6 +146,23 @@ describe("sandbox card payments", () => {
     expect(await balanceBytes(t.app, alice)).toBe(start + 3 * GB);
   });
 
+  it("writes large amounts on the sandbox card page with thousands separators", async () => {
+    const order = await createOrder(t.app, alice, { amount: 3000, method: "card" });
+    const session = await t.app.inject({
+      method: "POST",
+      url: "/stripe/sessions",
+      headers: alice.headers,
+      payload: { order_id: order.order_id },
+    });
+    const page = await t.app.inject({
+      method: "GET",
+      url: new URL(session.json().data.redirect_url).pathname,
+    });
+    expect(page.body).toContain("$3,000.00");
+    expect(page.body).toContain("1,000 GB of proxy data");
+    expect(page.body).not.toContain("$3000.00");
+  });
+
   it("refuses card sessions for crypto orders, other people's orders and bad bodies", async () => {
     const crypto = await createOrder(t.app, alice, { amount: 3, network_type: "solana" });
     const card = await createOrder(t.app, alice, { amount: 3, method: "card" });
