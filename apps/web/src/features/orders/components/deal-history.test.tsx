@@ -79,4 +79,41 @@ describe("history of deal money", () => {
       within(payouts).getByRole("link", { name: `Transaction ${solana} on the explorer` }),
     ).toHaveAttribute("href", `https://solscan.io/tx/${solana}`);
   });
+
+  it("says a withdrawn deposit is Withdrawn and a credited one Credited, with the deal's title and no id", async () => {
+    signInWithToken();
+    stubApi({
+      "GET /auth/session": ok(TEST_USER),
+      "GET /account/status": ok({ balance_gb: 1, balance_bytes: 1e9 }),
+      "GET /transactions": Response.json(pageOf([])),
+      "GET /history": Response.json(
+        historyOf([
+          {
+            kind: "deposit",
+            id: "ledger:9",
+            created_at: "2026-11-22T10:00:00Z",
+            gb: 100,
+            note: `Group buy ${encodeDealId(5)}: Mobile at $1/GB`,
+            order_id: "credited",
+          },
+          orderFixture({
+            order_id: "credited",
+            deal_id: encodeDealId(5),
+            quantity: null,
+            payment_status: "paid",
+          }),
+          orderFixture({ order_id: "withdrawn", deal_id: deal, quantity: null, payment_status: "paid" }),
+        ]),
+      ),
+      "GET /payouts": ok([payout({ id: "w", created_at: "2026-11-23T10:00:00Z" })]),
+    });
+    renderRoute("/");
+    const history = await screen.findByRole("region", { name: "Transaction History" });
+    await within(history).findByText("Withdrawn");
+    const rows = within(history).getAllByTestId("history-row");
+    const statuses = rows.map((row) => within(row).getByTestId("order-status").textContent);
+    expect(statuses).toEqual(["Credited", "Credited", "Withdrawn"]);
+    expect(rows[0]).toHaveTextContent("Group buy: Mobile at $1/GB");
+    expect(rows[0]).not.toHaveTextContent(encodeDealId(5));
+  });
 });

@@ -6,9 +6,11 @@ import { Button } from "../../../components/ui/button.tsx";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { formatDateTime, formatGb, formatMoney } from "../../../lib/format.ts";
 import { useHistory } from "../api/get-history.ts";
+import { usePayouts } from "../api/get-payouts.ts";
 import type { Order } from "../api/order.ts";
 import { useLiveHistory } from "../hooks/use-live-history.ts";
 import { orderPath } from "../hooks/use-start-purchase.ts";
+import { depositState, ledgerNoteText } from "./deposit-state.ts";
 import { orderKind, soldOutAtListPrice } from "./order-kind.ts";
 import { OrderStatusBadge, StatusBadge } from "./order-status-badge.tsx";
 
@@ -51,7 +53,7 @@ function OrderLink({ orderId, children }: { orderId: string; children: ReactNode
   );
 }
 
-function Row({ entry }: { entry: HistoryEntry }) {
+function Row({ entry, deposit }: { entry: HistoryEntry; deposit: "Withdrawn" | "Credited" | null }) {
   const date = formatDateTime(entry.created_at);
   const cells: Record<(typeof COLUMNS)[number], ReactNode> =
     entry.kind === "order"
@@ -68,14 +70,18 @@ function Row({ entry }: { entry: HistoryEntry }) {
           ),
           Amount: formatMoney(entry.order.amount_usd),
           Payment: paymentLabel(entry.order),
-          Status: <OrderStatusBadge status={entry.order.payment_status} />,
+          Status: deposit ? (
+            <StatusBadge label={deposit} tone={deposit === "Credited" ? "paid" : "other"} />
+          ) : (
+            <OrderStatusBadge status={entry.order.payment_status} />
+          ),
         }
       : {
           Date: entry.order_id ? <OrderLink orderId={entry.order_id}>{date}</OrderLink> : date,
           Kind: LEDGER_KIND_LABELS[entry.kind],
           Data: signedGb(entry.gb),
           Amount: "—",
-          Payment: entry.note ?? "—",
+          Payment: ledgerNoteText(entry.note) ?? "—",
           Status:
             entry.gb < 0 ? (
               <StatusBadge label="Taken back" tone="failed" />
@@ -117,6 +123,7 @@ function Row({ entry }: { entry: HistoryEntry }) {
 export function TransactionHistory({ userId }: { userId: string | null }) {
   const [page, setPage] = useState(1);
   const history = useHistory(page);
+  const payouts = usePayouts();
   useLiveHistory(userId);
   const data = history.data;
 
@@ -160,7 +167,13 @@ export function TransactionHistory({ userId }: { userId: string | null }) {
             </thead>
             <tbody className="divide-y divide-slate-100 border-t border-slate-200 max-sm:block max-sm:border-t-0">
               {data.data.map((entry) => (
-                <Row key={entry.id} entry={entry} />
+                <Row
+                  key={entry.id}
+                  entry={entry}
+                  deposit={
+                    entry.kind === "order" ? depositState(entry.order, data.data, payouts.data ?? []) : null
+                  }
+                />
               ))}
             </tbody>
           </table>
