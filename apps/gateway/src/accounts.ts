@@ -177,6 +177,19 @@ export class AccountDirectory {
     return allowance;
   }
 
+  /** The account a connection from an address on its IP allowlist belongs to: enabled and
+   * holding (or able to lease) balance, as for its credentials; else a Refusal. */
+  async admitOwner(userId: string): Promise<AccountBalance> {
+    const known = this.accounts.has(userId);
+    const account = this.accountFor(userId);
+    if (!known) await this.refreshDisabled([userId]);
+    if (account.disabled) throw new Refusal("account_disabled", "This account is disabled");
+    if (!(await this.leases.admit(account))) {
+      throw new Refusal("balance_exhausted", "Your data balance is used up: add data to continue");
+    }
+    return account;
+  }
+
   /** Reads whether these known accounts are disabled (the change feed announced a change to
    * them, or it reconnected): disabling one closes its connections, enabling lets it in again. */
   async refreshDisabled(userIds: readonly string[]): Promise<void> {

@@ -1,10 +1,13 @@
+import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
+import { SESSION_MINUTES_DEFAULT } from "@bytetoll/contracts";
 import { hashSecret } from "@bytetoll/db";
 import type { AccountBalance } from "./account-balance.ts";
 import { type AccountDirectory, matchesDomain } from "./accounts.ts";
 import type { LiveCredentials } from "./credentials-channel.ts";
 import type { DomainOverrides } from "./domain-overrides.ts";
 import type { EgressGuard, VettedTarget } from "./egress-guard.ts";
+import { clientAddress, type IpAllowlist } from "./ip-allowlist.ts";
 import {
   isPlausibleUsername,
   parseProxyAuthorization,
@@ -36,6 +39,16 @@ export interface Presented {
   passwordHash: string;
 }
 
+/** A connection admitted by its address has no username, so no options: the defaults. */
+export const ALLOWLISTED_OPTIONS: UsernameOptions = {
+  base: "",
+  country: undefined,
+  city: undefined,
+  sessionId: undefined,
+  sessionMinutes: SESSION_MINUTES_DEFAULT,
+  smart: false,
+};
+
 const wrongCredentials = () => new Refusal("bad_credentials", "The proxy username or password is wrong");
 
 /** Who may go where, and how: credentials first (so the egress guard is no oracle for
@@ -50,6 +63,8 @@ export class Admission {
     /** Told each client connection whose credentials name an enabled account with a balance: it
      * is a paying customer's from then on. */
     private readonly onAuthenticated: (client: Duplex) => void = () => {},
+    /** Addresses admitted without credentials as the account that listed them. */
+    private readonly allowlist: IpAllowlist | null = null,
   ) {}
 
   /** The last header each client connection presented, read (see `presented`). */
@@ -63,9 +78,26 @@ export class Admission {
     host: string,
     port: number,
   ): Promise<Admitted> {
+    if (authorization === undefined) {
+      const owner = await this.allowlisted(client);
+      if (owner) return this.route(owner, ALLOWLISTED_OPTIONS, host, port);
+    }
     const presented = this.presented(client, authorization);
     const account = await this.authenticate(client, presented);
     return this.route(account, presented.options, host, port);
+  }
+
+  /** The account whose IP allowlist holds the client's address (null: none), admitted as by its
+   * credentials; the connection is closed once the address leaves the list. */
+  async allowlisted(client: Duplex): Promise<AccountBalance | null> {
+    const address = clientAddress((client as Partial<Socket>).remoteAddress);
+    const userId = this.allowlist?.ownerOf(address) ?? null;
+    if (!this.allowlist || !userId || !address) return null;
+    const account = await this.accounts.admitOwner(userId);
+    this.allowlist.hold(userId, client, address);
+    account.holdClient(client);
+    this.onAuthenticated(client);
+    return account;
   }
 
   /** Credentials that came without an HTTP header (SOCKS5's username/password step). */

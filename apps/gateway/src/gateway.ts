@@ -16,6 +16,7 @@ import { LiveCredentials, watchCredentialChanges } from "./credentials-channel.t
 import { reachExit } from "./dial.ts";
 import { DomainOverrides } from "./domain-overrides.ts";
 import { EgressGuard } from "./egress-guard.ts";
+import { IpAllowlist } from "./ip-allowlist.ts";
 import { BalanceLeases } from "./lease.ts";
 import { Meter } from "./meter.ts";
 import { createGatewayMetrics } from "./metrics.ts";
@@ -164,8 +165,15 @@ export function createGateway({
     dc: new UpstreamPool("dc", config.datacenterUpstreams, health, exitChanged, reachExit),
   };
   const overrides = new DomainOverrides(database, logger);
-  const admission = new Admission(accounts, guard, pools, liveCredentials, overrides, (client) =>
-    limits.authenticated(client),
+  const allowlist = new IpAllowlist(database, logger);
+  const admission = new Admission(
+    accounts,
+    guard,
+    pools,
+    liveCredentials,
+    overrides,
+    (client) => limits.authenticated(client),
+    allowlist,
   );
   const pool = new TargetPool();
   const outcomes = new ConnectionOutcomes(database, logger);
@@ -241,6 +249,8 @@ export function createGateway({
     });
     // A disabled account is refused and its connections closed, on every instance.
     stopWatchingAccounts = await watchAccountChanges(database, accounts, logger);
+    // Connections without credentials from an allowlisted address, on every instance.
+    await allowlist.start();
     const tlsPair = config.tls ?? (await selfSignedCertificate(config.dataDir));
     httpServer = net.createServer((socket) => {
       if (track(socket, "http")) serveClient(socket, sessionDeps);
@@ -351,6 +361,7 @@ export function createGateway({
     journal?.close();
     await stopWatchingCredentials?.();
     await stopWatchingAccounts?.();
+    await allowlist.stop();
     await stopWatchingRoutingRules?.();
     await outcomes.stop();
     await report.stop();

@@ -1,6 +1,7 @@
 import type { Duplex } from "node:stream";
 import type { AccountBalance } from "./account-balance.ts";
-import type { Presented } from "./admission.ts";
+import { ALLOWLISTED_OPTIONS, type Presented } from "./admission.ts";
+import type { UsernameOptions } from "./proxy-auth.ts";
 import { Refusal, type RefusalCode } from "./refusal.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
@@ -70,7 +71,9 @@ export function serveSocksClient(client: Duplex, deps: SessionDeps, reader = new
 
   async function handshake(): Promise<void> {
     const { methods } = await readMessage(reader, parseGreeting);
+    // A client with credentials offers username/password: that is used whenever offered.
     if (!methods.includes(SocksMethod.usernamePassword)) {
+      if (methods.includes(SocksMethod.noAuthentication) && (await withoutCredentials())) return;
       deps.metrics.refusals.labels("auth_required").inc();
       fail(methodChoice(SocksMethod.noneAcceptable));
       return;
@@ -101,15 +104,39 @@ export function serveSocksClient(client: Duplex, deps: SessionDeps, reader = new
       return;
     }
     if (pending || !account || !presented) throw pending ?? new Refusal("bad_request", "not admitted");
-    await connect(account, presented, request);
+    await connect(account, presented.options, request);
+  }
+
+  /** The no-authentication method, for a client whose address is on an account's IP allowlist
+   * (false: it is on none, and the method is not acceptable). A refusal of the account itself
+   * (balance, disabled) is the reply to its request. */
+  async function withoutCredentials(): Promise<boolean> {
+    let owner: AccountBalance | null = null;
+    let pending: Refusal | null = null;
+    try {
+      owner = await deps.admission.allowlisted(client);
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      pending = error;
+    }
+    if (!owner && !pending) return false;
+    client.write(methodChoice(SocksMethod.noAuthentication));
+    const request = await readMessage(reader, parseRequest);
+    if (request.command !== SocksCommand.connect) {
+      fail(reply(SocksReply.commandNotSupported));
+      return true;
+    }
+    if (pending || !owner) throw pending ?? new Refusal("bad_request", "not admitted");
+    await connect(owner, ALLOWLISTED_OPTIONS, request);
+    return true;
   }
 
   async function connect(
     account: AccountBalance,
-    presented: Presented,
+    options: UsernameOptions,
     request: SocksRequest,
   ): Promise<void> {
-    const admitted = await deps.admission.route(account, presented.options, request.host, request.port);
+    const admitted = await deps.admission.route(account, options, request.host, request.port);
     done = true;
     clearTimeout(deadline);
     await openTunnel(client, reader, admitted, deps, () => client.write(reply(SocksReply.succeeded)));

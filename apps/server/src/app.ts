@@ -9,6 +9,7 @@ import { LOG_REDACTION } from "./lib/log-output.ts";
 import { profileRoutes } from "./modules/account/profile-routes.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { adminRoutes } from "./modules/admin/routes.ts";
+import { allowlistRoutes } from "./modules/allowlist/index.ts";
 import { apiTokenRoutes } from "./modules/api-token/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import balanceAlertsPlugin from "./modules/balance-alerts/plugin.ts";
@@ -172,9 +173,10 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(adminRoutes);
   await app.register(credentialsRoutes, { inProcessGatewayHost: options.inProcessGatewayHost ?? null });
   await app.register(apiTokenRoutes);
+  await app.register(allowlistRoutes);
+  await app.register(subusersRoutes);
   await app.register(usageRoutes);
   await app.register(downloadsRoutes);
-  await app.register(subusersRoutes);
   await app.register(intelligencePlugin);
   if (!config.isProduction && mailer.kind === "outbox") await app.register(devOutboxRoutes);
 

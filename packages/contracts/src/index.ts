@@ -1,5 +1,6 @@
 export * from "./account.ts";
 export * from "./admin.ts";
+export * from "./allowlist.ts";
 export * from "./admin-audit.ts";
 export * from "./admin-customers.ts";
 export * from "./admin-deals.ts";

@@ -4,6 +4,7 @@ import {
   bigserial,
   boolean,
   check,
+  cidr,
   date,
   doublePrecision,
   index,
@@ -194,6 +195,21 @@ export const apiTokens = pgTable("api_tokens", {
   tokenEnc: text("token_enc").notNull(),
   createdAt: createdAt(),
 });
+
+/** Addresses and ranges admitted without credentials as their account (migration 0024; its
+ * exclusion constraint keeps any two entries from overlapping, which Drizzle cannot express). */
+export const ipAllowlist = pgTable(
+  "ip_allowlist",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    userId: uuid("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    range: cidr("range").notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index("ip_allowlist_user_idx").on(table.userId)],
+);
 
 /** Usage rollups written by the gateway's flush, one row per (user, UTC day, domain, type). */
 export const usageRollups = pgTable(

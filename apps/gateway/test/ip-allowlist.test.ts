@@ -1,0 +1,116 @@
+import net from "node:net";
+import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Gateway } from "../src/gateway.ts";
+import {
+  curl,
+  eventually,
+  rawExchange,
+  type SeededUser,
+  seedUser,
+  startGatewayPair,
+  until,
+  usageOf,
+} from "./support/harness.ts";
+import { startOrigin, type TestOrigin } from "./support/origin.ts";
+
+let database: TestDatabase;
+let gateways: [Gateway, Gateway];
+let origin: TestOrigin;
+let owner: SeededUser;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  gateways = await startGatewayPair(database);
+  origin = await startOrigin();
+  owner = await seedUser(database, 100_000_000);
+}, 30_000);
+afterAll(async () => {
+  for (const gateway of gateways ?? []) await gateway.close();
+  await origin?.close();
+  await database?.close();
+});
+
+const site = () => `http://127.0.0.1:${origin.port}/bytes/100`;
+const noCredentials = (gateway: Gateway) =>
+  rawExchange(gateway.httpPort, `GET ${site()} HTTP/1.1\r\nHost: 127.0.0.1:${origin.port}\r\n\r\n`);
+
+async function setAllowlist(userId: string, ranges: string[]): Promise<void> {
+  await database.query("DELETE FROM ip_allowlist WHERE user_id = $1", [userId]);
+  for (const range of ranges) {
+    await database.query("INSERT INTO ip_allowlist (user_id, range) VALUES ($1, $2)", [userId, range]);
+  }
+}
+
+describe("connections without credentials from an allowlisted address", () => {
+  it("are refused until the address is listed, then admitted as the owner on every instance", async () => {
+    for (const gateway of gateways) expect((await noCredentials(gateway)).status).toBe(407);
+    await setAllowlist(owner.userId, ["127.0.0.1/32"]);
+    const listedAt = Date.now();
+    for (const gateway of gateways) {
+      await eventually(
+        async () => (await noCredentials(gateway)).status === 200,
+        "the listed address admitted",
+      );
+    }
+    // Caches outlive the test: only the change feed can have told both instances, within a second.
+    expect(Date.now() - listedAt).toBeLessThan(1_000);
+    await gateways[0].flush();
+    await gateways[1].flush();
+    expect((await usageOf(database, owner.userId))[0]?.requests).toBeGreaterThanOrEqual(2);
+  });
+
+  it("work over HTTP CONNECT, 8443 and SOCKS5 without authentication, with curl", async () => {
+    await setAllowlist(owner.userId, ["127.0.0.1/32"]);
+    const [gateway] = gateways;
+    await eventually(async () => (await noCredentials(gateway)).status === 200, "the address admitted");
+    const url = `http://127.0.0.1:${origin.port}/echo`;
+    expect((await curl(["-p", "-x", `http://127.0.0.1:${gateway.httpPort}`, url])).status).toBe(200);
+    expect(
+      (await curl(["--proxy-insecure", "-x", `https://127.0.0.1:${gateway.httpsPort}`, url])).status,
+    ).toBe(200);
+    expect((await curl(["-x", `socks5h://127.0.0.1:${gateway.socksPort}`, url])).status).toBe(200);
+  });
+
+  it("admit only the listed addresses", async () => {
+    await setAllowlist(owner.userId, ["127.0.0.2/32"]);
+    const [gateway] = gateways;
+    await eventually(
+      async () => (await noCredentials(gateway)).status === 407,
+      "127.0.0.1 no longer admitted",
+    );
+    const from2 = await curl([
+      "--interface",
+      "127.0.0.2",
+      "-x",
+      `http://127.0.0.1:${gateway.httpPort}`,
+      site(),
+    ]);
+    expect(from2.status).toBe(200);
+    const socksFrom1 = curl(["-x", `socks5h://127.0.0.1:${gateway.socksPort}`, site()]);
+    await expect(socksFrom1).rejects.toThrow();
+  });
+
+  it("lose a tunnel admitted by an address once the address leaves the list", async () => {
+    await setAllowlist(owner.userId, ["127.0.0.1/32"]);
+    const [gateway] = gateways;
+    await eventually(async () => (await noCredentials(gateway)).status === 200, "the address admitted");
+    const tunnel = net.connect(gateway.httpPort, "127.0.0.1");
+    const closed = { value: false };
+    tunnel.on("close", () => {
+      closed.value = true;
+    });
+    tunnel.on("error", () => {});
+    const head = await new Promise<string>((resolve) => {
+      let text = "";
+      tunnel.on("data", (chunk: Buffer) => {
+        text += chunk.toString("latin1");
+        if (text.includes("\r\n\r\n")) resolve(text);
+      });
+      tunnel.write(`CONNECT 127.0.0.1:${origin.port} HTTP/1.1\r\nHost: 127.0.0.1:${origin.port}\r\n\r\n`);
+    });
+    expect(head).toMatch(/^HTTP\/1\.1 200/);
+    await setAllowlist(owner.userId, []);
+    await until(() => closed.value, "the tunnel to close");
+  });
+});

@@ -1,0 +1,1 @@
+export { allowlistRoutes } from "./routes.ts";
