@@ -20,9 +20,9 @@ function acceptsHtml(accept: string | undefined): boolean {
 }
 
 /** Pages of the SPA whose paths the API answers too: the operator's console (/admin/customers …)
- * beside the admin API. A browser opening one asks for HTML and gets the SPA; the SPA's own calls
- * (Accept: application/json) and scripts reach the API. */
-const PAGES_BESIDE_API = /^\/admin(?:[/?]|$)/;
+ * beside the admin API, and the Webhooks page beside GET /webhooks. A browser opening one asks for
+ * HTML and gets the SPA; the SPA's own calls (Accept: application/json) and scripts reach the API. */
+const PAGES_BESIDE_API = /^\/(?:admin(?:[/?]|$)|webhooks(?:\?|$))/;
 
 /**
  * Serves the built SPA from the same origin. Unknown GETs that accept HTML get index.html (the

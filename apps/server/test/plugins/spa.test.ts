@@ -160,6 +160,7 @@ describe("the operator's console beside the admin API", () => {
     "/admin/customers",
     "/admin/customers/3f0c6c8e-4c1a-4f7e-9d5b-7a1e2b3c4d5e",
     "/admin/orders?page=2",
+    "/webhooks",
   ])("answers a browser opening %s with the SPA", async (url) => {
     const response = await admin.app.inject({ method: "GET", url, headers: html });
     expect(response.statusCode).toBe(200);
@@ -176,6 +177,13 @@ describe("the operator's console beside the admin API", () => {
       expect(response.statusCode).toBe(401);
       expect(response.json()).toMatchObject({ success: false });
     }
+    // The Webhooks page's path is the API's list of endpoints for API clients.
+    const hooks = await admin.app.inject({
+      method: "GET",
+      url: "/webhooks",
+      headers: { accept: "application/json" },
+    });
+    expect(hooks.statusCode).toBe(401);
     const write = await admin.app.inject({ method: "POST", url: "/admin/deals", headers: html, payload: {} });
     expect(write.statusCode).toBe(401);
     // A path that merely starts with the same letters is not the console.

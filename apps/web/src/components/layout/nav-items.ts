@@ -1,4 +1,4 @@
-import { ChartColumn, type LucideIcon, Plug, Route, ShieldCheck, ShoppingCart } from "lucide-react";
+import { ChartColumn, type LucideIcon, Plug, Route, ShieldCheck, ShoppingCart, Webhook } from "lucide-react";
 
 export interface NavItem {
   label: string;
@@ -14,6 +14,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Connect to Proxies", to: "/connect", icon: Plug },
   { label: "Smart Routing", to: "/smart-routings", icon: Route },
   { label: "Usage", to: "/usage", icon: ChartColumn },
+  { label: "Webhooks", to: "/webhooks", icon: Webhook },
 ];
 
 /** Shown to operators only, after the customer items: the way into the operator's console. */
