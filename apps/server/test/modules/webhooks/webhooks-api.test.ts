@@ -185,6 +185,34 @@ describe("deliveries to a real receiver", () => {
     }
   });
 
+  it("counts a receiver that does not answer within 10 s as failed and retries the same event", async () => {
+    const answers: Array<number | "hang"> = ["hang"];
+    let secret = "";
+    const receiver = await startReceiver(
+      () => secret,
+      () => answers.shift() ?? 200,
+    );
+    try {
+      const endpoint = (await create(alice, { url: receiver.url, events: ["ping"] })).json().data;
+      secret = endpoint.secret;
+      const started = Date.now();
+      await t.app.inject({ method: "POST", url: `/webhooks/${endpoint.id}/test`, headers: alice.headers });
+      const log = await eventually(
+        "the retry after the timeout",
+        () => deliveries(alice, endpoint.id),
+        (rows) => rows[0]?.status === "delivered",
+        40_000,
+      );
+      expect(Date.now() - started).toBeGreaterThanOrEqual(10_000);
+      expect(log[0]).toMatchObject({ attempts: 2, last_status_code: 200 });
+      expect(receiver.received).toHaveLength(2);
+      expect(receiver.received[0]?.json.id).toBe(receiver.received[1]?.json.id);
+      await t.app.inject({ method: "DELETE", url: `/webhooks/${endpoint.id}`, headers: alice.headers });
+    } finally {
+      await receiver.close();
+    }
+  }, 60_000);
+
   it("refuses at send time an endpoint that no longer passes the egress rules", async () => {
     const receiver = await startReceiver(() => "");
     // Only the strict instance sends meanwhile: the allowing one would deliver the ping itself.
