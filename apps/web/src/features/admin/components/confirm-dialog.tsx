@@ -1,6 +1,7 @@
 import { type FormEvent, type ReactNode, useId } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Dialog, DialogHeader } from "../../../components/ui/dialog.tsx";
+import { humanMessage } from "./human-message.ts";
 import { errorMessage } from "./state-message.tsx";
 
 /**
@@ -44,7 +45,7 @@ export function ConfirmDialog({
         {children}
         {error ? (
           <p role="alert" className="rounded-lg bg-red-50 px-3 py-2 text-sm text-red-700">
-            {errorMessage(error)}
+            {humanMessage(errorMessage(error))}
           </p>
         ) : null}
         <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">

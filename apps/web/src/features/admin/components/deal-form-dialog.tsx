@@ -3,11 +3,13 @@ import {
   createDealRequest,
   DEAL_TYPES,
   type DealType,
+  dealPriceRefusal,
   FLASH_SALE_UNIT_GB,
   updateDealRequest,
 } from "@bytetoll/contracts";
 import { useState } from "react";
 import { toast } from "sonner";
+import { useConfig } from "../../../lib/config.ts";
 import { useCreateDeal, useUpdateDeal } from "../api/deal-mutations.ts";
 import { ADMIN_TOASTER_ID } from "./admin-toaster.tsx";
 import { ConfirmDialog, Field } from "./confirm-dialog.tsx";
@@ -67,8 +69,17 @@ export function DealFormDialog({ deal, onClose }: { deal: AdminDeal | null; onCl
   const mutation = deal ? update : create;
   const [draft, setDraft] = useState(() => draftOf(deal));
   const [invalid, setInvalid] = useState<string | null>(null);
-  const set = (name: keyof Draft) => (event: { target: { value: string } }) =>
+  const listPrice = useConfig().data?.price_per_gb_usd;
+  // An edit makes the complaint about the previous values stale: it goes, and Save checks again.
+  const set = (name: keyof Draft) => (event: { target: { value: string } }) => {
     setDraft((previous) => ({ ...previous, [name]: event.target.value }));
+    setInvalid(null);
+    if (mutation.isError) mutation.reset();
+  };
+
+  /** The server's price rule (a cent up to the list price), checked before asking it. */
+  const priceRefusal = () =>
+    listPrice === undefined ? null : dealPriceRefusal(Number(draft.deal_price), listPrice);
 
   function confirm() {
     const body = {
@@ -83,6 +94,8 @@ export function DealFormDialog({ deal, onClose }: { deal: AdminDeal | null; onCl
       toast.success(message, { toasterId: ADMIN_TOASTER_ID });
       onClose();
     };
+    const refusal = draft.deal_price.trim() === "" ? null : priceRefusal();
+    if (refusal) return setInvalid(refusal);
     if (deal) {
       const parsed = updateDealRequest.safeParse(body);
       if (!parsed.success) return setInvalid(parsed.error.issues[0]?.message ?? "Check the fields.");

@@ -54,9 +54,12 @@ describe("the Deals page", { timeout: 40_000 }, () => {
     await user.type(within(dialog).getByLabelText("Target (GB)"), "500");
     await user.click(within(dialog).getByRole("button", { name: "Create deal" }));
     expect(within(dialog).getByRole("alert")).toHaveTextContent(
-      "a flash sale's deal_target_gb must be at least 1000",
+      "A flash sale's Target (GB) must be at least 1,000 (one unit).",
     );
     expect(api.to("POST", "/admin/deals")).toHaveLength(0);
+    // Editing the field takes the stale complaint away.
+    await user.type(within(dialog).getByLabelText("Target (GB)"), "0");
+    expect(within(dialog).queryByRole("alert")).toBeNull();
 
     await user.clear(within(dialog).getByLabelText("Target (GB)"));
     await user.type(within(dialog).getByLabelText("Target (GB)"), "2000");
@@ -69,6 +72,30 @@ describe("the Deals page", { timeout: 40_000 }, () => {
       deal_target_gb: 2000,
     });
     expect(await screen.findByText("Created “Black Friday”")).toBeInTheDocument();
+  });
+
+  it("refuses a flash sale above the list price before asking, and shows the API's refusals in words", async () => {
+    const api = openConsole("/admin/deals", {
+      "GET /admin/deals": () => ok([]),
+      "POST /admin/deals": () => fail(400, "deal_title is required"),
+    });
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole("button", { name: "New deal" }, FIRST_RENDER));
+    const dialog = await screen.findByRole("dialog", { name: "New deal" });
+    await user.selectOptions(within(dialog).getByLabelText("Type"), "flash_sale");
+    await user.type(within(dialog).getByLabelText("Title"), "Too dear");
+    await user.type(within(dialog).getByLabelText("Price (USD per GB)"), "5");
+    await user.type(within(dialog).getByLabelText("Target (GB)"), "2000");
+    await user.click(within(dialog).getByRole("button", { name: "Create deal" }));
+    expect(within(dialog).getByRole("alert")).toHaveTextContent(
+      "Deal price must be between $0.01 and the list price $3.00 per GB.",
+    );
+    expect(api.to("POST", "/admin/deals")).toHaveLength(0);
+
+    await user.clear(within(dialog).getByLabelText("Price (USD per GB)"));
+    await user.type(within(dialog).getByLabelText("Price (USD per GB)"), "2");
+    await user.click(within(dialog).getByRole("button", { name: "Create deal" }));
+    expect(await within(dialog).findByRole("alert")).toHaveTextContent("Enter the title.");
   });
 
   it("edits a pending deal with PATCH", async () => {
