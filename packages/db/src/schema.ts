@@ -118,6 +118,15 @@ export const ledgerEntries = pgTable(
   (t) => [
     uniqueIndex("ledger_kind_reference_uq").on(t.kind, t.reference),
     index("ledger_user_idx").on(t.userId, t.createdAt),
+    // Migration 0027: a known kind, and the sign that kind requires (adjustments may go either way).
+    check(
+      "ledger_kind_check",
+      sql`${t.kind} IN ('purchase', 'bonus', 'usage', 'deposit', 'refund', 'chargeback', 'adjustment')`,
+    ),
+    check(
+      "ledger_sign_check",
+      sql`CASE WHEN ${t.kind} IN ('purchase', 'bonus', 'deposit') THEN ${t.deltaBytes} > 0 WHEN ${t.kind} IN ('usage', 'refund', 'chargeback') THEN ${t.deltaBytes} < 0 ELSE true END`,
+    ),
   ],
 );
 
@@ -467,6 +476,23 @@ export const orders = pgTable(
     uniqueIndex("orders_stripe_session_uq").on(t.stripeSessionId),
     uniqueIndex("orders_stripe_payment_intent_uq").on(t.stripePaymentIntent),
     index("orders_waiting_expiry_idx").on(t.expiresAt).where(sql`payment_status = 'waiting'`),
+    // Migration 0027: known values, no negative amounts, credited ≤ bought, reversed ≤ credited.
+    check(
+      "orders_status_check",
+      sql`${t.paymentStatus} IN ('waiting', 'paid', 'partially_paid', 'failed', 'expired', 'refunded', 'cancelled')`,
+    ),
+    check("orders_method_check", sql`${t.method} IN ('crypto', 'card')`),
+    check("orders_provider_check", sql`${t.provider} IN ('sandbox', 'nowpayments', 'stripe')`),
+    check(
+      "orders_network_check",
+      sql`${t.networkType} IS NULL OR ${t.networkType} IN ('solana', 'polygon', 'base', 'ethereum')`,
+    ),
+    check(
+      "orders_amounts_check",
+      sql`${t.amountCents} >= 0 AND ${t.bytes} >= 0 AND (${t.priceAmountCents} IS NULL OR ${t.priceAmountCents} >= 0) AND (${t.quantity} IS NULL OR ${t.quantity} > 0)`,
+    ),
+    check("orders_credited_check", sql`${t.creditedBytes} >= 0 AND ${t.creditedBytes} <= ${t.bytes}`),
+    check("orders_reversed_check", sql`${t.reversedBytes} >= 0 AND ${t.reversedBytes} <= ${t.creditedBytes}`),
   ],
 );
 
