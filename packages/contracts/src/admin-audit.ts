@@ -22,6 +22,9 @@ export const auditEntry = z.object({
   /** "account" | "order" | "deal" | "payout". */
   subject_type: z.string(),
   subject_id: z.string(),
+  /** The subject as people know it: an account's or payout's customer e-mail, an order's
+   * customer e-mail, a deal's title; null when it no longer exists. */
+  subject_label: z.string().nullable(),
   before: z.unknown().nullable(),
   after: z.unknown().nullable(),
   note: z.string().nullable(),

@@ -9,11 +9,22 @@ interface AuditRow {
   action: string;
   subject_type: string;
   subject_id: string;
+  subject_label: string | null;
   before: unknown;
   after: unknown;
   note: string | null;
   created_at: Date | string;
 }
+
+/** Who or what a subject id names, for people: ids alone say nothing in the log. */
+const SUBJECT_LABEL = `CASE a.subject_type
+    WHEN 'account' THEN (SELECT u.email FROM users u WHERE u.id::text = a.subject_id)
+    WHEN 'order' THEN (SELECT u.email FROM orders o JOIN users u ON u.id = o.user_id
+                        WHERE o.id::text = a.subject_id)
+    WHEN 'payout' THEN (SELECT u.email FROM payouts p JOIN users u ON u.id = p.user_id
+                         WHERE p.id::text = a.subject_id)
+    WHEN 'deal' THEN COALESCE(a.after->>'deal_title', a.before->>'deal_title')
+  END AS subject_label`;
 
 /** The audit log, newest first, filtered by exact actor, action and subject id. */
 async function auditLog(
@@ -33,8 +44,8 @@ async function auditLog(
   const clause = filters.length > 0 ? `WHERE ${filters.join(" AND ")}` : "";
   const [rows, totals] = await Promise.all([
     database.query<AuditRow>(
-      `SELECT id, actor, action, subject_type, subject_id, before, after, note, created_at
-         FROM admin_audit_log ${clause}
+      `SELECT id, actor, action, subject_type, subject_id, ${SUBJECT_LABEL}, before, after, note, created_at
+         FROM admin_audit_log a ${clause}
         ORDER BY created_at DESC, id DESC LIMIT ${query.per_page} OFFSET ${(query.page - 1) * query.per_page}`,
       params,
     ),

@@ -161,6 +161,8 @@ describe("audit log", () => {
     expect(page.statusCode, page.body).toBe(200);
     expect(page.json()).toMatchObject({ page: 1, per_page: 2, total: 3 });
     expect(page.json().data.map((row: { note: string }) => row.note)).toEqual(["n3", "n2"]);
+    // Each row names its subject as people know it: the account's e-mail, not only its id.
+    expect(page.json().data[0]).toMatchObject({ subject_id: carol.id, subject_label: "carol@example.com" });
     expect(await audit(t.app, `actor=${OPERATOR_EMAIL}&subject=${carol.id}`)).toEqual([]);
     for (const bad of ["page=0", "per_page=501", "who=me", `actor=${"x".repeat(300)}`]) {
       const refused = await call("GET", `/admin/audit?${bad}`);

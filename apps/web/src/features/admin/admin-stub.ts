@@ -149,6 +149,7 @@ export function auditFixture(overrides: Partial<AuditEntry> = {}): AuditEntry {
     action: "customer.disable",
     subject_type: "account",
     subject_id: CUSTOMER_ID,
+    subject_label: "carol@example.com",
     before: { disabled_at: null },
     after: { disabled_at: "2026-11-21T10:00:00.000Z" },
     note: "chargebacks",

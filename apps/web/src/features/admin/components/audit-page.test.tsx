@@ -39,6 +39,27 @@ describe("the Audit log page", { timeout: 40_000 }, () => {
       "/admin/customers/3f0c6c8e-4c1a-4f7e-9d5b-7a1e2b3c4d5e",
     );
     expect(row).toHaveTextContent('"disabled_at": "2026-11-21T10:00:00.000Z"');
+    // The customer by e-mail, not by id.
+    expect(within(row).getByRole("link")).toHaveTextContent("carol@example.com");
+    expect(row).not.toHaveTextContent("3f0c6c8e-4c1a");
+  });
+
+  it("names an order by its short number and customer", async () => {
+    const order = "9d2e4c6d-1111-4000-8000-000000000003";
+    openConsole("/admin/audit", {
+      "GET /admin/audit": () =>
+        listOf([
+          auditFixture({
+            action: "order.mark_paid",
+            subject_type: "order",
+            subject_id: order,
+            subject_label: "dave@example.com",
+          }),
+        ]),
+    });
+    const table = await screen.findByRole("table", { name: "Audit log" });
+    const link = within(table).getByRole("link", { name: "Order 9d2e4c6d · dave@example.com" });
+    expect(link).toHaveAttribute("href", `/admin/orders/${order}`);
   });
 
   it("filters by who, action and subject on the server, and pages with the filters kept", async () => {

@@ -16,9 +16,18 @@ export const NO_MATCHING_AUDIT = "No action matches these filters.";
 
 const SUBJECT_PAGES: Record<string, string> = { account: "/admin/customers/", order: "/admin/orders/" };
 
+/** An account or payout by its customer's e-mail, an order by its short number and customer, a
+ * deal by its title; the bare id only when the subject is gone (and in the link's title). */
+function SubjectName({ entry }: { entry: AuditEntry }) {
+  const label = entry.subject_label;
+  if (!label) return <span className="font-mono text-xs">{entry.subject_id}</span>;
+  const text = entry.subject_type === "order" ? `Order ${entry.subject_id.slice(0, 8)} · ${label}` : label;
+  return <span title={entry.subject_id}>{text}</span>;
+}
+
 function Subject({ entry }: { entry: AuditEntry }) {
   const page = SUBJECT_PAGES[entry.subject_type];
-  const id = <span className="font-mono text-xs">{entry.subject_id}</span>;
+  const id = <SubjectName entry={entry} />;
   return (
     <span className="inline-flex items-center gap-2">
       <span>{entry.subject_type}</span>
