@@ -13,6 +13,9 @@ export const publicConfigSchema = z.object({
     https_port: z.number().int(),
     /** The SOCKS5 port (null: the operator turned SOCKS5 off). */
     socks_port: z.number().int().nullable(),
+    /** Countries (ISO 3166-1 alpha-2, upper case) the configured exits name with `?country=`:
+     * what the Connect page offers for `-country-`. */
+    exit_countries: z.array(z.string()).optional(),
   }),
   docs_url: z.string(),
   support_url: z.string(),

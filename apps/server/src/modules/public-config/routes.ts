@@ -18,6 +18,13 @@ export async function publicConfigRoutes(app: App) {
         http_port: config.GATEWAY_HTTP_PORT,
         https_port: config.GATEWAY_HTTPS_PORT,
         socks_port: config.gateway.socksPort,
+        exit_countries: [
+          ...new Set(
+            [...config.gateway.mobileUpstreams, ...config.gateway.datacenterUpstreams].flatMap(
+              (upstream) => upstream.countries ?? [],
+            ),
+          ),
+        ].sort(),
       },
       docs_url: config.DOCS_URL,
       support_url: config.SUPPORT_URL,

@@ -35,6 +35,7 @@ function signedIn(overrides: Parameters<typeof stubApi>[0] = {}) {
     "GET /credentials/latest": ok(CREDENTIALS),
     "GET /account/status": ok({ balance_gb: 5, balance_bytes: 5e9 }),
     "GET /account/api-token": ok({ token: TOKEN }),
+    "GET /settings/allowlist": ok({ ips: [], your_ip: "198.51.100.9" }),
     ...overrides,
   });
 }
@@ -359,5 +360,76 @@ describe("Connect page SOCKS5", () => {
     expect(await screen.findByText("HTTP, HTTPS")).toBeInTheDocument();
     expect(screen.queryByText("SOCKS5 port")).toBeNull();
     expect(screen.queryByRole("tab", { name: "SOCKS5" })).toBeNull();
+  });
+});
+
+describe("Connect page targeting", () => {
+  it("builds the username from the exit country and the session lifetime", async () => {
+    signedIn({
+      "GET /config": ok({
+        ...TEST_CONFIG,
+        gateway: { ...TEST_CONFIG.gateway, exit_countries: ["DE", "US"] },
+      }),
+    });
+    renderRoute("/connect");
+    const user = userEvent.setup();
+    await shownUsername();
+    const country = await screen.findByRole("combobox", { name: "Exit country" });
+    await user.selectOptions(country, "DE");
+    expect(usernameValue()).toBe("btabcdefghij-country-de");
+    await user.click(screen.getByRole("switch", { name: "Sticky session" }));
+    const lifetime = screen.getByRole("spinbutton", { name: "Session lifetime (minutes)" });
+    await user.clear(lifetime);
+    await user.type(lifetime, "60");
+    expect(usernameValue()).toMatch(/^btabcdefghij-country-de-session-[A-Za-z0-9]{8}-sesstime-60$/);
+    await user.selectOptions(country, "");
+    expect(usernameValue()).toMatch(/^btabcdefghij-session-[A-Za-z0-9]{8}-sesstime-60$/);
+  });
+
+  it("offers no country where the operator's exits name none", async () => {
+    signedIn();
+    renderRoute("/connect");
+    await shownUsername();
+    expect(screen.queryByRole("combobox", { name: "Exit country" })).toBeNull();
+  });
+});
+
+describe("Authorized IPs", () => {
+  it("lists the allowlist, adds the visitor's address in one click, and removes an entry", async () => {
+    let saved: string[] = ["192.0.2.1"];
+    const api = signedIn({
+      "GET /settings/allowlist": () => ok({ ips: saved, your_ip: "198.51.100.9" }),
+      "POST /settings/allowlist": (call) => {
+        saved = (call.body as { ips: string[] }).ips;
+        return ok({ ips: saved, your_ip: "198.51.100.9" });
+      },
+    });
+    renderRoute("/connect");
+    const user = userEvent.setup();
+    const list = await screen.findByRole("list", { name: "Authorized IPs" });
+    expect(await within(list).findByText("192.0.2.1")).toBeInTheDocument();
+    await user.click(screen.getByRole("button", { name: "Add my IP (198.51.100.9)" }));
+    expect(await within(list).findByText("198.51.100.9")).toBeInTheDocument();
+    expect(api.callsTo("POST", "/settings/allowlist")[0]?.body).toEqual({
+      ips: ["192.0.2.1", "198.51.100.9"],
+    });
+    expect(screen.queryByRole("button", { name: /Add my IP/ })).toBeNull();
+    await user.click(screen.getByRole("button", { name: "Remove 192.0.2.1" }));
+    await waitFor(() => expect(within(list).queryByText("192.0.2.1")).toBeNull());
+    expect(saved).toEqual(["198.51.100.9"]);
+  });
+
+  it("shows the server's reason for a refused entry", async () => {
+    signedIn({
+      "GET /settings/allowlist": ok({ ips: [], your_ip: "198.51.100.9" }),
+      "POST /settings/allowlist": fail(400, "'10.0.0.0/16' is too wide: ranges may be at most /24"),
+    });
+    renderRoute("/connect");
+    const user = userEvent.setup();
+    await user.type(await screen.findByRole("textbox", { name: "IP address or range" }), "10.0.0.0/16");
+    await user.click(screen.getByRole("button", { name: "Add" }));
+    expect(
+      await screen.findByText("'10.0.0.0/16' is too wide: ranges may be at most /24"),
+    ).toBeInTheDocument();
   });
 });

@@ -5,6 +5,7 @@ import { type Audience, useConnectCredentials } from "../hooks/use-connect-crede
 import { useUsernameOptions } from "../hooks/use-username-options.ts";
 import { proxyUsername } from "../username-options.ts";
 import { ApiAccessCard } from "./api-access-card.tsx";
+import { AuthorizedIpsCard } from "./authorized-ips-card.tsx";
 import { CredentialsCard } from "./credentials-card.tsx";
 import { ExampleCodeCard } from "./example-code-card.tsx";
 import { ProxyServerCard } from "./proxy-server-card.tsx";
@@ -39,6 +40,7 @@ export function ConnectPage({ audience, notice }: ConnectPageProps) {
       <ProxyServerCard server={server.data} />
       <CredentialsCard credentials={credentials} username={username} options={options} proxy={proxy} />
       <ExampleCodeCard input={example} />
+      {audience === "signed-in" ? <AuthorizedIpsCard /> : null}
       <ApiAccessCard signedIn={audience === "signed-in"} />
     </div>
   );

@@ -1,5 +1,6 @@
-import { PROXY_TEST_SUCCEEDED } from "@bytetoll/contracts";
+import { PROXY_TEST_SUCCEEDED, SESSION_MINUTES_MAX, SESSION_MINUTES_MIN } from "@bytetoll/contracts";
 import { RefreshCw } from "lucide-react";
+import { useState } from "react";
 import { Link } from "react-router";
 import { Button } from "../../../components/ui/button.tsx";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
@@ -43,11 +44,64 @@ function Field({ label, value, copyLabel }: { label: string; value: string; copy
   );
 }
 
+const countryNames = new Intl.DisplayNames(["en"], { type: "region" });
+
+/** The exit country (`-country-`), offered only when the operator's exits name countries. */
+function CountrySelect({ options, countries }: { options: UsernameOptionsState; countries: string[] }) {
+  if (countries.length === 0) return null;
+  return (
+    <label className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
+      Exit country
+      <select
+        value={options.country ?? ""}
+        onChange={(event) => options.setCountry(event.target.value === "" ? null : event.target.value)}
+        className="rounded-lg border border-slate-200 px-3 py-1.5 text-sm text-slate-900"
+      >
+        <option value="">Any country</option>
+        {countries.map((code) => (
+          <option key={code} value={code}>
+            {countryNames.of(code) ?? code} ({code})
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** `-sesstime-`: how long the sticky session keeps its exit after its last use. */
+function SessionLifetime({ options }: { options: UsernameOptionsState }) {
+  // The text as typed: a half-typed number ("" on the way to "60") must not snap back.
+  const [text, setText] = useState(String(options.sessionMinutes));
+  const minutes = Number(text);
+  const valid = /^\d+$/.test(text) && minutes >= SESSION_MINUTES_MIN && minutes <= SESSION_MINUTES_MAX;
+  return (
+    <label className="flex items-center gap-2 text-sm text-slate-700">
+      Session lifetime (minutes)
+      <input
+        type="number"
+        min={SESSION_MINUTES_MIN}
+        max={SESSION_MINUTES_MAX}
+        value={text}
+        aria-invalid={!valid}
+        onChange={(event) => {
+          setText(event.target.value);
+          const next = Number(event.target.value);
+          if (Number.isInteger(next) && next >= SESSION_MINUTES_MIN && next <= SESSION_MINUTES_MAX)
+            options.setSessionMinutes(next);
+        }}
+        className="w-24 rounded-lg border border-slate-200 px-2 py-1.5 text-sm text-slate-900"
+      />
+    </label>
+  );
+}
+
 /** docs/product.md#credentials: toggles, username and password with copy, Test Connection. */
 export function CredentialsCard({ credentials, username, options, proxy }: CredentialsCardProps) {
   const test = useTestConnection();
   // The operator's datacenter price; the hint names none until /config has answered.
-  const dcPricePerGb = useConfig().data?.dc_price_per_gb_usd;
+  const config = useConfig().data;
+  const dcPricePerGb = config?.dc_price_per_gb_usd;
+  const countries = config?.gateway.exit_countries ?? [];
   const { password } = credentials;
   const canTest =
     username !== "" && password !== "" && !credentials.isLoading && !test.isPending && proxy !== null;
@@ -91,11 +145,15 @@ export function CredentialsCard({ credentials, username, options, proxy }: Crede
           onChange={options.setSticky}
         />
         {options.sticky ? (
-          <Button variant="secondary" className="py-1.5 text-xs" onClick={options.rotateSession}>
-            <RefreshCw aria-hidden="true" className="size-3.5" />
-            New session
-          </Button>
+          <div className="flex flex-wrap items-center gap-3">
+            <Button variant="secondary" className="py-1.5 text-xs" onClick={options.rotateSession}>
+              <RefreshCw aria-hidden="true" className="size-3.5" />
+              New session
+            </Button>
+            <SessionLifetime options={options} />
+          </div>
         ) : null}
+        <CountrySelect options={options} countries={countries} />
         <ToggleSwitch
           label="Intelligence"
           hint={

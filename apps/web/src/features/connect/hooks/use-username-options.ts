@@ -1,3 +1,4 @@
+import { SESSION_MINUTES_DEFAULT } from "@bytetoll/contracts";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { STORAGE_KEYS } from "../../../lib/storage-keys.ts";
@@ -55,6 +56,12 @@ export interface UsernameOptionsState extends UsernameOptions {
   /** A new sticky id, and with it a new exit IP. */
   rotateSession(): void;
   setIntelligence(on: boolean): void;
+  /** ISO code of the exit country, or null for any. */
+  country: string | null;
+  setCountry(country: string | null): void;
+  /** Minutes a sticky session keeps its exit after its last use. */
+  sessionMinutes: number;
+  setSessionMinutes(minutes: number): void;
 }
 
 /**
@@ -95,9 +102,22 @@ export function useUsernameOptions(): UsernameOptionsState {
   }, []);
   const rotateSession = useCallback(() => setSessionId(randomSessionId()), []);
   const setIntelligence = useCallback((on: boolean) => setIntelligenceState(on), []);
+  const [country, setCountry] = useState<string | null>(null);
+  const [sessionMinutes, setSessionMinutes] = useState(SESSION_MINUTES_DEFAULT);
 
   return useMemo(
-    () => ({ sticky, sessionId, intelligence, setSticky, rotateSession, setIntelligence }),
-    [sticky, sessionId, intelligence, setSticky, rotateSession, setIntelligence],
+    () => ({
+      sticky,
+      sessionId,
+      intelligence,
+      setSticky,
+      rotateSession,
+      setIntelligence,
+      country,
+      setCountry,
+      sessionMinutes,
+      setSessionMinutes,
+    }),
+    [sticky, sessionId, intelligence, setSticky, rotateSession, setIntelligence, country, sessionMinutes],
   );
 }
