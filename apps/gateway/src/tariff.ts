@@ -1,3 +1,5 @@
+import { balanceBytesFor, usdToMicros } from "@bytetoll/contracts";
+
 export type ProxyType = "mobile" | "dc";
 
 export interface Prices {
@@ -12,23 +14,19 @@ export interface MeteredBytes {
   bytes: number;
 }
 
-function micros(usd: number): bigint {
-  return BigInt(Math.round(usd * 1_000_000));
-}
-
 /**
  * What relayed bytes cost in premium balance: mobile bytes 1:1, datacenter bytes at
  * DC price / price. The live estimate (a float per chunk, to cut an account off in time) and the
  * ledger debit (exact integers per batch) come from the same two prices.
  */
 export class Tariff {
-  private readonly price: bigint;
-  private readonly dcPrice: bigint;
+  private readonly price: number;
+  private readonly dcPrice: number;
   private readonly dcRatio: number;
 
   constructor(prices: Prices) {
-    this.price = micros(prices.pricePerGbUsd);
-    this.dcPrice = micros(prices.dcPricePerGbUsd);
+    this.price = usdToMicros(prices.pricePerGbUsd);
+    this.dcPrice = usdToMicros(prices.dcPricePerGbUsd);
     this.dcRatio = prices.dcPricePerGbUsd / prices.pricePerGbUsd;
   }
 
@@ -37,8 +35,8 @@ export class Tariff {
     return proxyType === "mobile" ? bytes : bytes * this.dcRatio;
   }
 
-  /** Whole balance bytes each user owes for a batch: datacenter bytes are rounded up to a whole
-   * byte once per batch and user, in integer arithmetic (no float drift on large counts). */
+  /** Whole balance bytes each user owes for a batch: datacenter bytes are converted by the money
+   * module's rule (rounded up to a whole byte) once per batch and user, in integers. */
   debits(rows: Iterable<MeteredBytes>): Map<string, number> {
     const totals = new Map<string, Record<ProxyType, bigint>>();
     for (const row of rows) {
@@ -48,7 +46,7 @@ export class Tariff {
     }
     const debits = new Map<string, number>();
     for (const [userId, total] of totals) {
-      const dc = (total.dc * this.dcPrice + this.price - 1n) / this.price;
+      const dc = balanceBytesFor(total.dc, this.dcPrice, this.price);
       debits.set(userId, Number(total.mobile + dc));
     }
     return debits;

@@ -17,6 +17,7 @@ export * from "./dev-outbox.ts";
 export * from "./email.ts";
 export * from "./envelope.ts";
 export * from "./intelligence.ts";
+export * from "./money.ts";
 export * from "./order-constants.ts";
 export * from "./orders.ts";
 export * from "./profile.ts";

@@ -6,6 +6,7 @@ import {
   creditPurchase,
   debitUsage,
   grantBonus,
+  LedgerAssertionError,
   reverseDeposit,
   reversePurchase,
 } from "./ledger.ts";
@@ -93,5 +94,41 @@ describe("ledger entries", () => {
       ["deposit", "deal-deposit:o2", 20],
       ["refund", "deal-deposit:o2:5", -20],
     ]);
+  });
+});
+
+describe("a ledger write its caller got wrong", () => {
+  async function balanceAndEntries(userId: string) {
+    const [row] = await database.query<{ balance: string; entries: string }>(
+      "SELECT balance_bytes AS balance, (SELECT count(*) FROM ledger_entries WHERE user_id = $1) AS entries FROM users WHERE id = $1",
+      [userId],
+    );
+    return { balance: Number(row?.balance), entries: Number(row?.entries) };
+  }
+
+  it.each([
+    ["a fraction of a byte", () => ({ kind: "purchase" as const, deltaBytes: 2.5 })],
+    ["a credit of nothing", () => ({ kind: "bonus" as const, deltaBytes: 0 })],
+    ["a purchase that takes bytes", () => ({ kind: "purchase" as const, deltaBytes: -10 })],
+    ["a usage debit that adds bytes", () => ({ kind: "usage" as const, deltaBytes: 10 })],
+    ["a refund that adds bytes", () => ({ kind: "refund" as const, deltaBytes: 10 })],
+    ["a number past 2^53", () => ({ kind: "deposit" as const, deltaBytes: 2 ** 60 })],
+  ])("stops on %s and writes nothing (never rounded or clamped)", async (_name, make) => {
+    const [user] = await database.db
+      .insert(users)
+      .values({ email: `assert-${Math.random()}@example.com` })
+      .returning();
+    if (!user) throw new Error("no user");
+    const entry = { userId: user.id, reference: `assert:${user.id}`, ...make() };
+    await expect(applyLedgerEntry(database.db, entry)).rejects.toThrow(LedgerAssertionError);
+    expect(await balanceAndEntries(user.id)).toEqual({ balance: 0, entries: 0 });
+  });
+
+  it("lets an operator's adjustment go either way", async () => {
+    const [user] = await database.db.insert(users).values({ email: "either@example.com" }).returning();
+    if (!user) throw new Error("no user");
+    await adjustBalance(database.db, { userId: user.id, key: "up", deltaBytes: 7 });
+    await adjustBalance(database.db, { userId: user.id, key: "down", deltaBytes: -3 });
+    expect(await balanceAndEntries(user.id)).toEqual({ balance: 4, entries: 2 });
   });
 });

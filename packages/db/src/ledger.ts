@@ -17,6 +17,35 @@ export interface LedgerEntryInput {
 /** Anything that can run a statement: the database or an open transaction. */
 export type SqlExecutor = Pick<Db, "execute">;
 
+/** The sign each kind's delta must have (the database checks the same, migration 0027). */
+const SIGN_OF: Record<LedgerKind, "credit" | "debit" | "either"> = {
+  purchase: "credit",
+  bonus: "credit",
+  deposit: "credit",
+  usage: "debit",
+  refund: "debit",
+  chargeback: "debit",
+  adjustment: "either",
+};
+
+/** A ledger write its caller got wrong: the operation stops (a logged 500) and nothing is
+ * written. Never rounded or clamped into something writable. */
+export class LedgerAssertionError extends Error {
+  override name = "LedgerAssertionError";
+}
+
+/** Whole bytes, and the sign the entry's kind requires. */
+export function assertLedgerEntry(entry: Pick<LedgerEntryInput, "kind" | "deltaBytes" | "reference">): void {
+  const { kind, deltaBytes, reference } = entry;
+  const sign = SIGN_OF[kind];
+  if (sign === undefined) throw new LedgerAssertionError(`unknown ledger kind ${kind} (${reference})`);
+  if (!Number.isSafeInteger(deltaBytes)) {
+    throw new LedgerAssertionError(`${kind} ${reference}: ${deltaBytes} is not a whole number of bytes`);
+  }
+  const ok = sign === "credit" ? deltaBytes > 0 : sign === "debit" ? deltaBytes < 0 : true;
+  if (!ok) throw new LedgerAssertionError(`${kind} ${reference}: a ${sign} cannot be ${deltaBytes} bytes`);
+}
+
 /**
  * Appends one ledger entry and moves the balance by its delta in a single SQL statement, so the
  * invariant balance = sum(entries) holds under any concurrency and a replay changes nothing.
@@ -26,10 +55,11 @@ export async function applyLedgerEntry(
   executor: SqlExecutor,
   entry: LedgerEntryInput,
 ): Promise<{ applied: boolean; balanceBytes: number | null }> {
+  assertLedgerEntry(entry);
   const result = await executor.execute<{ balance_bytes: string | number }>(sql`
     WITH entry AS (
       INSERT INTO ledger_entries (user_id, kind, reference, delta_bytes, note)
-      VALUES (${entry.userId}, ${entry.kind}, ${entry.reference}, ${Math.trunc(entry.deltaBytes)}, ${entry.note ?? null})
+      VALUES (${entry.userId}, ${entry.kind}, ${entry.reference}, ${entry.deltaBytes}, ${entry.note ?? null})
       ON CONFLICT (kind, reference) DO NOTHING
       RETURNING user_id, delta_bytes
     )

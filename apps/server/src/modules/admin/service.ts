@@ -4,9 +4,9 @@ import {
   type AdminAccount,
   type AdminOrder,
   type AdminOrdersQuery,
-  BYTES_PER_GB,
   bytesToGb,
   type CreditRequest,
+  gbToBytes,
 } from "@bytetoll/contracts";
 import { adjustBalance, type Database, schema } from "@bytetoll/db";
 import { and, count, desc, eq, gte, like, lt, sql } from "drizzle-orm";
@@ -87,7 +87,7 @@ export function createAdminService(database: Database) {
    * request a no-op (same reference, no second audit row); the same key with another customer,
    * amount or note is refused (422) rather than silently taken as done. */
   async function creditAccount(actor: string, user: AccountRow, gb: number, note: string, key?: string) {
-    const deltaBytes = Math.round(gb * BYTES_PER_GB);
+    const deltaBytes = gbToBytes(gb);
     const result = await database.db.transaction(async (tx) => {
       const applied = await adjustBalance(tx, {
         userId: user.id,

@@ -1,12 +1,14 @@
 import {
+  bytesForCents,
   bytesToGb,
+  centsToUsd,
   type Deal,
   type DealStatus,
   type DealType,
   encodeDealId,
   type Payout,
+  usdToMicros,
 } from "@bytetoll/contracts";
-import { BYTES_PER_CENT } from "../orders/pricing.ts";
 import type { DealRow, PayoutRow } from "./repository.ts";
 
 const iso = (value: Date | string) => new Date(value).toISOString();
@@ -14,9 +16,10 @@ const iso = (value: Date | string) => new Date(value).toISOString();
 /** USD per GB of a deal. */
 export const dealPrice = (row: DealRow) => Number(row.priceUsdPerGb);
 
-/** Bytes a group-buy deposit of `amountCents` buys at `price` USD per GB (rounded down). */
+/** Bytes a group-buy deposit of `amountCents` buys at `price` USD per GB: a purchase's rule
+ * (rounded down, in integers — the float division gave $33 at $1.10 one byte short of 30 GB). */
 export const depositBytes = (amountCents: number, price: number) =>
-  Math.floor((amountCents * BYTES_PER_CENT) / price);
+  bytesForCents(amountCents, usdToMicros(price));
 
 /** What a flash sale has reserved or sold; for a group buy, the GB its counted deposits buy. */
 function reservedGb(row: DealRow): number {
@@ -46,7 +49,7 @@ export function toPayoutView(row: PayoutRow): Payout {
     user_id: row.userId,
     deal_id: encodeDealId(row.dealId),
     kind: row.kind as Payout["kind"],
-    amount_usd: Number(row.amountCents) / 100,
+    amount_usd: centsToUsd(Number(row.amountCents)),
     wallet_address: row.walletAddress,
     status: row.status as Payout["status"],
     tx_hash: row.txHash,

@@ -1,4 +1,4 @@
-import { bytesToGb } from "@bytetoll/contracts";
+import { bytesToGb, centsToUsd } from "@bytetoll/contracts";
 import type { schema } from "@bytetoll/db";
 import type { Network, Order, PaymentStatus } from "./schemas.ts";
 
@@ -32,13 +32,13 @@ export function toOrderView(row: OrderRow): Order {
     note: row.note,
     method: row.method as Order["method"],
     network_type: row.networkType as Order["network_type"],
-    amount_usd: Number(row.amountCents) / 100,
+    amount_usd: centsToUsd(Number(row.amountCents)),
     gb: bytesToGb(Number(row.bytes)),
     payment_status: row.paymentStatus as PaymentStatus,
     provider: row.provider as Order["provider"],
     pay_address: row.payAddress,
     qr_code: row.qrCode,
-    price_amount: row.priceAmountCents === null ? null : Number(row.priceAmountCents) / 100,
+    price_amount: row.priceAmountCents === null ? null : centsToUsd(Number(row.priceAmountCents)),
     payment_token: row.paymentToken,
     payin_hash: row.payinHash,
     transaction_url: transactionUrl(row.networkType, row.payinHash),

@@ -1,3 +1,4 @@
+import { shareOf, usdToCents } from "@bytetoll/contracts";
 import { creditPurchase, type Database, reversePurchase } from "@bytetoll/db";
 import { AppError } from "../../errors.ts";
 import type { PaymentReading, Share } from "../../lib/payment-provider.ts";
@@ -50,16 +51,6 @@ function outcomeOf(reading: PaymentReading, row: OrderRow): string {
   }
 }
 
-/** `share` of `total` bytes, rounded down, never more than `total`. Exact integer arithmetic on
- * millionths: a float share would round 69% of some orders down by a byte, and a later identical
- * reading would then "owe" it again. */
-function shareOf(total: number, share: Share): number {
-  const part = BigInt(Math.round(Math.max(0, share.amount) * 1e6));
-  const whole = BigInt(Math.round(Math.max(0, share.of) * 1e6));
-  if (whole === 0n) return 0;
-  return Math.min(total, Number((BigInt(total) * part) / whole));
-}
-
 /** An amount of USD or USDC as people write it: cents always, up to USDC's six decimals when
  * the provider reports them (49.999999 must not read as 50.00). */
 function amountText(amount: number): string {
@@ -76,7 +67,8 @@ function receivedNote(row: Pick<OrderRow, "method">, paid: Share | undefined): s
 /** How many of the order's credited bytes a refund or chargeback takes back in all. */
 function reversedBytes(row: OrderRow, reading: PaymentReading): number {
   const credited = Number(row.creditedBytes);
-  return reading.status === "refunded" && reading.refunded ? shareOf(credited, reading.refunded) : credited;
+  const share = reading.status === "refunded" ? reading.refunded : undefined;
+  return share ? shareOf(credited, share.amount, share.of) : credited;
 }
 
 /** The sandbox's stand-in for a provider's word: paid in full, or `paidCents` of it. */
@@ -232,7 +224,7 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
         throw new AppError(400, "Only sandbox orders can be paid here.", "not_sandbox");
       }
       const due = Number(row.amountCents);
-      const paidCents = amountUsd === undefined ? due : Math.round(amountUsd * 100);
+      const paidCents = amountUsd === undefined ? due : usdToCents(amountUsd);
       await this.settle(orderId, sandboxReading(due, paidCents), {
         changed,
         event: {
