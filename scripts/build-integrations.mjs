@@ -114,6 +114,8 @@ async function buildSdk(work) {
     bundle: true,
     format: "esm",
     platform: "neutral",
+    // verifyWebhook runs where webhooks arrive, on a server: Node's own crypto, not bundled.
+    external: ["node:crypto"],
     target: nodeTarget,
     logLevel: "warning",
     plugins: [englishOnlyZod],
