@@ -1,3 +1,4 @@
+export * from "./after-commit.ts";
 export * from "./changes.ts";
 export * from "./client.ts";
 export * from "./ledger.ts";

@@ -1,3 +1,4 @@
+import { shareOf } from "@bytetoll/contracts";
 import { reverseDeposit } from "@bytetoll/db";
 import { dealPrice, depositBytes } from "./deal-view.ts";
 import { type DepositRepository, REFUNDABLE_BY_PROVIDER } from "./deposit-repository.ts";
@@ -10,20 +11,17 @@ export interface DepositReversal {
   refunded?: { amount: number; of: number } | undefined;
 }
 
-/** Cents of `paidCents` given back in all, rounded down, never more than was paid. Exact integer
- * arithmetic on millionths of the provider's unit, as for orders' refunds. */
+/** Cents of `paidCents` given back in all: the money module's share rule (rounded down, never
+ * more than was paid), as for orders' refunds. */
 function refundedCentsOf(paidCents: number, reversal: DepositReversal): number {
   if (reversal.status === "charged_back" || !reversal.refunded) return paidCents;
-  const part = BigInt(Math.round(Math.max(0, reversal.refunded.amount) * 1e6));
-  const whole = BigInt(Math.round(Math.max(0, reversal.refunded.of) * 1e6));
-  if (whole === 0n) return 0;
-  return Math.min(paidCents, Number((BigInt(paidCents) * part) / whole));
+  return shareOf(paidCents, reversal.refunded.amount, reversal.refunded.of);
 }
 
 interface Deps {
   repository: Pick<DealsRepository, "addDeposited" | "find">;
   deposits: Pick<DepositRepository, "lockDeposit" | "refundDeposit" | "markOrderRefunded">;
-  publishSoon: (row: DealRow | undefined) => void;
+  publishSoon: (tx: Tx, row: DealRow | undefined) => void;
 }
 
 /**
@@ -65,7 +63,7 @@ export function createDepositRefunds({ repository, deposits, publishSoon }: Deps
         refundedAfterCents: after,
       });
     }
-    publishSoon(await repository.find(deal.id, tx));
+    publishSoon(tx, await repository.find(deal.id, tx));
     if (left > 0) return row;
     return (await deposits.markOrderRefunded(tx, row.id)) ?? null;
   };

@@ -1,8 +1,9 @@
 import {
-  BYTES_PER_GB,
+  bytesForCents,
   bytesToGb,
   MAX_UNPAID_FLASH_SALE_ORDERS,
   SOLD_OUT_LIST_PRICE_NOTE,
+  usdToMicros,
 } from "@bytetoll/contracts";
 import { AppError } from "../../errors.ts";
 import { dealUnavailable, soldOut } from "./order-terms.ts";
@@ -16,7 +17,7 @@ interface Deps {
   /** The list price an order pays when its flash sale's stock is gone (PRICE_PER_GB_USD). */
   listPricePerGbUsd: number;
   /** Sends a deal changed inside someone else's transaction once that has returned. */
-  publishSoon: (row: DealRow | undefined) => void;
+  publishSoon: (tx: Tx, row: DealRow | undefined) => void;
 }
 
 const tooManyUnpaid = () =>
@@ -44,7 +45,7 @@ export function createFlashSaleStock({ repository, listPricePerGbUsd, publishSoo
 
   /** The order's GB at the list price for the money it paid, by an ordinary order's rule. */
   const listPriceBytes = (row: OrderRow) =>
-    Math.round((Number(row.amountCents) * (BYTES_PER_GB / 100)) / listPricePerGbUsd);
+    bytesForCents(Number(row.amountCents), usdToMicros(listPricePerGbUsd));
 
   return {
     /** Inside the order's insert transaction: the deal's lock, then the account's cap of unpaid
@@ -59,7 +60,7 @@ export function createFlashSaleStock({ repository, listPricePerGbUsd, publishSoo
       const reserved = await repository.reserveStock(tx, dealId, gb);
       if (!reserved) throw soldOut(deal);
       await repository.insertReservation(tx, order.id, dealId, gb);
-      publishSoon(reserved);
+      publishSoon(tx, reserved);
     },
 
     /** Gives back the stock of flash-sale orders that ended unpaid; the deals that changed. */
@@ -84,7 +85,7 @@ export function createFlashSaleStock({ repository, listPricePerGbUsd, publishSoo
       const reservation = await repository.findReservation(tx, row.id);
       if (!reservation?.released) return;
       if (await repository.reclaimReservation(tx, row.id)) {
-        publishSoon(await repository.find(deal.id, tx));
+        publishSoon(tx, await repository.find(deal.id, tx));
         return;
       }
       // A part payment waits for the rest: the stock may be back by then.

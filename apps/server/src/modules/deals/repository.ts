@@ -1,4 +1,4 @@
-import { type Database, type Db, schema, type Tx } from "@bytetoll/db";
+import { type Database, type Db, inTransaction, schema, type Tx } from "@bytetoll/db";
 import { and, desc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
 
 const { dealReservations, deals, orders, payouts } = schema;
@@ -33,8 +33,9 @@ const targetCents = sql`round(${deals.targetGb} * ${deals.priceUsdPerGb} * 100)`
 export function createDealsRepository(database: Database) {
   const { db } = database;
   return {
+    /** One transaction; what it queues with afterCommit is sent once it has committed. */
     transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-      return db.transaction(work);
+      return inTransaction(db, work);
     },
 
     /** A deal whose start has passed is live from its first moment. */

@@ -7,7 +7,7 @@ import {
   encodeDealId,
   type Payout,
 } from "@bytetoll/contracts";
-import { creditDeposit, type Database } from "@bytetoll/db";
+import { afterCommit, creditDeposit, type Database } from "@bytetoll/db";
 import { AppError, notFound } from "../../errors.ts";
 import { dealPrice, depositBytes, toDealView, toPayoutView } from "./deal-view.ts";
 import { createDepositRefunds, type DepositReversal } from "./deposit-refunds.ts";
@@ -57,9 +57,10 @@ export function createDealsService({ database, publish, listPricePerGbUsd, joine
   const publishRows = (rows: (DealRow | undefined | null)[]) => {
     for (const row of rows) if (row) publish(toDealView(row));
   };
-  /** For changes made inside someone else's transaction: sent once the caller has returned. */
-  const publishSoon = (row: DealRow | undefined | null) => {
-    if (row) setImmediate(() => publishRows([row]));
+  /** For changes made inside a transaction (its own or an order's): sent once that transaction
+   * has committed, never before — a rollback sends nothing. */
+  const publishSoon = (tx: Tx, row: DealRow | undefined | null) => {
+    if (row) afterCommit(tx, () => publishRows([row]));
   };
   const refundDepositInTx = createDepositRefunds({ repository, deposits, publishSoon });
   const stock = createFlashSaleStock({ repository, listPricePerGbUsd, publishSoon });
@@ -145,7 +146,7 @@ export function createDealsService({ database, publish, listPricePerGbUsd, joine
     else if (deal.status === "expired" || deal.status === "cancelled")
       await refundHeldInTx(tx, deal, row.userId);
     else await activateInTx(tx, deal);
-    publishSoon(await repository.find(deal.id, tx));
+    publishSoon(tx, await repository.find(deal.id, tx));
     return paid;
   }
 

@@ -1,4 +1,4 @@
-import { type Database, type Db, schema, type Tx } from "@bytetoll/db";
+import { type Database, type Db, inTransaction, schema, type Tx } from "@bytetoll/db";
 import { and, count, desc, eq, gt, inArray, isNull, lte, sql } from "drizzle-orm";
 import { withOwnPaymentId } from "./order-errors.ts";
 import type { OrderRow } from "./order-view.ts";
@@ -80,8 +80,9 @@ export function createOrdersRepository(database: Database) {
   const listPage = prepareListPage(db, false);
   const listPageByMethod = prepareListPage(db, true);
   return {
+    /** One transaction; what it queues with afterCommit is sent once it has committed. */
     transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-      return db.transaction(work);
+      return inTransaction(db, work);
     },
 
     /** A new order, payable for `validMinutes` (a flash sale's hold is shorter). */

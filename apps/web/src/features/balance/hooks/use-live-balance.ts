@@ -1,4 +1,9 @@
-import { type AccountStatus, BALANCE_UPDATED_EVENT, ordersChannel } from "@bytetoll/contracts";
+import {
+  type AccountStatus,
+  BALANCE_UPDATED_EVENT,
+  balanceUpdatedEvent,
+  ordersChannel,
+} from "@bytetoll/contracts";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useCallback, useEffect, useRef } from "react";
 import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
@@ -8,12 +13,10 @@ import { accountStatusQueryOptions } from "../api/get-account-status.ts";
 /** While the socket is down the balance is read again this often. */
 export const BALANCE_POLL_MS = 30_000;
 
+/** The event's balance, when the payload is the contracts' shape (anything else is ignored). */
 function balanceOf(payload: unknown): AccountStatus | null {
-  if (typeof payload !== "object" || payload === null) return null;
-  const { balance_gb, balance_bytes } = payload as Partial<AccountStatus>;
-  return typeof balance_gb === "number" && typeof balance_bytes === "number"
-    ? { balance_gb, balance_bytes }
-    : null;
+  const parsed = balanceUpdatedEvent.safeParse(payload);
+  return parsed.success ? parsed.data : null;
 }
 
 /**

@@ -1,14 +1,13 @@
-import type { Deal } from "@bytetoll/contracts";
+import { type Deal, dealUpdatedEvent } from "@bytetoll/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { dealQueryKey } from "../api/get-deal.ts";
 import { DEALS_QUERY_KEY, LATEST_DEALS_QUERY_KEY } from "../api/get-latest-deals.ts";
 
+/** The event's deal, when the payload is the contracts' shape (anything else is ignored). */
 function dealOf(payload: unknown): Deal | null {
-  if (typeof payload !== "object" || payload === null) return null;
-  const deal = (payload as { deal?: unknown }).deal;
-  if (typeof deal !== "object" || deal === null) return null;
-  return typeof (deal as { id?: unknown }).id === "string" ? (deal as Deal) : null;
+  const parsed = dealUpdatedEvent.safeParse(payload);
+  return parsed.success ? parsed.data.deal : null;
 }
 
 /** Handles a `deal.updated` payload: the deal takes its new state in every cached view of it

@@ -1,4 +1,4 @@
-import { ORDER_UPDATED_EVENT, ordersChannel } from "@bytetoll/contracts";
+import { ORDER_UPDATED_EVENT, ordersChannel, orderUpdatedEvent } from "@bytetoll/contracts";
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { ACCOUNT_STATUS_QUERY_KEY } from "../../../lib/query-keys.ts";
@@ -7,11 +7,10 @@ import { TRANSACTION_QUERY_KEY, transactionQueryKey } from "../api/get-transacti
 import { TRANSACTIONS_QUERY_KEY } from "../api/get-transactions.ts";
 import type { Order } from "../api/order.ts";
 
+/** The event's order, when the payload is the contracts' shape (anything else is ignored). */
 function orderOf(payload: unknown): Order | null {
-  if (typeof payload !== "object" || payload === null) return null;
-  const order = (payload as { topup_transaction?: unknown }).topup_transaction;
-  if (typeof order !== "object" || order === null) return null;
-  return typeof (order as { order_id?: unknown }).order_id === "string" ? (order as Order) : null;
+  const parsed = orderUpdatedEvent.safeParse(payload);
+  return parsed.success ? parsed.data.topup_transaction : null;
 }
 
 /**
