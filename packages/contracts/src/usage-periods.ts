@@ -7,11 +7,22 @@
 export const USAGE_PERIODS = [1, 7, 14, 30, 90] as const;
 export type UsagePeriod = (typeof USAGE_PERIODS)[number];
 
-export const USAGE_GROUPINGS = ["day", "domain", "proxy_type"] as const;
+export const USAGE_GROUPINGS = ["day", "domain", "proxy_type", "subuser"] as const;
 export type UsageGrouping = (typeof USAGE_GROUPINGS)[number];
 
 /** docs/product.md#api-calls: days defaults to 7, 7 and 30 for day, domain and proxy_type. */
-export const DEFAULT_USAGE_DAYS: Record<UsageGrouping, UsagePeriod> = { day: 7, domain: 7, proxy_type: 30 };
+export const DEFAULT_USAGE_DAYS: Record<UsageGrouping, UsagePeriod> = {
+  day: 7,
+  domain: 7,
+  proxy_type: 30,
+  subuser: 30,
+};
+
+/** group_by=subuser: the row of the account's own credentials, and of a sub-user deleted since. */
+export const USAGE_OWN_CREDENTIALS_LABEL = "Main credentials";
+export const USAGE_DELETED_SUBUSER_LABEL = "Deleted sub-user";
+/** `subuser=main` filters the usage of the account's own credentials. */
+export const USAGE_OWN_CREDENTIALS_FILTER = "main";
 
 /** docs/product.md#formats-and-limits: the domain chart shows the top 5 by total and groups the rest as Others. */
 export const USAGE_TOP_DOMAINS = 5;
@@ -29,5 +40,6 @@ export function parseUsagePeriod(value: string | undefined, fallback: UsagePerio
 /** The export's default period: a month, the usual billing cycle to reconcile against. */
 export const DEFAULT_EXPORT_DAYS: UsagePeriod = 30;
 
-/** CSV header of the export: one line per day × domain × proxy type, exact counts. */
-export const USAGE_EXPORT_COLUMNS = ["date", "domain", "proxy_type", "bytes", "requests"] as const;
+/** CSV header of the export: one line per day × domain × proxy type × sub-user, exact counts; the
+ * sub-user column holds its label, empty for the account's own credentials. */
+export const USAGE_EXPORT_COLUMNS = ["date", "domain", "proxy_type", "bytes", "requests", "subuser"] as const;

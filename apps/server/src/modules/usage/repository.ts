@@ -1,4 +1,4 @@
-import type { Database } from "@bytetoll/db";
+import { type Database, schema } from "@bytetoll/db";
 import { type DayWindow, splitIntoWeeks } from "./day-window.ts";
 
 export type { DayWindow } from "./day-window.ts";
@@ -27,6 +27,9 @@ export interface ExportLine {
   date: string;
   domain: string;
   proxy_type: string;
+  subuser_id: string;
+  /** The sub-user's label; null for the account's own credentials or a deleted sub-user. */
+  label: string | null;
   bytes: string;
   requests: string;
 }
@@ -35,7 +38,20 @@ export interface ExportCursor {
   date: string;
   domain: string;
   proxyType: string;
+  subuserId: string;
 }
+
+export interface SubuserTotals extends UsageTotals {
+  subuser_id: string;
+  /** Null for the account's own credentials and for a sub-user deleted since. */
+  label: string | null;
+}
+
+/** Which usage a query reads: a sub-user's id, the own credentials' nil id, or null for all. */
+export type SubuserFilter = string | null;
+
+// The filter is the last parameter of every query: NULL reads every sub-user's rows.
+const ONLY = (n: number) => `($${n}::uuid IS NULL OR subuser_id = $${n}::uuid)`;
 
 // The four metric sums of docs/product.md#data-shapes over a set of rollup rows.
 const METRIC_SUMS = `
@@ -52,7 +68,7 @@ const BY_DAY = `
   WITH totals AS (
     SELECT day, ${METRIC_SUMS}
       FROM usage_daily_totals
-     WHERE user_id = $1 AND day BETWEEN $2::date AND $3::date
+     WHERE user_id = $1 AND day BETWEEN $2::date AND $3::date AND ${ONLY(4)}
      GROUP BY day
   )
   SELECT to_char(d.day, 'YYYY-MM-DD') AS date,
@@ -71,13 +87,13 @@ const BY_DAY = `
 const BY_DOMAIN = `
   WITH source AS (
     SELECT domain, proxy_type, bytes, requests FROM usage_weekly_domains
-     WHERE user_id = $1 AND week BETWEEN $2::date AND $3::date
+     WHERE user_id = $1 AND week BETWEEN $2::date AND $3::date AND ${ONLY(9)}
     UNION ALL
     SELECT domain, proxy_type, bytes, requests FROM usage_rollups
-     WHERE user_id = $1 AND day BETWEEN $4::date AND $5::date
+     WHERE user_id = $1 AND day BETWEEN $4::date AND $5::date AND ${ONLY(9)}
     UNION ALL
     SELECT domain, proxy_type, bytes, requests FROM usage_rollups
-     WHERE user_id = $1 AND day BETWEEN $6::date AND $7::date
+     WHERE user_id = $1 AND day BETWEEN $6::date AND $7::date AND ${ONLY(9)}
   ), per_domain AS (
     SELECT domain, ${METRIC_SUMS}, sum(bytes) AS total_bytes, sum(requests) AS total_requests
       FROM source
@@ -103,36 +119,79 @@ const BY_DOMAIN = `
    ORDER BY bucket`;
 
 const BY_PROXY_TYPE = `
-  SELECT ${METRIC_SUMS} FROM usage_daily_totals WHERE user_id = $1 AND day BETWEEN $2::date AND $3::date`;
+  SELECT ${METRIC_SUMS} FROM usage_daily_totals
+   WHERE user_id = $1 AND day BETWEEN $2::date AND $3::date AND ${ONLY(4)}`;
+
+// One row for the own credentials and one per sub-user the account holds (zero-filled), plus one
+// per deleted sub-user that still has usage in the window; most bytes first, then by label.
+const BY_SUBUSER = `
+  WITH totals AS (
+    SELECT subuser_id, ${METRIC_SUMS}
+      FROM usage_daily_totals
+     WHERE user_id = $1 AND day BETWEEN $2::date AND $3::date
+     GROUP BY subuser_id
+  ), named AS (
+    SELECT '${schema.NO_SUBUSER}'::uuid AS id, NULL::text AS label
+    UNION ALL
+    SELECT id, label FROM subusers WHERE user_id = $1
+  )
+  SELECT coalesce(n.id, t.subuser_id)::text AS subuser_id, n.label,
+         coalesce(t.mobile_bytes, 0) AS mobile_bytes, coalesce(t.dc_bytes, 0) AS dc_bytes,
+         coalesce(t.mobile_requests, 0) AS mobile_requests, coalesce(t.dc_requests, 0) AS dc_requests
+    FROM named n FULL JOIN totals t ON t.subuser_id = n.id
+   WHERE ($4::uuid IS NULL OR coalesce(n.id, t.subuser_id) = $4::uuid)
+   ORDER BY coalesce(t.mobile_bytes, 0) + coalesce(t.dc_bytes, 0) DESC, n.label NULLS FIRST, 1`;
 
 // The export lists rollup rows themselves: one range of the rollups' primary key.
-const IN_WINDOW = "user_id = $1 AND day BETWEEN $2::date AND $3::date";
+const IN_WINDOW = `r.user_id = $1 AND r.day BETWEEN $2::date AND $3::date
+  AND ($5::uuid IS NULL OR r.subuser_id = $5::uuid)`;
 
-const EXPORT_COLUMNS = `to_char(day, 'YYYY-MM-DD') AS date, domain, proxy_type, bytes::text AS bytes,
-  requests::text AS requests`;
+const EXPORT_COLUMNS = `to_char(r.day, 'YYYY-MM-DD') AS date, r.domain, r.proxy_type,
+  r.subuser_id::text AS subuser_id, s.label, r.bytes::text AS bytes, r.requests::text AS requests`;
+
+const EXPORT_FROM = "usage_rollups r LEFT JOIN subusers s ON s.id = r.subuser_id AND s.user_id = r.user_id";
 
 // Keyset pages in primary-key order: each page is a bounded range scan, however big the account.
 const EXPORT_FIRST_PAGE = `
-  SELECT ${EXPORT_COLUMNS} FROM usage_rollups
+  SELECT ${EXPORT_COLUMNS} FROM ${EXPORT_FROM}
    WHERE ${IN_WINDOW}
-   ORDER BY day, domain, proxy_type
+   ORDER BY r.day, r.domain, r.proxy_type, r.subuser_id
    LIMIT $4`;
 
 const EXPORT_NEXT_PAGE = `
-  SELECT ${EXPORT_COLUMNS} FROM usage_rollups
-   WHERE ${IN_WINDOW} AND (day, domain, proxy_type) > ($5::date, $6::text, $7::text)
-   ORDER BY day, domain, proxy_type
+  SELECT ${EXPORT_COLUMNS} FROM ${EXPORT_FROM}
+   WHERE ${IN_WINDOW}
+     AND (r.day, r.domain, r.proxy_type, r.subuser_id) > ($6::date, $7::text, $8::text, $9::uuid)
+   ORDER BY r.day, r.domain, r.proxy_type, r.subuser_id
    LIMIT $4`;
 
 /** The SQL of usage statistics: read-only, one statement per grouping, caller's rows only. */
 export function createUsageRepository(database: Database) {
   return {
-    byDay(userId: string, window: DayWindow): Promise<DayTotals[]> {
-      return database.query<DayTotals>(BY_DAY, [userId, window.from, window.to]);
+    byDay(userId: string, window: DayWindow, only: SubuserFilter = null): Promise<DayTotals[]> {
+      return database.query<DayTotals>(BY_DAY, [userId, window.from, window.to, only]);
+    },
+
+    bySubuser(userId: string, window: DayWindow, only: SubuserFilter = null): Promise<SubuserTotals[]> {
+      return database.query<SubuserTotals>(BY_SUBUSER, [userId, window.from, window.to, only]);
+    },
+
+    /** Whether the account holds this sub-user (a filter naming another's finds nothing). */
+    async ownsSubuser(userId: string, subuserId: string): Promise<boolean> {
+      const rows = await database.query("SELECT 1 FROM subusers WHERE id = $1 AND user_id = $2", [
+        subuserId,
+        userId,
+      ]);
+      return rows.length > 0;
     },
 
     /** Every domain, largest first; with `top`, the first `top` plus one row for the rest. */
-    byDomain(userId: string, window: DayWindow, top: number | null): Promise<DomainTotals[]> {
+    byDomain(
+      userId: string,
+      window: DayWindow,
+      top: number | null,
+      only: SubuserFilter = null,
+    ): Promise<DomainTotals[]> {
       const { weeks, head, tail } = splitIntoWeeks(window);
       return database.query<DomainTotals>(BY_DOMAIN, [
         userId,
@@ -143,11 +202,12 @@ export function createUsageRepository(database: Database) {
         tail.from,
         tail.to,
         top,
+        only,
       ]);
     },
 
-    async byProxyType(userId: string, window: DayWindow): Promise<UsageTotals> {
-      const [row] = await database.query<UsageTotals>(BY_PROXY_TYPE, [userId, window.from, window.to]);
+    async byProxyType(userId: string, window: DayWindow, only: SubuserFilter = null): Promise<UsageTotals> {
+      const [row] = await database.query<UsageTotals>(BY_PROXY_TYPE, [userId, window.from, window.to, only]);
       // An aggregate without GROUP BY always yields exactly one row.
       return row!;
     },
@@ -157,10 +217,17 @@ export function createUsageRepository(database: Database) {
       window: DayWindow,
       limit: number,
       after: ExportCursor | null,
+      only: SubuserFilter = null,
     ): Promise<ExportLine[]> {
-      const base = [userId, window.from, window.to, limit];
+      const base = [userId, window.from, window.to, limit, only];
       return after
-        ? database.query<ExportLine>(EXPORT_NEXT_PAGE, [...base, after.date, after.domain, after.proxyType])
+        ? database.query<ExportLine>(EXPORT_NEXT_PAGE, [
+            ...base,
+            after.date,
+            after.domain,
+            after.proxyType,
+            after.subuserId,
+          ])
         : database.query<ExportLine>(EXPORT_FIRST_PAGE, base);
     },
   };

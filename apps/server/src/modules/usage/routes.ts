@@ -8,6 +8,7 @@ import {
   usageQuerySchema,
   usageResponse,
 } from "@bytetoll/contracts";
+import { notFound } from "../../errors.ts";
 import { type App, requireUser } from "../../types.ts";
 import { createUsageService } from "./service.ts";
 
@@ -29,7 +30,9 @@ export async function usageRoutes(app: App) {
           "days: 1, 7, 14, 30 or 90 (default 7 by day and by domain, 30 by proxy type). " +
           "GB = bytes / 1e9 rounded to 2 decimals. By day: one row per UTC day, zero-filled, oldest " +
           "first. By domain: largest total first; others=true keeps the top 5 plus one Others row. " +
-          "By proxy_type: one row with the four metric fields.",
+          "By proxy_type: one row with the four metric fields. By subuser (default 30 days): one row " +
+          "per sub-user (value: its label, subuser_id) and one for the main credentials (subuser_id " +
+          "null), most bytes first. subuser={id} (or main) keeps only that sub-user's usage in every grouping.",
         security: [{ bearer: [] }],
         querystring: usageQuerySchema,
         response: { 200: usageResponse, ...errors },
@@ -37,14 +40,18 @@ export async function usageRoutes(app: App) {
     },
     async (request) => {
       const { id } = requireUser(request);
-      const { group_by: groupBy, days: daysText, others } = request.query;
+      const { group_by: groupBy, days: daysText, others, subuser } = request.query;
       const days = parseUsagePeriod(daysText, DEFAULT_USAGE_DAYS[groupBy]);
+      const only = await service.subuserFilter(id, subuser);
+      if (only === "unknown") throw notFound("Sub-user not found");
       const data =
         groupBy === "day"
-          ? await service.byDay(id, days)
+          ? await service.byDay(id, days, only)
           : groupBy === "domain"
-            ? await service.byDomain(id, days, others === "true")
-            : await service.byProxyType(id, days);
+            ? await service.byDomain(id, days, others === "true", only)
+            : groupBy === "subuser"
+              ? await service.bySubuser(id, days, only)
+              : await service.byProxyType(id, days, only);
       return { success: true as const, data };
     },
   );
@@ -59,8 +66,9 @@ export async function usageRoutes(app: App) {
         tags: ["usage"],
         summary: "CSV of the caller's usage: one line per UTC day × domain × proxy type, exact counts",
         description:
-          "Columns date,domain,proxy_type,bytes,requests; RFC 4180, CRLF line ends. days: 1, 7, 14, " +
-          "30 or 90 (default 30). Sent as an attachment.",
+          "Columns date,domain,proxy_type,bytes,requests,subuser (the sub-user's label, empty for the " +
+          "main credentials); RFC 4180, CRLF line ends. days: 1, 7, 14, 30 or 90 (default 30); " +
+          "subuser={id} or main filters. Sent as an attachment.",
         security: [{ bearer: [] }],
         querystring: usageExportQuerySchema,
         // No response schema: the body is a stream, which Fastify sends unserialised; errors
@@ -70,7 +78,9 @@ export async function usageRoutes(app: App) {
     async (request, reply) => {
       const { id } = requireUser(request);
       const days = parseUsagePeriod(request.query.days, DEFAULT_EXPORT_DAYS);
-      const { window, lines } = await service.exportCsv(id, days);
+      const only = await service.subuserFilter(id, request.query.subuser);
+      if (only === "unknown") throw notFound("Sub-user not found");
+      const { window, lines } = await service.exportCsv(id, days, only);
       const filename = `bytetoll-usage-${window.from}-to-${window.to}.csv`;
       return reply
         .type("text/csv; charset=utf-8")

@@ -268,8 +268,8 @@ describe("GET /proxies/usage?group_by=proxy_type", () => {
 
 describe("GET /proxies/usage refusals", () => {
   it.each([
-    ["no group_by", "days=7", "group_by must be one of day, domain, proxy_type"],
-    ["an unknown group_by", "group_by=hour", "group_by must be one of day, domain, proxy_type"],
+    ["no group_by", "days=7", "group_by must be one of day, domain, proxy_type, subuser"],
+    ["an unknown group_by", "group_by=hour", "group_by must be one of day, domain, proxy_type, subuser"],
     ["days outside the periods", "group_by=day&days=2", "days must be one of 1, 7, 14, 30, 90"],
     ["days that are not a number", "group_by=day&days=week", "days must be one of 1, 7, 14, 30, 90"],
     ["negative days", "group_by=day&days=-7", "days must be one of 1, 7, 14, 30, 90"],
@@ -297,7 +297,12 @@ describe("API reference", () => {
     const paths = response.json().paths;
     const names = (path: string) =>
       (paths[path].get.parameters as Array<{ name: string; in: string }>).map((p) => `${p.in}:${p.name}`);
-    expect(names("/proxies/usage")).toEqual(["query:group_by", "query:days", "query:others"]);
-    expect(names("/proxies/usage/export")).toEqual(["query:days", "query:format"]);
+    expect(names("/proxies/usage")).toEqual([
+      "query:group_by",
+      "query:days",
+      "query:others",
+      "query:subuser",
+    ]);
+    expect(names("/proxies/usage/export")).toEqual(["query:days", "query:format", "query:subuser"]);
   });
 });

@@ -51,11 +51,11 @@ describe("GET /proxies/usage/export", () => {
       `attachment; filename="bytetoll-usage-${utcDay(29)}-to-${utcDay(0)}.csv"`,
     );
     expect(response.body).toBe(
-      "date,domain,proxy_type,bytes,requests\r\n" +
-        `${utcDay(3)},big.test,mobile,9007199254740993,3\r\n` +
-        `${utcDay(3)},"odd,""name""\nhost",dc,5,1\r\n` +
-        `${utcDay(0)},example.com,dc,17,1\r\n` +
-        `${utcDay(0)},example.com,mobile,1234567891,10\r\n`,
+      "date,domain,proxy_type,bytes,requests,subuser\r\n" +
+        `${utcDay(3)},big.test,mobile,9007199254740993,3,\r\n` +
+        `${utcDay(3)},"odd,""name""\nhost",dc,5,1,\r\n` +
+        `${utcDay(0)},example.com,dc,17,1,\r\n` +
+        `${utcDay(0)},example.com,mobile,1234567891,10,\r\n`,
     );
   });
 
@@ -64,16 +64,18 @@ describe("GET /proxies/usage/export", () => {
     expect(lines).toHaveLength(5);
     const today = (await exportCsv("days=1")).body;
     expect(today.split("\r\n").filter(Boolean)).toEqual([
-      "date,domain,proxy_type,bytes,requests",
-      `${utcDay(0)},example.com,dc,17,1`,
-      `${utcDay(0)},example.com,mobile,1234567891,10`,
+      "date,domain,proxy_type,bytes,requests,subuser",
+      `${utcDay(0)},example.com,dc,17,1,`,
+      `${utcDay(0)},example.com,mobile,1234567891,10,`,
     ]);
-    expect((await exportCsv("days=90")).body).toContain(`${utcDay(40)},old.test,mobile,1,1\r\n`);
+    expect((await exportCsv("days=90")).body).toContain(`${utcDay(40)},old.test,mobile,1,1,\r\n`);
   });
 
   it("sends only the header to an account without traffic", async () => {
     const carol = await signIn(t.app, "carol-export@example.com");
-    expect((await exportCsv("days=7", carol.token)).body).toBe("date,domain,proxy_type,bytes,requests\r\n");
+    expect((await exportCsv("days=7", carol.token)).body).toBe(
+      "date,domain,proxy_type,bytes,requests,subuser\r\n",
+    );
   });
 
   it("stitches pages together without losing or repeating a line", async () => {

@@ -66,11 +66,11 @@ describe("usage through the gateway", () => {
       csv = (await get("/proxies/usage/export?days=1")).body;
       // A flush may land between a request being counted and its last bytes being metered:
       // the promise is that the whole transfer shows within the window, so wait for all of it.
-      if (csv.includes(`,${origin.bytesCarried()},2\r\n`)) break;
+      if (csv.includes(`,${origin.bytesCarried()},2,\r\n`)) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const [header, line, ...rest] = csv.split("\r\n");
-    expect(header).toBe("date,domain,proxy_type,bytes,requests");
+    expect(header).toBe("date,domain,proxy_type,bytes,requests,subuser");
     expect(rest).toEqual([""]);
     const [, domain, proxyType, bytes, requests] = line!.split(",");
     expect({ domain, proxyType, requests }).toEqual({

@@ -4,6 +4,7 @@ import type {
   UsageGrouping,
   UsageMetrics,
   UsagePeriod,
+  UsageSubuserRow,
 } from "@bytetoll/contracts";
 import { keepPreviousData, queryOptions, useQuery } from "@tanstack/react-query";
 import { ApiError, apiRequest, NETWORK_ERROR_MESSAGE } from "../../../lib/api-client.ts";
@@ -19,6 +20,7 @@ export interface UsageRowsByGrouping {
   day: UsageDayRow[];
   domain: UsageDomainRow[];
   proxy_type: UsageMetrics[];
+  subuser: UsageSubuserRow[];
 }
 
 /**
