@@ -12,6 +12,7 @@ import { type ByteTollClient, ByteTollError, type UsagePeriod } from "@bytetoll/
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import { registerSubuserTools } from "./subuser-tools.ts";
 
 const FREE = "Free: reads only, changes nothing.";
 
@@ -83,17 +84,19 @@ function registerAccountTools(server: McpServer, sdk: ByteTollClient) {
     {
       title: "Usage",
       description:
-        "Data and requests used, by UTC day, by domain or by proxy type (mobile vs datacenter), over the " +
-        `last 1, 7, 14, 30 or 90 days (days as text). ${FREE}`,
+        "Data and requests used, by UTC day, by domain, by proxy type (mobile vs datacenter) or by " +
+        "sub-user, over the last 1, 7, 14, 30 or 90 days (days as text); subuser (an id, or main) keeps " +
+        `one sub-user's usage. ${FREE}`,
       inputSchema: usageQuerySchema,
       annotations: readOnly,
     },
-    ({ group_by, days, others }) =>
+    ({ group_by, days, others, subuser }) =>
       run(() =>
         sdk.usage({
           group_by,
           days: days === undefined ? undefined : (Number(days) as UsagePeriod),
           others: others === undefined ? undefined : others === "true",
+          subuser,
         }),
       ),
   );
@@ -329,4 +332,5 @@ export function registerTools(server: McpServer, sdk: ByteTollClient, appUrl: st
   registerOrderTools(server, sdk, appUrl);
   registerDealTools(server, sdk);
   registerIntelligenceTools(server, sdk);
+  registerSubuserTools(server, sdk, run);
 }

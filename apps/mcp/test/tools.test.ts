@@ -54,6 +54,8 @@ describe("the ByteToll MCP server", () => {
       [
         "cancel_order",
         "create_crypto_order",
+        "create_subuser",
+        "delete_subuser",
         "get_balance",
         "get_deal",
         "get_deal_deposit",
@@ -64,10 +66,13 @@ describe("the ByteToll MCP server", () => {
         "list_history",
         "list_hostnames",
         "list_routing_rules",
+        "list_subusers",
         "list_transactions",
+        "regenerate_subuser_password",
         "save_hostnames",
         "set_routing_rule",
         "test_connection",
+        "update_subuser",
         "withdraw_deal_deposit",
       ].sort(),
     );

@@ -26,6 +26,7 @@ export const GENERATED_TYPES = {
   UsageMetrics: "z.output<typeof c.usageMetricsSchema>",
   UsageDayRow: "z.output<typeof c.usageDayRowSchema>",
   UsageDomainRow: "z.output<typeof c.usageDomainRowSchema>",
+  UsageSubuserRow: "z.output<typeof c.usageSubuserRowSchema>",
   Credentials: "z.output<typeof c.credentialsSchema>",
   ProxyServer: "z.output<typeof c.proxyServerSchema>",
   ConnectionTestData: "z.output<typeof c.connectionTestDataSchema>",
@@ -41,6 +42,10 @@ export const GENERATED_TYPES = {
   DealDeposits: 'z.output<typeof c.depositsResponse>["data"]',
   Hostnames: 'z.output<typeof c.hostnamesResponse>["data"]',
   RoutingRule: "z.output<typeof c.routingRuleSchema>",
+  SubuserLimitPeriod: "c.SubuserLimitPeriod",
+  Subuser: "z.output<typeof c.subuserSchema>",
+  CreateSubuser: "z.input<typeof c.createSubuserSchema>",
+  UpdateSubuser: "z.input<typeof c.updateSubuserSchema>",
 } as const;
 
 function expand(): string {

@@ -2,6 +2,7 @@ import { connectionTestRequestSchema, usageQuerySchema } from "@bytetoll/contrac
 import { ByteTollError } from "./errors.ts";
 import { DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS, dataOf, type HttpOptions } from "./http.ts";
 import { dealsApi, hostnamesApi, routingRulesApi, transactionsApi } from "./resources.ts";
+import { subusersApi } from "./subusers.ts";
 import type {
   AccountStatus,
   ConnectionTestData,
@@ -13,6 +14,7 @@ import type {
   UsageGrouping,
   UsageMetrics,
   UsagePeriod,
+  UsageSubuserRow,
 } from "./types.ts";
 import { type ProxyOptions, proxyUsername } from "./username.ts";
 import { validate } from "./validate.ts";
@@ -31,13 +33,17 @@ export interface ClientOptions {
 }
 
 interface UsageQueryBase {
-  /** 1, 7, 14, 30 or 90 (default 7 by day and domain, 30 by proxy type). */
+  /** 1, 7, 14, 30 or 90 (default 7 by day and domain, 30 by proxy type and sub-user). */
   days?: UsagePeriod;
+  /** Only this sub-user's usage (its id), or "main" for your own credentials'. */
+  subuser?: string;
 }
 export type UsageByDay = UsageQueryBase & { group_by: "day" };
 /** `others: true` keeps the top 5 domains and one "Others" row. */
 export type UsageByDomain = UsageQueryBase & { group_by: "domain"; others?: boolean };
 export type UsageByProxyType = UsageQueryBase & { group_by: "proxy_type" };
+/** One row per sub-user (value: its label) and one for your own credentials (subuser_id null). */
+export type UsageBySubuser = UsageQueryBase & { group_by: "subuser" };
 /** Any grouping at once (`others` applies to domains only). */
 export type UsageQuery = UsageQueryBase & { group_by: UsageGrouping; others?: boolean };
 
@@ -78,13 +84,17 @@ export function createClient(options: ClientOptions) {
   async function usage(query: UsageByDay): Promise<UsageDayRow[]>;
   async function usage(query: UsageByDomain): Promise<UsageDomainRow[]>;
   async function usage(query: UsageByProxyType): Promise<UsageMetrics[]>;
-  async function usage(query: UsageQuery): Promise<UsageDayRow[] | UsageDomainRow[] | UsageMetrics[]>;
+  async function usage(query: UsageBySubuser): Promise<UsageSubuserRow[]>;
+  async function usage(
+    query: UsageQuery,
+  ): Promise<UsageDayRow[] | UsageDomainRow[] | UsageMetrics[] | UsageSubuserRow[]>;
   async function usage(query: UsageQuery) {
     const others = query?.others;
     const checked = validate(usageQuerySchema, {
       group_by: query?.group_by,
       days: query?.days === undefined ? undefined : String(query.days),
       others: typeof others === "boolean" ? String(others) : others,
+      subuser: query?.subuser,
     });
     return data<unknown[]>({ method: "GET", path: "/proxies/usage", query: checked });
   }
@@ -146,6 +156,7 @@ export function createClient(options: ClientOptions) {
     deals: dealsApi(http),
     hostnames: hostnamesApi(http),
     routingRules: routingRulesApi(http),
+    subusers: subusersApi(http),
   };
 }
 

@@ -6,6 +6,7 @@ export {
   type UsageByDay,
   type UsageByDomain,
   type UsageByProxyType,
+  type UsageBySubuser,
   type UsageQuery,
 } from "./client.ts";
 export { ByteTollError, type ByteTollErrorKind } from "./errors.ts";

@@ -6,7 +6,13 @@ export type PublicConfig = {
   price_per_gb_usd: number;
   dc_price_per_gb_usd: number;
   free_gb: number;
-  gateway: { host: string; http_port: number; https_port: number; socks_port: number | null };
+  gateway: {
+    host: string;
+    http_port: number;
+    https_port: number;
+    socks_port: number | null;
+    exit_countries?: string[] | undefined;
+  };
   docs_url: string;
   support_url: string;
   terms_url: string;
@@ -21,7 +27,7 @@ export type PublicConfig = {
 
 export type UsagePeriod = 1 | 7 | 14 | 30 | 90;
 
-export type UsageGrouping = "day" | "domain" | "proxy_type";
+export type UsageGrouping = "day" | "domain" | "proxy_type" | "subuser";
 
 export type UsageMetrics = {
   mobile_gb: number;
@@ -50,6 +56,17 @@ export type UsageDomainRow = {
   mobile_bytes: number;
   dc_bytes: number;
   value: string;
+};
+
+export type UsageSubuserRow = {
+  mobile_gb: number;
+  dc_gb: number;
+  mobile_requests: number;
+  dc_requests: number;
+  mobile_bytes: number;
+  dc_bytes: number;
+  value: string;
+  subuser_id: string | null;
 };
 
 export type Credentials = { username: string; password: string; options: { use_sticky: boolean } };
@@ -184,4 +201,34 @@ export type RoutingRule = {
   } | null;
   dc_gb_30d: number;
   saved_usd_30d: number;
+};
+
+export type SubuserLimitPeriod = "day" | "total" | "week" | "month";
+
+export type Subuser = {
+  id: string;
+  label: string;
+  username: string;
+  password: string;
+  limit_gb: number | null;
+  limit_bytes: number | null;
+  limit_period: SubuserLimitPeriod;
+  used_gb: number;
+  used_bytes: number;
+  period_start: string;
+  enabled: boolean;
+  created_at: string;
+};
+
+export type CreateSubuser = {
+  label: string;
+  limit_gb?: number | null | undefined;
+  limit_period?: "day" | "total" | "week" | "month" | undefined;
+};
+
+export type UpdateSubuser = {
+  label?: string | undefined;
+  limit_gb?: number | null | undefined;
+  limit_period?: "day" | "total" | "week" | "month" | undefined;
+  enabled?: boolean | undefined;
 };

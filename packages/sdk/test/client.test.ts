@@ -255,7 +255,7 @@ describe("bad arguments", () => {
     const sdk = createClient({ baseUrl: install.url, apiToken, fetch: counting });
     const cases: [() => Promise<unknown>, string][] = [
       // @ts-expect-error: a plain JavaScript caller may pass anything
-      [() => sdk.usage({ group_by: "week" }), "group_by must be one of day, domain, proxy_type"],
+      [() => sdk.usage({ group_by: "week" }), "group_by must be one of day, domain, proxy_type, subuser"],
       // @ts-expect-error: a period the dashboard does not offer
       [() => sdk.usage({ group_by: "day", days: 3 }), "days must be one of 1, 7, 14, 30, 90"],
       [

@@ -11,6 +11,7 @@ export const UsageGrouping: Same<T.UsageGrouping, c.UsageGrouping> = true;
 export const UsageMetrics: Same<T.UsageMetrics, z.output<typeof c.usageMetricsSchema>> = true;
 export const UsageDayRow: Same<T.UsageDayRow, z.output<typeof c.usageDayRowSchema>> = true;
 export const UsageDomainRow: Same<T.UsageDomainRow, z.output<typeof c.usageDomainRowSchema>> = true;
+export const UsageSubuserRow: Same<T.UsageSubuserRow, z.output<typeof c.usageSubuserRowSchema>> = true;
 export const Credentials: Same<T.Credentials, z.output<typeof c.credentialsSchema>> = true;
 export const ProxyServer: Same<T.ProxyServer, z.output<typeof c.proxyServerSchema>> = true;
 export const ConnectionTestData: Same<
@@ -29,3 +30,7 @@ export const Deal: Same<T.Deal, z.output<typeof c.deal>> = true;
 export const DealDeposits: Same<T.DealDeposits, z.output<typeof c.depositsResponse>["data"]> = true;
 export const Hostnames: Same<T.Hostnames, z.output<typeof c.hostnamesResponse>["data"]> = true;
 export const RoutingRule: Same<T.RoutingRule, z.output<typeof c.routingRuleSchema>> = true;
+export const SubuserLimitPeriod: Same<T.SubuserLimitPeriod, c.SubuserLimitPeriod> = true;
+export const Subuser: Same<T.Subuser, z.output<typeof c.subuserSchema>> = true;
+export const CreateSubuser: Same<T.CreateSubuser, z.input<typeof c.createSubuserSchema>> = true;
+export const UpdateSubuser: Same<T.UpdateSubuser, z.input<typeof c.updateSubuserSchema>> = true;

@@ -10,7 +10,8 @@ namespace ByteToll;
  */
 final class Client
 {
-    public const USAGE_GROUPINGS = ['day', 'domain', 'proxy_type'];
+    public const USAGE_GROUPINGS = ['day', 'domain', 'proxy_type', 'subuser'];
+    public const SUBUSER_LIMIT_PERIODS = ['day', 'week', 'month', 'total'];
     public const USAGE_PERIODS = [1, 7, 14, 30, 90];
     public const NETWORKS = ['solana', 'polygon', 'base', 'ethereum'];
     private const SESSION_ID = '/^[A-Za-z0-9]{1,32}$/';
@@ -54,8 +55,11 @@ final class Client
         return $this->data('GET', '/gateway');
     }
 
-    /** Usage by UTC day, by domain or by proxy type over 1, 7, 14, 30 or 90 days. */
-    public function usage(string $groupBy, ?int $days = null, ?bool $others = null): array
+    /**
+     * Usage by UTC day, by domain, by proxy type or by sub-user over 1, 7, 14, 30 or 90 days;
+     * $subuser (a sub-user's id, or "main" for your own credentials) keeps one sub-user's usage.
+     */
+    public function usage(string $groupBy, ?int $days = null, ?bool $others = null, ?string $subuser = null): array
     {
         if (!in_array($groupBy, self::USAGE_GROUPINGS, true)) {
             throw ByteTollException::invalidArgument('group_by must be one of ' . implode(', ', self::USAGE_GROUPINGS));
@@ -63,7 +67,12 @@ final class Client
         if ($days !== null && !in_array($days, self::USAGE_PERIODS, true)) {
             throw ByteTollException::invalidArgument('days must be one of ' . implode(', ', self::USAGE_PERIODS));
         }
-        $query = ['group_by' => $groupBy, 'days' => $days, 'others' => $others === null ? null : ($others ? 'true' : 'false')];
+        $query = [
+            'group_by' => $groupBy,
+            'days' => $days,
+            'others' => $others === null ? null : ($others ? 'true' : 'false'),
+            'subuser' => $subuser,
+        ];
         return $this->data('GET', '/proxies/usage', $query);
     }
 
@@ -274,6 +283,84 @@ final class Client
             throw ByteTollException::invalidArgument('ruleId must be a whole number of at least 1');
         }
         return $this->data('PATCH', "/settings/routing/rules/{$ruleId}", [], ['enabled' => $enabled]);
+    }
+
+    /** Your sub-users (extra proxy credentials with their own limits), oldest first. */
+    public function listSubusers(): array
+    {
+        return $this->data('GET', '/subusers');
+    }
+
+    public function getSubuser(string $subuserId): array
+    {
+        return $this->data('GET', '/subusers/' . self::id('subuserId', $subuserId));
+    }
+
+    /**
+     * A new sub-user. $limitGb: GB it may relay per $limitPeriod (day, week, month or total;
+     * periods restart at 00:00 UTC, on Mondays, on the 1st), null for no limit. Its traffic is
+     * billed from your balance at your prices.
+     */
+    public function createSubuser(string $label, float|int|null $limitGb = null, string $limitPeriod = 'total'): array
+    {
+        $body = ['label' => self::label($label), 'limit_gb' => self::limitGb($limitGb), 'limit_period' => self::period($limitPeriod)];
+        return $this->data('POST', '/subusers', [], $body);
+    }
+
+    /**
+     * Changes a sub-user: any of label, limit_gb (null: no limit), limit_period, enabled.
+     * @param array{label?: string, limit_gb?: float|int|null, limit_period?: string, enabled?: bool} $changes
+     */
+    public function updateSubuser(string $subuserId, array $changes): array
+    {
+        $known = ['label', 'limit_gb', 'limit_period', 'enabled'];
+        if ($changes === [] || array_diff(array_keys($changes), $known) !== []) {
+            throw ByteTollException::invalidArgument('changes may hold ' . implode(', ', $known) . ', at least one');
+        }
+        if (array_key_exists('label', $changes)) $changes['label'] = self::label((string) $changes['label']);
+        if (array_key_exists('limit_gb', $changes)) $changes['limit_gb'] = self::limitGb($changes['limit_gb']);
+        if (array_key_exists('limit_period', $changes)) $changes['limit_period'] = self::period((string) $changes['limit_period']);
+        if (array_key_exists('enabled', $changes) && !is_bool($changes['enabled'])) {
+            throw ByteTollException::invalidArgument('enabled must be true or false');
+        }
+        return $this->data('PATCH', '/subusers/' . self::id('subuserId', $subuserId), [], $changes);
+    }
+
+    /** A new password, same username; the old one is refused within a second. */
+    public function regenerateSubuserPassword(string $subuserId): array
+    {
+        return $this->data('POST', '/subusers/' . self::id('subuserId', $subuserId) . '/password');
+    }
+
+    /** Deletes a sub-user: its credentials stop working within a second; its usage stays. */
+    public function deleteSubuser(string $subuserId): void
+    {
+        $this->http->send('DELETE', '/subusers/' . self::id('subuserId', $subuserId));
+    }
+
+    private static function label(string $label): string
+    {
+        $label = trim($label);
+        if ($label === '' || mb_strlen($label) > 64) {
+            throw ByteTollException::invalidArgument('label must be 1 to 64 characters');
+        }
+        return $label;
+    }
+
+    private static function limitGb(float|int|null $limitGb): float|int|null
+    {
+        if ($limitGb !== null && ($limitGb < 0.01 || $limitGb > 1000000)) {
+            throw ByteTollException::invalidArgument('limit_gb must be at least 0.01 (or null for no limit)');
+        }
+        return $limitGb;
+    }
+
+    private static function period(string $period): string
+    {
+        if (!in_array($period, self::SUBUSER_LIMIT_PERIODS, true)) {
+            throw ByteTollException::invalidArgument('limit_period must be one of ' . implode(', ', self::SUBUSER_LIMIT_PERIODS));
+        }
+        return $period;
     }
 
     /** @param array<string, string|int|null> $query */

@@ -167,7 +167,7 @@ final class ClientTest extends TestCase
         // An unreachable address: a request would fail as "network", not "invalid_argument".
         $client = new Client('http://127.0.0.1:9', 'bt_unused', 0);
         $cases = [
-            'group_by must be one of day, domain, proxy_type' => fn () => $client->usage('week'),
+            'group_by must be one of day, domain, proxy_type, subuser' => fn () => $client->usage('week'),
             'days must be one of 1, 7, 14, 30, 90' => fn () => $client->usage('day', 3),
             'amount must be from 1 to 100000 USD' => fn () => $client->createCryptoOrder(0.5, 'base'),
             'network_type must be one of solana, polygon, base, ethereum' => fn () => $client->createCryptoOrder(5, 'bitcoin'),
