@@ -103,9 +103,11 @@ export class ConnectionOutcomes {
   /** A plain request ended without a response: the target could not be reached, or hung up. */
   failed(admitted: Admitted, error: unknown): void {
     if (!(error instanceof Refusal) || error.code !== "upstream_failed") return;
-    // The exit failed (unreachable, or it refused the request itself): nothing about the site.
-    if (isExitFailure(admitted.upstream, error.message)) return;
-    this.record(admitted, DIAL_CAUSES.has(error.reason) ? "dial_failure" : "reset");
+    const dialFailure = DIAL_CAUSES.has(error.reason);
+    // A dial the exit failed (unreachable, or it refused the request itself) says nothing about
+    // the site; anything after the dial (the site's hang-up, relayed by the exit) does.
+    if (dialFailure && isExitFailure(admitted.upstream, error.message)) return;
+    this.record(admitted, dialFailure ? "dial_failure" : "reset");
   }
 
   /** dial() for a tunnel, reporting a failed dial now and the tunnel's end at close. Only the

@@ -163,6 +163,11 @@ describe("the Intelligence learner", () => {
     expect(
       [...datacenterExit.tunnels, ...mobileExit.tunnels].some((tunnel) => tunnel.startsWith("10.0.0.5")),
     ).toBe(false);
+    expect(
+      [...datacenterExit.requests, ...mobileExit.requests].some((request) =>
+        request.includes("internal.test"),
+      ),
+    ).toBe(false);
     expect(await rulesOf(user.token)).toEqual([]);
   });
 

@@ -35,8 +35,8 @@ beforeAll(async () => {
     socket.once("close", () => tlsSockets.delete(socket));
   });
   await new Promise<void>((resolve) => tlsPort.listen(443, ORIGIN, resolve));
-  datacenterExit = await startExitProxy("127.0.0.2");
-  mobileExit = await startExitProxy("127.0.0.1");
+  datacenterExit = await startExitProxy("127.0.0.2", ORIGIN);
+  mobileExit = await startExitProxy("127.0.0.1", ORIGIN);
   database = await createTestDatabase();
   network = {
     ...loadGatewayConfig({

@@ -8,16 +8,40 @@ export interface ExitProxy {
   url: string;
   /** Targets tunnelled through this exit, as CONNECT named them. */
   tunnels: string[];
+  /** Plain requests forwarded, in the absolute form they arrived in. */
+  requests: string[];
   close(): Promise<void>;
 }
 
-/** A CONNECT-only exit that reaches targets from `localAddress`: a stand-in for a datacenter
- * (127.0.0.2) or mobile (127.0.0.1) pool that the test sites can tell apart by source address,
- * as real sites tell datacenter ranges from carrier ones. */
-export async function startExitProxy(localAddress: string): Promise<ExitProxy> {
+/** An exit (CONNECT, and plain requests in absolute form, whose *.test names it resolves to the
+ * loopback sites itself, as a real exit resolves names on its own) that reaches targets from
+ * `localAddress` (*.test names lead to `testSites`): a stand-in for a datacenter (127.0.0.2) or mobile (127.0.0.1) pool that the test
+ * sites can tell apart by source address, as real sites tell datacenter ranges from carrier ones. */
+export async function startExitProxy(localAddress: string, testSites = "127.0.0.1"): Promise<ExitProxy> {
   const tunnels: string[] = [];
   const sockets = new Set<net.Socket>();
-  const server = http.createServer((_req, res) => res.writeHead(405).end());
+  const requests: string[] = [];
+  const server = http.createServer((req, res) => {
+    if (!/^http:\/\//.test(req.url ?? "")) return res.writeHead(405).end();
+    requests.push(req.url as string);
+    const url = new URL(req.url as string);
+    const forwarded = http.request(
+      {
+        host: url.hostname.endsWith(".test") ? testSites : url.hostname,
+        port: url.port === "" ? 80 : Number(url.port),
+        path: `${url.pathname}${url.search}`,
+        method: req.method,
+        headers: req.headers,
+        localAddress,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forwarded.on("error", () => res.destroy());
+    req.pipe(forwarded);
+  });
   server.on("connection", (socket: net.Socket) => {
     sockets.add(socket);
     socket.once("close", () => sockets.delete(socket));
@@ -45,6 +69,7 @@ export async function startExitProxy(localAddress: string): Promise<ExitProxy> {
   return {
     url: `http://127.0.0.1:${port}`,
     tunnels,
+    requests,
     close: () =>
       new Promise((resolve) => {
         for (const socket of sockets) socket.destroy();
