@@ -27,7 +27,7 @@ import type { PaymentsOptions } from "./modules/payments/providers.ts";
 import { paymentRoutes } from "./modules/payments/routes.ts";
 import { legalPlaceholderRoutes } from "./modules/public-config/legal-pages.ts";
 import { publicConfigRoutes } from "./modules/public-config/routes.ts";
-import { subusersRoutes } from "./modules/subusers/index.ts";
+import { subuserLimitAlertsPlugin, subusersRoutes } from "./modules/subusers/index.ts";
 import { usageRoutes } from "./modules/usage/routes.ts";
 import { webhooksPlugin } from "./modules/webhooks/index.ts";
 import apiDocsPlugin from "./plugins/api-docs.ts";
@@ -155,6 +155,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(realtimePlugin);
   await app.register(webhooksPlugin);
   await app.register(balanceAlertsPlugin);
+  await app.register(subuserLimitAlertsPlugin);
   await app.register(paymentsPlugin, options.payments ?? {});
   await app.register(dealsPlugin);
   await app.register(ordersPlugin);

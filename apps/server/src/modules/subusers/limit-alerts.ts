@@ -1,0 +1,84 @@
+import type { SubuserLimitPeriod } from "@bytetoll/contracts";
+import { parseChange } from "@bytetoll/db";
+import type { FastifyInstance } from "fastify";
+import fp from "fastify-plugin";
+import { subuserLimitEmail } from "./limit-email.ts";
+
+/** An owner's sub-users are checked at most this often (a gateway flushes every 1–2 s). */
+const CHECK_INTERVAL_MS = 1_000;
+
+interface ReachedRow {
+  id: string;
+  email: string;
+  label: string;
+  limit_bytes: string | number;
+  limit_period: SubuserLimitPeriod;
+  previous: string | null;
+}
+
+/**
+ * One e-mail per period to the owner when a sub-user reaches its limit. The gateway's flush debits
+ * the owner in the transaction that adds to the sub-user's use, so the owner's "user:<id>" on the
+ * change feed is the moment to look. Every instance hears it; the conditional UPDATE that marks
+ * the period as told lets exactly one of them send.
+ */
+async function subuserLimitAlertsPlugin(app: FastifyInstance) {
+  const pending = new Set<string>();
+  let timer: NodeJS.Timeout | null = null;
+
+  async function check(userId: string): Promise<void> {
+    const reached = await app.database.query<ReachedRow>(
+      `UPDATE subusers s SET limit_notified_period = s.period_start
+         FROM users u, (SELECT id, limit_notified_period AS previous FROM subusers WHERE user_id = $1) p
+        WHERE s.user_id = $1 AND u.id = s.user_id AND p.id = s.id
+          AND s.limit_bytes IS NOT NULL AND s.used_bytes >= s.limit_bytes
+          AND s.period_start = subuser_period_start(s.limit_period)
+          AND s.limit_notified_period IS DISTINCT FROM s.period_start
+      RETURNING s.id, u.email, s.label, s.limit_bytes, s.limit_period, p.previous::text`,
+      [userId],
+    );
+    for (const row of reached) {
+      const message = subuserLimitEmail(
+        row.email,
+        { label: row.label, limitBytes: Number(row.limit_bytes), period: row.limit_period },
+        app.config.APP_URL,
+      );
+      try {
+        await app.mailer.send(message);
+      } catch (error) {
+        app.log.warn(
+          { err: error, subuserId: row.id },
+          "sub-user limit e-mail failed; the next change retries it",
+        );
+        await app.database.query("UPDATE subusers SET limit_notified_period = $2::date WHERE id = $1", [
+          row.id,
+          row.previous,
+        ]);
+      }
+    }
+  }
+
+  function drain(): void {
+    timer = null;
+    const userIds = [...pending];
+    pending.clear();
+    for (const userId of userIds) {
+      check(userId).catch((error: unknown) =>
+        app.log.warn({ err: error, userId }, "sub-user limit check failed"),
+      );
+    }
+  }
+
+  app.changeFeed.onChange((payload) => {
+    const change = payload === null ? null : parseChange(payload);
+    if (change?.kind !== "user") return;
+    pending.add(change.key);
+    timer ??= setTimeout(drain, CHECK_INTERVAL_MS);
+    timer.unref();
+  });
+  app.addHook("preClose", () => {
+    if (timer) clearTimeout(timer);
+  });
+}
+
+export default fp(subuserLimitAlertsPlugin, { name: "subuser-limit-alerts", dependencies: ["change-feed"] });

@@ -1,0 +1,90 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bearer } from "../../helpers/sign-in.ts";
+import { type SmtpInbox, signInOverSmtp, startSmtpInbox } from "../../helpers/smtp-inbox.ts";
+import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
+
+/** Longer than one check interval (1 s) plus the change feed's delivery. */
+const SETTLED_MS = 1_600;
+
+let inbox: SmtpInbox;
+let first: TestApp;
+let second: TestApp;
+
+beforeAll(async () => {
+  inbox = await startSmtpInbox();
+  const smtp = { SMTP_URL: inbox.url, MAIL_FROM: "ByteToll <alerts@bytetoll.test>" };
+  first = await createTestApp(smtp);
+  // A second instance over the same database: both hear every change.
+  second = await createTestApp(smtp, { database: first.database });
+});
+afterAll(async () => {
+  await second?.close();
+  await first?.close();
+  await inbox?.close();
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const limitMails = (email: string) =>
+  inbox.to(email).filter((mail) => mail.body.includes("has used its limit"));
+
+/** What the gateway's flush does in one transaction: the sub-user's use grows, the owner is debited. */
+async function flushUsage(ownerId: string, subuserId: string, bytes: number) {
+  await first.database.db.transaction(async (tx) => {
+    await tx.execute(
+      sql`UPDATE subusers SET used_bytes = CASE WHEN period_start = subuser_period_start(limit_period)
+         THEN used_bytes + ${bytes}::bigint ELSE ${bytes}::bigint END, period_start = subuser_period_start(limit_period)
+        WHERE id = ${subuserId}`,
+    );
+    await tx.execute(
+      sql`UPDATE users SET balance_bytes = balance_bytes - ${bytes}::bigint WHERE id = ${ownerId}`,
+    );
+  });
+}
+
+describe("the sub-user limit e-mail", () => {
+  it("reaches the owner once per period when a sub-user reaches its limit, from one of two instances", async () => {
+    const email = "subuser-limit-owner@example.com";
+    const owner = await signInOverSmtp(first.app, inbox, email);
+    const created = await first.app.inject({
+      method: "POST",
+      url: "/subusers",
+      headers: bearer(owner.token),
+      payload: { label: "nightly <crawler>", limit_gb: 0.05, limit_period: "day" },
+    });
+    const subuser = created.json().data;
+    const unlimited = (
+      await first.app.inject({
+        method: "POST",
+        url: "/subusers",
+        headers: bearer(owner.token),
+        payload: { label: "no limit" },
+      })
+    ).json().data;
+
+    await flushUsage(owner.id, subuser.id, 30_000_000);
+    await flushUsage(owner.id, unlimited.id, 900_000_000);
+    await pause(SETTLED_MS);
+    expect(limitMails(email)).toHaveLength(0);
+
+    await flushUsage(owner.id, subuser.id, 20_000_000);
+    await expect.poll(() => limitMails(email).length, { timeout: 5_000 }).toBe(1);
+    const [mail] = limitMails(email);
+    expect(mail?.body).toContain("Subject: Sub-user nightly <crawler> reached its 0.05 GB limit");
+    expect(mail?.body).toContain("today (it restarts at 00:00 UTC)");
+    expect(mail?.body).toContain("<strong>nightly &lt;crawler&gt;</strong>");
+
+    // More use in the same period, seen by both instances: no second e-mail.
+    await flushUsage(owner.id, subuser.id, 5_000_000);
+    await pause(SETTLED_MS);
+    expect(limitMails(email)).toHaveLength(1);
+
+    // The next period (here: yesterday's period was the one told) e-mails again once reached.
+    await first.database.query(
+      "UPDATE subusers SET period_start = period_start - 1, limit_notified_period = period_start - 1 WHERE id = $1",
+      [subuser.id],
+    );
+    await flushUsage(owner.id, subuser.id, 60_000_000);
+    await expect.poll(() => limitMails(email).length, { timeout: 5_000 }).toBe(2);
+  });
+});
