@@ -22,6 +22,17 @@ const PAYOUT_NOT_FOUND = "Payout not found";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** What a deal did with an order's payment reading, inside the settlement's transaction:
+ * `hold` — the deal took the money (a group-buy deposit held, credited or refunded) and `order` is
+ * the order as changed; `skip` — the deal's money, but nothing changed (a replay, a part payment
+ * of a deposit); `credit` — not the deal's to settle: the settlement treats it as any order. */
+export type DealOutcome = { kind: "hold"; order: OrderRow } | { kind: "skip" } | { kind: "credit" };
+
+const CREDIT: DealOutcome = { kind: "credit" };
+const SKIP: DealOutcome = { kind: "skip" };
+const held = (order: OrderRow | null | undefined): DealOutcome =>
+  order === undefined ? CREDIT : order === null ? SKIP : { kind: "hold", order };
+
 /** What an order's payment reading says, as far as deals care. */
 export interface DealPaymentReading {
   status: string;
@@ -314,25 +325,23 @@ export function createDealsService({ database, publish, listPricePerGbUsd, joine
      * the caller reads the order again). A partial deposit payment holds nothing (null) until paid; a
      * refund or chargeback of a deposit takes what went back out of the deal.
      */
-    async settleOrder(
-      tx: Tx,
-      row: OrderRow,
-      reading: DealPaymentReading,
-    ): Promise<OrderRow | null | undefined> {
+    async settleOrder(tx: Tx, row: OrderRow, reading: DealPaymentReading): Promise<DealOutcome> {
       const id = row.dealId ? decodeDealId(row.dealId) : null;
       const deal = id === null ? undefined : await repository.lock(tx, id);
-      if (!deal) return undefined;
+      if (!deal) return CREDIT;
       const paying = reading.status === "paid" || reading.status === "partially_paid";
       if (deal.dealType === "flash_sale") {
         if (paying) await stock.settlePayment(tx, deal, row, reading.status as "paid" | "partially_paid");
-        return undefined;
+        return CREDIT;
       }
-      if (reading.status === "partially_paid") return null;
+      if (reading.status === "partially_paid") return SKIP;
       if (reading.status === "refunded" || reading.status === "charged_back") {
-        return refundDepositInTx(tx, deal, row, { status: reading.status, refunded: reading.refunded });
+        return held(
+          await refundDepositInTx(tx, deal, row, { status: reading.status, refunded: reading.refunded }),
+        );
       }
-      if (reading.status !== "paid") return undefined;
-      return holdDepositInTx(tx, deal, row, reading);
+      if (reading.status !== "paid") return CREDIT;
+      return held(await holdDepositInTx(tx, deal, row, reading));
     },
 
     /** One scheduler pass: starts, ends and activates what is due and gives back the stock of

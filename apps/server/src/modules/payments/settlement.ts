@@ -2,7 +2,7 @@ import { shareOf, usdToCents } from "@bytetoll/contracts";
 import { creditPurchase, type Database, reversePurchase } from "@bytetoll/db";
 import { AppError } from "../../errors.ts";
 import type { PaymentReading, Share } from "../../lib/payment-provider.ts";
-import type { DealsService } from "../deals/service.ts";
+import type { DealOutcome, DealsService } from "../deals/index.ts";
 import {
   createOrdersRepository,
   isOrderId,
@@ -31,6 +31,12 @@ export interface SettleOptions {
   /** The signed provider callback behind the reading: recorded with its outcome in the same
    * transaction, also when it changes nothing (docs/product.md, "Operator console"). */
   event?: ProviderEvent;
+}
+
+/** A case the types say cannot happen: compile-time exhaustiveness, and a loud stop if a new
+ * status or outcome arrives at runtime without its case. */
+function unreachable(value: never): never {
+  throw new Error(`settlement has no case for ${JSON.stringify(value)}`);
 }
 
 /** What a reading that changed the order did to it, in the words of the order page. */
@@ -163,9 +169,20 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
     // The order row first, then (in settleOrder) its deal: the one lock order of deals' stock.
     const locked = await repository.lock(tx, orderId);
     if (!locked) throw orderNotFound();
-    // A group-buy deposit is held by its deal, not credited (undefined: settle as any order).
-    const dealOutcome = deals ? await deals.settleOrder(tx, locked, reading) : undefined;
-    if (dealOutcome !== undefined) return dealOutcome;
+    // A group-buy deposit is held by its deal, not credited.
+    const dealOutcome: DealOutcome = deals
+      ? await deals.settleOrder(tx, locked, reading)
+      : { kind: "credit" };
+    switch (dealOutcome.kind) {
+      case "hold":
+        return dealOutcome.order;
+      case "skip":
+        return null;
+      case "credit":
+        break;
+      default:
+        return unreachable(dealOutcome);
+    }
     // A flash sale whose stock went to others meanwhile priced the order at the list price.
     const row = locked.dealId ? ((await repository.lock(tx, orderId)) ?? locked) : locked;
     switch (reading.status) {
@@ -177,8 +194,12 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
         return reverseInTransaction(tx, row, reading);
       case "partially_paid":
         return recordPartialInTransaction(tx, row, reading);
-      default:
+      case "paid":
         return creditInTransaction(tx, row, reading);
+      case "waiting":
+        return null;
+      default:
+        return unreachable(reading.status);
     }
   }
 

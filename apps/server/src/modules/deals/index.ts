@@ -1,0 +1,15 @@
+/**
+ * What other modules use of deals: the service (orders reserve stock and price deal orders through
+ * it; the settlement asks it whether a payment is a deposit it holds), the JSON views, and the
+ * record hook of an operator's action. Deals plug into the settlement through `settleOrder` and
+ * its typed `DealOutcome`; they import nothing of payments.
+ */
+export { toDealView, toPayoutView } from "./deal-view.ts";
+export {
+  createDealsService,
+  type DealOutcome,
+  type DealPaymentReading,
+  type DealsService,
+  type DealTerms,
+  type RecordChange,
+} from "./service.ts";
