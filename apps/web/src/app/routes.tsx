@@ -23,6 +23,7 @@ export const routes: RouteObject[] = [
           { path: "/connect", lazy: () => import("./routes/connect.tsx") },
           { path: "/smart-routings", lazy: () => import("./routes/smart-routings.tsx") },
           { path: "/usage", lazy: () => import("./routes/usage.tsx") },
+          { path: "/subusers", lazy: () => import("./routes/subusers.tsx") },
           { path: "/webhooks", lazy: () => import("./routes/webhooks.tsx") },
         ],
       },

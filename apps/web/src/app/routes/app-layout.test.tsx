@@ -13,7 +13,7 @@ function signedIn(overrides: Parameters<typeof stubApi>[0] = {}) {
 const mainNav = () => screen.getAllByRole("navigation", { name: "Main" })[0] as HTMLElement;
 
 describe("dashboard layout", () => {
-  it("lists the five pages in order and marks only the exact page as current", async () => {
+  it("lists the six pages in order and marks only the exact page as current", async () => {
     signedIn();
     renderRoute("/usage");
     expect(await screen.findByRole("heading", { name: "Usage" })).toBeInTheDocument();
@@ -23,6 +23,7 @@ describe("dashboard layout", () => {
       ["Connect to Proxies", "/connect"],
       ["Smart Routing", "/smart-routings"],
       ["Usage", "/usage"],
+      ["Sub-users", "/subusers"],
       ["Webhooks", "/webhooks"],
     ]);
     expect(within(mainNav()).getByRole("link", { name: "Usage" })).toHaveAttribute("aria-current", "page");

@@ -1,4 +1,13 @@
-import { ChartColumn, type LucideIcon, Plug, Route, ShieldCheck, ShoppingCart, Webhook } from "lucide-react";
+import {
+  ChartColumn,
+  type LucideIcon,
+  Plug,
+  Route,
+  ShieldCheck,
+  ShoppingCart,
+  Users,
+  Webhook,
+} from "lucide-react";
 
 export interface NavItem {
   label: string;
@@ -14,6 +23,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Connect to Proxies", to: "/connect", icon: Plug },
   { label: "Smart Routing", to: "/smart-routings", icon: Route },
   { label: "Usage", to: "/usage", icon: ChartColumn },
+  { label: "Sub-users", to: "/subusers", icon: Users },
   { label: "Webhooks", to: "/webhooks", icon: Webhook },
 ];
 
