@@ -1,8 +1,12 @@
 import {
+  countryCodeProblem,
   createOrderRequest,
   historyQuery,
   listOrdersQuery,
   NETWORKS,
+  SESSION_ID_PATTERN,
+  SESSION_MINUTES_MAX,
+  SESSION_MINUTES_MIN,
   saveHostnamesBody,
   updateRoutingRuleBody,
   usageQuerySchema,
@@ -18,9 +22,24 @@ const FREE = "Free: reads only, changes nothing.";
 
 const proxyOptions = z.object({
   sticky: z
-    .union([z.boolean(), z.string().regex(/^[A-Za-z0-9]{8}$/, "sticky session ids are 8 letters or digits")])
+    .union([
+      z.boolean(),
+      z.string().regex(SESSION_ID_PATTERN, "sticky session ids are 1–32 letters or digits"),
+    ])
     .optional()
-    .describe("Keep one exit IP: true for a new random session, or a session id of 8 letters or digits"),
+    .describe("Keep one exit IP: true for a new random session, or a session id of 1–32 letters or digits"),
+  sessionMinutes: z
+    .number()
+    .int()
+    .min(SESSION_MINUTES_MIN)
+    .max(SESSION_MINUTES_MAX)
+    .optional()
+    .describe("Minutes a sticky session keeps its exit after its last use (1–1440, default 10)"),
+  country: z
+    .string()
+    .refine((code) => countryCodeProblem(code) === null, "country must be an ISO 3166-1 alpha-2 code")
+    .optional()
+    .describe("Exit country, an ISO 3166-1 alpha-2 code such as us or de"),
   smart: z
     .boolean()
     .optional()

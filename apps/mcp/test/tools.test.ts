@@ -153,7 +153,8 @@ describe("the ByteToll MCP server", () => {
       ["get_usage", { group_by: "week" }, "group_by must be one of day, domain, proxy_type"],
       ["create_crypto_order", { amount: 5, network_type: "bitcoin" }, "network_type must be one of solana"],
       ["create_crypto_order", { amount: 0.2, network_type: "base" }, "amount must be at least 1 USD"],
-      ["get_proxy", { sticky: "abc" }, "sticky session ids are 8 letters or digits"],
+      ["get_proxy", { sticky: "a-b" }, "sticky session ids are 1–32 letters or digits"],
+      ["get_proxy", { country: "zz" }, "country must be an ISO 3166-1 alpha-2 code"],
       [
         "withdraw_deal_deposit",
         { deal_id: "abcdefgh", wallet_address: "nope" },
