@@ -33,11 +33,13 @@ export async function getUsage<G extends UsageGrouping>(
   days: UsagePeriod,
   others: boolean,
   signal?: AbortSignal,
+  /** One sub-user's id, "main" for the main credentials, or undefined for all. */
+  subuser?: string,
 ): Promise<UsageRowsByGrouping[G]> {
   let body: { success?: unknown; data?: unknown };
   try {
     body = await apiRequest("/proxies/usage", {
-      query: { group_by: groupBy, days, others: groupBy === "domain" ? others : undefined },
+      query: { group_by: groupBy, days, others: groupBy === "domain" ? others : undefined, subuser },
       signal,
     });
   } catch (error) {
@@ -52,13 +54,18 @@ export async function getUsage<G extends UsageGrouping>(
 }
 
 /** Starts with ["account"] so logout's cleanup of the account's cached data removes it too. */
-export const usageQueryKey = (groupBy: UsageGrouping, days: UsagePeriod, others: boolean) =>
-  ["account", "usage", groupBy, days, others] as const;
+export const usageQueryKey = (groupBy: UsageGrouping, days: UsagePeriod, others: boolean, subuser?: string) =>
+  ["account", "usage", groupBy, days, others, subuser ?? "all"] as const;
 
-export const usageQueryOptions = <G extends UsageGrouping>(groupBy: G, days: UsagePeriod, others = false) =>
+export const usageQueryOptions = <G extends UsageGrouping>(
+  groupBy: G,
+  days: UsagePeriod,
+  others = false,
+  subuser?: string,
+) =>
   queryOptions({
-    queryKey: usageQueryKey(groupBy, days, others),
-    queryFn: ({ signal }) => getUsage(groupBy, days, others, signal),
+    queryKey: usageQueryKey(groupBy, days, others, subuser),
+    queryFn: ({ signal }) => getUsage(groupBy, days, others, signal, subuser),
     // A new period keeps the old chart on screen until its numbers arrive instead of flashing.
     placeholderData: keepPreviousData,
     refetchInterval: USAGE_REFRESH_MS,
@@ -66,6 +73,11 @@ export const usageQueryOptions = <G extends UsageGrouping>(groupBy: G, days: Usa
     retry: false,
   });
 
-export function useUsage<G extends UsageGrouping>(groupBy: G, days: UsagePeriod, others = false) {
-  return useQuery(usageQueryOptions(groupBy, days, others));
+export function useUsage<G extends UsageGrouping>(
+  groupBy: G,
+  days: UsagePeriod,
+  others = false,
+  subuser?: string,
+) {
+  return useQuery(usageQueryOptions(groupBy, days, others, subuser));
 }

@@ -37,11 +37,18 @@ export interface UsageCardKind<G extends UsageGrouping> {
 }
 
 /** One Usage card: title, metric radio, period selector, chart and its table. */
-export function UsageCard<G extends UsageGrouping>({ kind }: { kind: UsageCardKind<G> }) {
+export function UsageCard<G extends UsageGrouping>({
+  kind,
+  subuser,
+}: {
+  kind: UsageCardKind<G>;
+  /** The page's sub-user choice (undefined: every credential's usage). */
+  subuser?: string;
+}) {
   const { metric, setMetric, period, setPeriod, queryPeriod } = useUsageCardControls(
     DEFAULT_USAGE_DAYS[kind.groupBy],
   );
-  const query = useUsage(kind.groupBy, queryPeriod, kind.withOthers);
+  const query = useUsage(kind.groupBy, queryPeriod, kind.withOthers, subuser);
   const state = cardState(query);
   const data = query.data ? kind.toData(query.data, metric) : [];
   const titleId = useId();

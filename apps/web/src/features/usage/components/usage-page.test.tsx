@@ -97,11 +97,13 @@ describe("Usage page", SLOW, () => {
   it("asks for each grouping with SPEC's default periods and the bearer token", async () => {
     const api = usagePage();
     await screen.findByRole("heading", { name: "Usage per Day" });
-    await waitFor(() => expect(new Set(api.calls.map((call) => call.url.search)).size).toBe(3));
+    // Three cards, and the sub-user choice reading the usage by sub-user for its options.
+    await waitFor(() => expect(new Set(api.calls.map((call) => call.url.search)).size).toBe(4));
     const params = (group: string) => Object.fromEntries(api.byGroup(group)[0]!.url.searchParams);
     expect(params("day")).toEqual({ group_by: "day", days: "7" });
     expect(params("domain")).toEqual({ group_by: "domain", days: "7", others: "true" });
     expect(params("proxy_type")).toEqual({ group_by: "proxy_type", days: "30" });
+    expect(params("subuser")).toEqual({ group_by: "subuser", days: "90" });
     expect(api.calls[0]!.headers.get("authorization")).toBe("Bearer usage-token");
   });
 
@@ -226,6 +228,34 @@ describe("Usage export", SLOW, () => {
     const exportCall = api.calls.find((call) => call.url.pathname === "/proxies/usage/export")!;
     expect(Object.fromEntries(exportCall.url.searchParams)).toEqual({ days: "7", format: "csv" });
     expect(exportCall.headers.get("authorization")).toBe("Bearer usage-token");
+  });
+
+  it("filters every card by the sub-user chosen, once the account has sub-users", async () => {
+    const SUBUSER_ID = "0b8a4c8e-61a4-4c39-9d0e-7cf0f1a7b001";
+    const api = usagePage(
+      answer({
+        day: DAYS,
+        domain: DOMAINS,
+        proxy_type: TYPES,
+        subuser: [
+          { value: "crawler", subuser_id: SUBUSER_ID, ...TYPES[0] },
+          { value: "Main credentials", subuser_id: null, ...TYPES[0] },
+        ],
+      }),
+    );
+    const choice = await screen.findByRole("combobox", { name: "Sub-user" });
+    await userEvent.selectOptions(choice, "crawler");
+    await waitFor(() =>
+      expect(
+        ["day", "domain", "proxy_type"].every((group) =>
+          api.byGroup(group).some((call) => call.url.searchParams.get("subuser") === SUBUSER_ID),
+        ),
+      ).toBe(true),
+    );
+    await userEvent.selectOptions(choice, "Main credentials");
+    await waitFor(() =>
+      expect(api.byGroup("day").some((call) => call.url.searchParams.get("subuser") === "main")).toBe(true),
+    );
   });
 
   it("says so when the export fails", async () => {

@@ -1,9 +1,12 @@
+import { useState } from "react";
+import { SubuserFilter } from "./subuser-filter.tsx";
 import { UsageCard } from "./usage-card.tsx";
 import { DAY_USAGE, DOMAIN_USAGE, PROXY_TYPE_USAGE } from "./usage-card-kinds.ts";
 import { UsageExport } from "./usage-export.tsx";
 
 /** /usage (docs/product.md#routes-and-layout): three cards and the CSV export. Days are UTC days, as the gateway files them. */
 export function UsagePage() {
+  const [subuser, setSubuser] = useState<string | undefined>();
   return (
     <section aria-labelledby="screen-title" className="mx-auto max-w-5xl space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">
@@ -13,12 +16,15 @@ export function UsagePage() {
           </h1>
           <p className="mt-1 text-sm text-slate-500">Days are UTC. New traffic shows within seconds.</p>
         </div>
-        <UsageExport />
+        <div className="flex flex-wrap items-center gap-3">
+          <SubuserFilter value={subuser} onChange={setSubuser} />
+          <UsageExport />
+        </div>
       </div>
-      <UsageCard kind={DAY_USAGE} />
+      <UsageCard kind={DAY_USAGE} subuser={subuser} />
       <div className="grid gap-6 lg:grid-cols-2">
-        <UsageCard kind={DOMAIN_USAGE} />
-        <UsageCard kind={PROXY_TYPE_USAGE} />
+        <UsageCard kind={DOMAIN_USAGE} subuser={subuser} />
+        <UsageCard kind={PROXY_TYPE_USAGE} subuser={subuser} />
       </div>
     </section>
   );
