@@ -54,8 +54,12 @@ export const saveHostnamesBody = z.object({
 });
 export type SaveHostnamesBody = z.infer<typeof saveHostnamesBody>;
 
+/** The operator's decision for a domain (the most specific one covering it), which under
+ * -routing-smart wins over every customer's rule and the learner's verdict; null: none. */
+const operatorOverride = z.enum(["datacenter", "premium"]).nullable();
+
 export const hostnamesResponse = successEnvelope(
-  z.object({ hostnames: z.array(z.object({ hostname: z.string() })) }),
+  z.object({ hostnames: z.array(z.object({ hostname: z.string(), override: operatorOverride.optional() })) }),
 );
 export type HostnamesResponse = z.infer<typeof hostnamesResponse>;
 
@@ -101,6 +105,7 @@ export const routingRuleSchema = z.object({
   dc_gb_30d: z.number().nonnegative(),
   /** What those bytes would have cost more over mobile, at today's prices. */
   saved_usd_30d: z.number().nonnegative(),
+  override: operatorOverride,
 });
 export type RoutingRule = z.infer<typeof routingRuleSchema>;
 

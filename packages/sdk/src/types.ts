@@ -176,7 +176,9 @@ export type Deal = {
 
 export type DealDeposits = { total_deposit: number };
 
-export type Hostnames = { hostnames: { hostname: string }[] };
+export type Hostnames = {
+  hostnames: { hostname: string; override?: "datacenter" | "premium" | null | undefined }[];
+};
 
 export type RoutingRule = {
   id: number;
@@ -201,6 +203,7 @@ export type RoutingRule = {
   } | null;
   dc_gb_30d: number;
   saved_usd_30d: number;
+  override: "datacenter" | "premium" | null;
 };
 
 export type SubuserLimitPeriod = "day" | "total" | "week" | "month";

@@ -10,6 +10,7 @@ export interface RuleRow {
   last_probe_at: Date | string | null;
   evidence: VerdictEvidence | null;
   dc_bytes_30d: string | number;
+  override: RoutingService | null;
 }
 
 /** A domain's dc and mobile connection counts over the traffic window, failures included, and
@@ -33,8 +34,16 @@ const FAILURES = "o.dial_failures + o.resets + o.tls_cut + o.blocked_statuses";
 const COVERS = (rule: string, domain: string) =>
   `(${domain} = ${rule} OR right(${domain}, length(${rule}) + 1) = '.' || ${rule})`;
 
+/** The operator's override that decides `name` for every customer: the most specific one set on
+ * the name or a parent domain, as the gateway looks it up. */
+const OVERRIDE_OF = (name: string) => `(
+  SELECT o.override FROM domain_verdicts o
+  WHERE o.override IS NOT NULL AND ${COVERS("o.domain", name)}
+  ORDER BY length(o.domain) DESC LIMIT 1)`;
+
 const RULE_COLUMNS = `
   r.id, r.rule, r.service, r.decided_by, v.verdict, v.last_probe_at, v.evidence,
+  ${OVERRIDE_OF("r.rule")} AS override,
   coalesce((
     SELECT sum(u.bytes) FROM usage_rollups u
     WHERE u.user_id = r.user_id AND u.proxy_type = 'dc'
@@ -46,12 +55,12 @@ const SERVICE_OF_VERDICT = "CASE v.verdict WHEN 'eligible' THEN 'datacenter' ELS
 
 export function createIntelligenceRepository(database: Database) {
   return {
-    async hostnames(userId: string): Promise<string[]> {
-      const rows = await database.query<{ hostname: string }>(
-        "SELECT hostname FROM hostname_hints WHERE user_id = $1 ORDER BY position, hostname",
+    async hostnames(userId: string): Promise<Array<{ hostname: string; override: RoutingService | null }>> {
+      return database.query<{ hostname: string; override: RoutingService | null }>(
+        `SELECT h.hostname, ${OVERRIDE_OF("h.hostname")} AS override
+         FROM hostname_hints h WHERE h.user_id = $1 ORDER BY h.position, h.hostname`,
         [userId],
       );
-      return rows.map((row) => row.hostname);
     },
 
     /** Replaces the user's hints in one statement: new domains are queued for the learner (one it

@@ -45,6 +45,7 @@ export function createIntelligenceService({ database, config }: IntelligenceServ
       last_probe_at: lastProbe,
       evidence: customerEvidence(row.evidence),
       dc_gb_30d: bytesToGb(dcBytes),
+      override: row.override,
       // Cents, so 0.1 + 0.2 style noise never shows.
       saved_usd_30d:
         Math.round((dcBytes / BYTES_PER_GB) * (config.PRICE_PER_GB_USD - config.DC_PRICE_PER_GB_USD) * 100) /
@@ -54,7 +55,7 @@ export function createIntelligenceService({ database, config }: IntelligenceServ
 
   return {
     async hostnames(userId: string) {
-      return (await repository.hostnames(userId)).map((hostname) => ({ hostname }));
+      return repository.hostnames(userId);
     },
 
     /** Replaces the user's hints with the valid, de-duplicated bare host names of `lines`. */

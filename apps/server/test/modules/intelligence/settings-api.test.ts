@@ -3,13 +3,17 @@ import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { insertRollups } from "../usage/rollup-fixtures.ts";
 
+const ADMIN_TOKEN = "admin-token-0123456789abcdef";
 let t: TestApp;
 let owner: { token: string; id: string };
 let stranger: { token: string; id: string };
 
 beforeAll(async () => {
   // Nothing here is probed: these tests judge the API, the learner has its own.
-  t = await createTestApp({}, { beforeReady: (app) => app.intelligence.learner.configure({ prober: null }) });
+  t = await createTestApp(
+    { ADMIN_TOKEN },
+    { beforeReady: (app) => app.intelligence.learner.configure({ prober: null }) },
+  );
   owner = await signIn(t.app, "hints-owner@example.com");
   stranger = await signIn(t.app, "hints-stranger@example.com");
 }, 60_000);
@@ -242,5 +246,38 @@ describe("routing rules", () => {
       expect((await toggle(owner.token, path, { enabled: true })).statusCode).toBe(404);
     }
     expect(await rules(owner.token)).toEqual(before);
+  });
+});
+
+describe("the operator's decision on a domain", () => {
+  it("comes with the rules and the hints it covers, so the page can say what routing does", async () => {
+    const customer = await signIn(t.app, "override-customer@example.com");
+    await t.database.query(
+      "INSERT INTO domain_verdicts (domain, verdict, last_probe_at) VALUES ('judged.override.test', 'blocked', now())",
+    );
+    expect(
+      (await saveHints(customer.token, ["judged.override.test", "fresh.override.test"])).statusCode,
+    ).toBe(200);
+    const forced = await t.app.inject({
+      method: "PUT",
+      url: "/admin/intelligence/domains/override.test/override",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+      payload: { override: "datacenter" },
+    });
+    expect(forced.statusCode).toBe(200);
+    const listed = await t.app.inject({
+      method: "GET",
+      url: "/settings/hostnames",
+      headers: bearer(customer.token),
+    });
+    expect(listed.json().data.hostnames).toEqual([
+      { hostname: "judged.override.test", override: "datacenter" },
+      { hostname: "fresh.override.test", override: "datacenter" },
+    ]);
+    expect(await rules(customer.token)).toEqual([
+      expect.objectContaining({ rule: "judged.override.test", service: "premium", override: "datacenter" }),
+    ]);
+    // Another customer's view of other domains is untouched.
+    expect((await rules(stranger.token)).every((rule) => rule.override === null)).toBe(true);
   });
 });

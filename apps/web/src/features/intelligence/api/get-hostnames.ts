@@ -1,4 +1,4 @@
-import type { HostnamesResponse } from "@bytetoll/contracts";
+import type { HostnamesResponse, RoutingService } from "@bytetoll/contracts";
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { ApiError, apiRequest, NETWORK_ERROR_MESSAGE } from "../../../lib/api-client.ts";
 
@@ -9,9 +9,15 @@ export const HOSTNAMES_SUCCESS_FALSE = "API returned success: false";
 /** Under ["account"], which logout's cleanup removes. */
 export const HOSTNAMES_QUERY_KEY = ["account", "intelligence", "hostnames"] as const;
 
+/** A saved host name, and the operator's decision for it (null: none). */
+export interface HostnameEntry {
+  hostname: string;
+  override: RoutingService | null;
+}
+
 /** GET /settings/hostnames: the host names the user asked Intelligence to learn. A refused token
  * or a non-JSON body is "Unauthorized or unexpected response", `success: false` the other message. */
-export async function getHostnames(signal?: AbortSignal): Promise<string[]> {
+export async function getHostnames(signal?: AbortSignal): Promise<HostnameEntry[]> {
   let body: Partial<HostnamesResponse> & { success?: unknown };
   try {
     body = await apiRequest("/settings/hostnames", { signal });
@@ -23,8 +29,12 @@ export async function getHostnames(signal?: AbortSignal): Promise<string[]> {
   }
   if (body.success !== true) throw new Error(HOSTNAMES_SUCCESS_FALSE);
   if (!Array.isArray(body.data?.hostnames)) throw new Error(HOSTNAMES_UNEXPECTED_RESPONSE);
-  return body.data.hostnames.map((entry) => entry.hostname);
+  return body.data.hostnames.map((entry) => ({ hostname: entry.hostname, override: entry.override ?? null }));
 }
+
+const names = (entries: HostnameEntry[]) => entries.map((entry) => entry.hostname);
+const overridesOf = (entries: HostnameEntry[]) =>
+  new Map(entries.flatMap((entry) => (entry.override ? [[entry.hostname, entry.override] as const] : [])));
 
 export const hostnamesQueryOptions = () =>
   queryOptions({
@@ -33,6 +43,12 @@ export const hostnamesQueryOptions = () =>
     refetchOnWindowFocus: true,
   });
 
+/** The saved host names, as the form edits them. */
 export function useHostnames() {
-  return useQuery(hostnamesQueryOptions());
+  return useQuery({ ...hostnamesQueryOptions(), select: names });
+}
+
+/** The operator's decisions for saved host names that have one. */
+export function useHostnameOverrides() {
+  return useQuery({ ...hostnamesQueryOptions(), select: overridesOf });
 }

@@ -1,19 +1,19 @@
 import type { HostnamesResponse } from "@bytetoll/contracts";
 import { useMutation, useMutationState, useQueryClient } from "@tanstack/react-query";
 import { apiRequest } from "../../../lib/api-client.ts";
-import { HOSTNAMES_QUERY_KEY } from "./get-hostnames.ts";
+import { HOSTNAMES_QUERY_KEY, type HostnameEntry } from "./get-hostnames.ts";
 import { ROUTING_RULES_QUERY_KEY } from "./get-routing-rules.ts";
 
 export const HOSTNAMES_UPDATE_FAILED = "Failed to update hostnames";
 
 /** POST /settings/hostnames: replaces the list; success must be true. */
-export async function saveHostnames(hostnames: string[]): Promise<string[]> {
+export async function saveHostnames(hostnames: string[]): Promise<HostnameEntry[]> {
   const body = await apiRequest<Partial<HostnamesResponse> & { success?: unknown }>("/settings/hostnames", {
     method: "POST",
     json: { hostnames },
   });
   if (body.success !== true || !body.data) throw new Error(HOSTNAMES_UPDATE_FAILED);
-  return body.data.hostnames.map((entry) => entry.hostname);
+  return body.data.hostnames.map((entry) => ({ hostname: entry.hostname, override: entry.override ?? null }));
 }
 
 const SAVE_HOSTNAMES_KEY = ["account", "intelligence", "save-hostnames"] as const;
@@ -25,7 +25,8 @@ export function useSaveHostnames() {
     mutationKey: SAVE_HOSTNAMES_KEY,
     mutationFn: saveHostnames,
     // The list before this save: what is new in it is what the learner has just been asked to check.
-    onMutate: (): string[] => queryClient.getQueryData<string[]>(HOSTNAMES_QUERY_KEY) ?? [],
+    onMutate: (): string[] =>
+      (queryClient.getQueryData<HostnameEntry[]>(HOSTNAMES_QUERY_KEY) ?? []).map((entry) => entry.hostname),
     onSuccess: async (saved) => {
       queryClient.setQueryData(HOSTNAMES_QUERY_KEY, saved);
       await Promise.all([

@@ -23,6 +23,7 @@ const RULES: RoutingRule[] = [
     },
     dc_gb_30d: 2,
     saved_usd_30d: 5.4,
+    override: null,
   },
   {
     id: 8,
@@ -35,6 +36,7 @@ const RULES: RoutingRule[] = [
     evidence: { source: "probe", signal: "captcha in page (status 403)", observations: [] },
     dc_gb_30d: 0,
     saved_usd_30d: 0,
+    override: null,
   },
 ];
 
@@ -188,5 +190,29 @@ describe("Smart Routing page", () => {
     await waitFor(() =>
       expect(api.callsTo("GET", "/settings/routing/rules").length).toBeGreaterThan(readsBefore),
     );
+  });
+});
+
+describe("the operator's decision", () => {
+  it("is what the page says routing does, on a rule and on a host name the learner has not decided", async () => {
+    openPage({
+      "GET /settings/hostnames": ok({
+        hostnames: [
+          { hostname: "bank.example.org", override: "datacenter" },
+          { hostname: "new.example.net", override: "datacenter" },
+        ],
+      }),
+      "GET /settings/routing/rules": ok([{ ...RULES[1], override: "datacenter" }]),
+    });
+    expect(
+      await screen.findByText(
+        /^Operator: datacenter, whatever this switch says · Learner: blocks datacenter/,
+      ),
+    ).toBeInTheDocument();
+    const undecided = await screen.findByTestId("undecided-hostname");
+    expect(undecided).toHaveTextContent(
+      "Operator: datacenter. The operator sends this domain over datacenter for every customer using Intelligence.",
+    );
+    expect(undecided).not.toHaveTextContent(NOT_DECIDED);
   });
 });

@@ -11,6 +11,9 @@ const VERDICT_TEXT: Record<RoutingRule["verdict"], string> = {
 /** What the learner saw: its verdict, when it last probed, the signal that decided. */
 export function learnerSummary(rule: RoutingRule): string {
   const parts = [`Learner: ${VERDICT_TEXT[rule.verdict]}`];
+  // The operator's decision wins over this rule for every customer: say so first.
+  if (rule.override === "datacenter") parts.unshift("Operator: datacenter, whatever this switch says");
+  if (rule.override === "premium") parts.unshift("Operator: mobile, whatever this switch says");
   if (rule.last_probe_at) parts.push(`probed ${formatDateTime(rule.last_probe_at)}`);
   if (rule.evidence?.signal) parts.push(rule.evidence.signal);
   if (rule.decided_by === "user") parts.push("your choice stays until you change it");
