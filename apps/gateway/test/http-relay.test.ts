@@ -200,11 +200,12 @@ describe("malformed requests are refused, never smuggled", () => {
     expect(response.headers["x-bytetoll-error"]).toBe("bad_request");
   });
 
-  it("refuses an oversized head with 400", async () => {
+  it("refuses an oversized head with 431, as squid does", async () => {
     const response = await rawExchange(
       gateway.httpPort,
       `GET http://127.0.0.1:${origin.port}/ HTTP/1.1\r\nX-Big: ${"a".repeat(70_000)}\r\n\r\n`,
     );
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(431);
+    expect(response.headers["x-bytetoll-error"]).toBe("bad_request");
   });
 });
