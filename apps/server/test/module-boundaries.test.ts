@@ -31,3 +31,17 @@ describe("money flows one way between orders and payments", () => {
     expect(reaching).toEqual([]);
   });
 });
+
+describe("a server module is entered through its index.ts", () => {
+  it("no module imports another module's files other than its index.ts (biome.json enforces the same)", () => {
+    const folders = readdirSync(modules, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    const reaching = folders
+      .flatMap((folder) => importsOf(folder))
+      .filter(
+        ({ specifier }) => /^\.\.\/[^./][^/]*\/[^/]+$/.test(specifier) && !specifier.endsWith("/index.ts"),
+      );
+    expect(reaching).toEqual([]);
+  });
+});

@@ -90,11 +90,6 @@ export function subscribeToToken(listener: Listener): () => void {
   };
 }
 
-/** Call after localStorage was cleared wholesale, so subscribers notice. */
-export function notifyTokenChanged(): void {
-  notify();
-}
-
 export function useStoredToken(): StoredToken | null {
   return useSyncExternalStore(subscribeToToken, readStoredToken, () => null);
 }

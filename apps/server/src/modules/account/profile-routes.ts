@@ -1,7 +1,7 @@
 import { errorResponse, profileResponse, profileUpdateSchema } from "@bytetoll/contracts";
 import { unauthorized } from "../../errors.ts";
 import { type App, requireUser } from "../../types.ts";
-import { isOperatorEmail } from "../admin/operator-auth.ts";
+import { isOperatorEmail } from "../admin/index.ts";
 import { createProfileRepository } from "./profile-repository.ts";
 
 const responses = { 200: profileResponse, 401: errorResponse, 429: errorResponse };

@@ -1,7 +1,7 @@
 import type { Deal, Payout } from "@bytetoll/contracts";
 import type { SqlExecutor } from "@bytetoll/db";
 import { sql } from "drizzle-orm";
-import type { RecordChange } from "../deals/service.ts";
+import type { RecordChange } from "../deals/index.ts";
 
 /** Who acted: an operator's e-mail (ADMIN_EMAILS), or "admin-token" / "cli" for scripts. */
 export type AuditActor = string;

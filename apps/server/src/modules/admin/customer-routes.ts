@@ -10,7 +10,7 @@ import {
   customerDetailQuery,
 } from "@bytetoll/contracts";
 import type { App } from "../../types.ts";
-import { createCredentialsService } from "../credentials/service.ts";
+import { createCredentialsService } from "../credentials/index.ts";
 import { appendAudit } from "./audit.ts";
 import { createCustomersService } from "./customers.ts";
 import { adminErrors, idempotencyKey } from "./schemas.ts";

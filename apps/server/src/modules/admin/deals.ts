@@ -12,7 +12,7 @@ import {
 import { type Database, schema } from "@bytetoll/db";
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import { toDealView, toPayoutView } from "../deals/deal-view.ts";
+import { toDealView, toPayoutView } from "../deals/index.ts";
 import { appendAudit } from "./audit.ts";
 
 const dealNotFound = () => new AppError(404, "Deal not found", "not_found");

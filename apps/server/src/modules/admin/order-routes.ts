@@ -5,8 +5,7 @@ import {
   customerActionRequest,
 } from "@bytetoll/contracts";
 import type { App } from "../../types.ts";
-import { orderPublisher } from "../orders/order-view.ts";
-import { publishOrderChange } from "../orders/plugin.ts";
+import { orderPublisher, publishOrderChange } from "../orders/index.ts";
 import { createAdminOrders } from "./orders.ts";
 import { adminErrors } from "./schemas.ts";
 

@@ -2,10 +2,9 @@ import { type AdminOrder, type AdminOrderEvent, bytesToGb } from "@bytetoll/cont
 import { type Database, schema } from "@bytetoll/db";
 import { and, eq, sql } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import type { DealsService } from "../deals/service.ts";
-import type { OrderRow } from "../orders/order-view.ts";
-import type { Order } from "../orders/schemas.ts";
-import type { Settlement } from "../payments/settlement.ts";
+import type { DealsService } from "../deals/index.ts";
+import type { Order, OrderRow } from "../orders/index.ts";
+import type { Settlement } from "../payments/index.ts";
 import { appendAudit } from "./audit.ts";
 import { toAdminOrder } from "./service.ts";
 

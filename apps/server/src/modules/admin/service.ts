@@ -11,7 +11,7 @@ import {
 import { adjustBalance, type Database, schema } from "@bytetoll/db";
 import { and, count, desc, eq, gte, like, lt, sql } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import { type OrderRow, toOrderView } from "../orders/order-view.ts";
+import { type OrderRow, toOrderView } from "../orders/index.ts";
 import { appendAudit } from "./audit.ts";
 
 const DAY_MS = 86_400_000;

@@ -21,9 +21,9 @@ import { AppError, accountDisabled } from "../../errors.ts";
 import { signAppToken } from "../../lib/app-token.ts";
 import type { Mailer } from "../../plugins/mail.ts";
 import type { AuthUser } from "../../types.ts";
-import { isOperatorEmail } from "../admin/operator-auth.ts";
-import type { DealsService } from "../deals/service.ts";
-import type { OrdersService } from "../orders/service.ts";
+import { isOperatorEmail } from "../admin/index.ts";
+import type { DealsService } from "../deals/index.ts";
+import type { OrdersService } from "../orders/index.ts";
 import { loginEmail, loginLink } from "./login-email.ts";
 import { createAuthRepository } from "./repository.ts";
 

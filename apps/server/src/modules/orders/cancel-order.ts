@@ -1,4 +1,4 @@
-import type { DealsService } from "../deals/service.ts";
+import type { DealsService } from "../deals/index.ts";
 import type { OrderExpiry } from "./expiry.ts";
 import { notCancellable } from "./order-errors.ts";
 import type { OrderReads } from "./order-reads.ts";

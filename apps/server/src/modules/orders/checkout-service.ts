@@ -8,7 +8,7 @@ import {
 import type { Config } from "../../config.ts";
 import { AppError, paymentUnavailable } from "../../errors.ts";
 import type { CheckoutProviders } from "../../lib/payment-provider.ts";
-import type { DealsService, DealTerms } from "../deals/service.ts";
+import type { DealsService, DealTerms } from "../deals/index.ts";
 import { CARD_UNAVAILABLE, orderClosed, paymentAlreadyChosen } from "./order-errors.ts";
 import type { OrderReads } from "./order-reads.ts";
 import { isOverdue, type OrderRow, toOrderView } from "./order-view.ts";

@@ -1,5 +1,5 @@
 import type { Database } from "@bytetoll/db";
-import type { DealsService } from "../deals/service.ts";
+import type { DealsService } from "../deals/index.ts";
 import { type OrderRow, toOrderView } from "./order-view.ts";
 import type { OrdersRepository } from "./repository.ts";
 import type { Order } from "./schemas.ts";

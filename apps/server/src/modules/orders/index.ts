@@ -10,3 +10,4 @@ export { type OrderRow, orderPublisher, toOrderView } from "./order-view.ts";
 export { publishOrderChange } from "./plugin.ts";
 export { createOrdersRepository, type Tx } from "./repository.ts";
 export { errors, type Order } from "./schemas.ts";
+export type { OrdersService } from "./service.ts";

@@ -2,7 +2,7 @@ import type { Database } from "@bytetoll/db";
 import type { Config } from "../../config.ts";
 import type { ChangeCache } from "../../lib/change-cache.ts";
 import type { CheckoutProviders } from "../../lib/payment-provider.ts";
-import type { DealsService } from "../deals/service.ts";
+import type { DealsService } from "../deals/index.ts";
 import { createCancelOrder } from "./cancel-order.ts";
 import { createCheckout } from "./checkout-service.ts";
 import { createOrderExpiry } from "./expiry.ts";
