@@ -1,7 +1,7 @@
 import { useState } from "react";
 import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { classNames } from "../../../lib/class-names.ts";
-import { EXAMPLE_TABS, type ExampleInput, type ExampleLanguage, exampleCode } from "../example-snippets.ts";
+import { type ExampleInput, type ExampleLanguage, exampleCode, exampleTabs } from "../example-snippets.ts";
 import { CollapsibleCard } from "./collapsible-card.tsx";
 
 /** On a phone the lines wrap (a cURL line is wider than the screen); from sm up they keep their shape and
@@ -18,7 +18,7 @@ export function ExampleCodeCard({ input }: { input: ExampleInput | null }) {
     <CollapsibleCard cardId="example-code" title="Example Code">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <div role="tablist" aria-label="Example language" className="flex gap-1 rounded-lg bg-slate-100 p-1">
-          {EXAMPLE_TABS.map((tab) => (
+          {exampleTabs(input).map((tab) => (
             <button
               key={tab.id}
               type="button"
