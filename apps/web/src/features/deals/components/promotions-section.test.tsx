@@ -297,4 +297,31 @@ describe("Promotions", () => {
     expect(latestDealsQueryOptions(true).refetchInterval).toBe(30_000);
     expect(latestDealsQueryOptions(false).refetchInterval).toBe(false);
   });
+
+  it("ignores a deal.updated whose payload is not a whole deal, and keeps applying the next ones", async () => {
+    dashboard({
+      "GET /deals/latestv2": ok([
+        dealFixture({ id: FLASH, deal_title: "Flash" }),
+        dealFixture({ id: GROUP, deal_title: "Group", deal_type: "group_buy" }),
+      ]),
+    });
+    renderRoute("/");
+    const flash = await card("Flash");
+    const group = await card("Group");
+    await waitFor(() => expect(lastSocket()).toBeDefined());
+    act(() => lastSocket().acceptConnection());
+    await waitFor(() => expect(lastSocket().joined).toContain("deals"));
+    act(() => {
+      for (const socket of createdSockets) {
+        socket.deliver("deal.updated", { deal: { id: FLASH, deal_title: "Broken", status: "cancelled" } });
+        socket.deliver("deal.updated", {
+          deal: dealFixture({ id: GROUP, deal_title: "Group", deal_type: "group_buy", status: "cancelled" }),
+        });
+      }
+    });
+    // The whole update after it is applied, so the broken one was heard first and dropped.
+    await waitFor(() => expect(within(group).getByTestId("deal-status")).toHaveTextContent("Cancelled"));
+    expect(screen.queryByText("Broken")).toBeNull();
+    expect(within(flash).getByTestId("deal-status")).not.toHaveTextContent("Cancelled");
+  });
 });
