@@ -6,7 +6,6 @@ import {
   type Deal,
   dealPriceRefusal,
   decodeDealId,
-  type Payout,
   type UpdateDealRequest,
 } from "@bytetoll/contracts";
 import { type Database, schema } from "@bytetoll/db";

@@ -7,12 +7,13 @@ import {
   encodeDealId,
   type Payout,
 } from "@bytetoll/contracts";
-import { afterCommit, creditDeposit, type Database } from "@bytetoll/db";
+import { afterCommit, type Database } from "@bytetoll/db";
 import { AppError, notFound } from "../../errors.ts";
-import { dealPrice, depositBytes, toDealView, toPayoutView } from "./deal-view.ts";
+import { toDealView, toPayoutView } from "./deal-view.ts";
 import { createDepositRefunds, type DepositReversal } from "./deposit-refunds.ts";
 import { createDepositRepository } from "./deposit-repository.ts";
 import { createFlashSaleStock } from "./flash-sale-stock.ts";
+import { createGroupBuyDeposits } from "./group-buy-deposits.ts";
 import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable } from "./order-terms.ts";
 import { createDealsRepository, type DealRow, type OrderRow, type Tx } from "./repository.ts";
 
@@ -75,90 +76,18 @@ export function createDealsService({ database, publish, listPricePerGbUsd, joine
   };
   const refundDepositInTx = createDepositRefunds({ repository, deposits, publishSoon });
   const stock = createFlashSaleStock({ repository, listPricePerGbUsd, publishSoon });
+  const { activateInTx, refundHeldInTx, holdDepositInTx } = createGroupBuyDeposits({
+    repository,
+    deposits,
+    publishSoon,
+    joinedDealActivated,
+  });
 
   async function lockedDeal(tx: Tx, encodedId: string): Promise<DealRow> {
     const id = decodeDealId(encodedId);
     const deal = id === null ? undefined : await repository.lock(tx, id);
     if (!deal) throw dealUnavailable();
     return deal;
-  }
-
-  /** live → activated once the deposits reach the target; each held deposit's GB reach the
-   * ledger once (reference deal-deposit:{orderId}). */
-  async function activateInTx(tx: Tx, deal: DealRow): Promise<DealRow | undefined> {
-    const activated = await repository.activate(tx, deal.id);
-    if (!activated) return undefined;
-    for (const deposit of await deposits.creditHeld(tx, deal.id)) {
-      await creditDepositInTx(tx, activated, deposit);
-      await joinedDealActivated?.(tx, deposit.userId, {
-        id: encodeDealId(activated.id),
-        title: activated.title,
-      });
-    }
-    return activated;
-  }
-
-  async function creditDepositInTx(
-    tx: Tx,
-    deal: DealRow,
-    deposit: { orderId: string; userId: string; amountCents: number },
-  ): Promise<void> {
-    await creditDeposit(tx, {
-      userId: deposit.userId,
-      orderId: deposit.orderId,
-      bytes: depositBytes(Number(deposit.amountCents), dealPrice(deal)),
-      note: `Group buy ${encodeDealId(deal.id)}: ${deal.title}`,
-    });
-  }
-
-  /** A group buy that ended unmet: each owner's held deposits become a payout to their refund
-   * address, or, without one, refundable (withdrawn later with an address). */
-  async function refundHeldInTx(tx: Tx, deal: DealRow, userId?: string): Promise<void> {
-    let released = 0;
-    for (const owner of await deposits.depositsByOwner(tx, deal.id, ["held"], userId)) {
-      released += owner.cents;
-      const where = { dealId: deal.id, userId: owner.userId, from: ["held"] };
-      if (!owner.refundAddress) {
-        await deposits.moveDeposits(tx, where, { status: "refundable", payoutId: null });
-        continue;
-      }
-      const payout = await deposits.insertPayout(tx, {
-        userId: owner.userId,
-        dealId: deal.id,
-        kind: "refund",
-        amountCents: owner.cents,
-        walletAddress: owner.refundAddress,
-      });
-      await deposits.moveDeposits(tx, where, { status: "paid_out", payoutId: payout.id });
-    }
-    if (released > 0) await repository.addDeposited(tx, deal.id, -released);
-  }
-
-  /** A deposit order is paid: the money is held by the deal (or, for a deal already activated,
-   * credited; for one that has ended, refunded). Returns the paid order, or null if it was
-   * already recorded. */
-  async function holdDepositInTx(tx: Tx, deal: DealRow, row: OrderRow, reading: DealPaymentReading) {
-    const paid = await deposits.markOrderPaid(tx, row.id, reading.payinHash ?? null);
-    if (!paid) return null;
-    const deposit = {
-      orderId: row.id,
-      dealId: deal.id,
-      userId: row.userId,
-      amountCents: Number(row.amountCents),
-    };
-    const credited = deal.status === "activated";
-    const inserted = await deposits.insertDeposit(tx, {
-      ...deposit,
-      status: credited ? "credited" : "held",
-    });
-    if (!inserted) return paid;
-    await repository.addDeposited(tx, deal.id, deposit.amountCents);
-    if (credited) await creditDepositInTx(tx, deal, deposit);
-    else if (deal.status === "expired" || deal.status === "cancelled")
-      await refundHeldInTx(tx, deal, row.userId);
-    else await activateInTx(tx, deal);
-    publishSoon(tx, await repository.find(deal.id, tx));
-    return paid;
   }
 
   /** The scheduler's end of a deal: a group buy that reached its target activates instead. */
