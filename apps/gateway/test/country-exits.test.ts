@@ -94,7 +94,11 @@ describe("a country in the username picks an exit that serves it", () => {
       siteUrl(),
     ]);
     expect(secure).toEqual({ status: 200, body: "via=none" });
-    const socks = await curl(["-x", proxyUrl(alice, "-country-fr", "socks5h", gateway.socksPort as number), siteUrl()]);
+    const socks = await curl([
+      "-x",
+      proxyUrl(alice, "-country-fr", "socks5h", gateway.socksPort as number),
+      siteUrl(),
+    ]);
     expect(socks).toEqual({ status: 200, body: "via=none" });
     expect(template.tunnels.slice(before)).toEqual([`127.0.0.1:${site.port}`, `127.0.0.1:${site.port}`]);
   });
@@ -107,7 +111,11 @@ describe("a country in the username picks an exit that serves it", () => {
     expect(response.status).toBe(502);
     expect(response.headers["x-bytetoll-error"]).toBe("no_exit_in_country");
     expect(JSON.parse(response.body).message).toContain("'jp'");
-    const socks = curl(["-x", proxyUrl(alice, "-country-jp", "socks5h", gateway.socksPort as number), siteUrl()]);
+    const socks = curl([
+      "-x",
+      proxyUrl(alice, "-country-jp", "socks5h", gateway.socksPort as number),
+      siteUrl(),
+    ]);
     await expect(socks).rejects.toThrow(/network unreachable|\(3\)/i);
   });
 });

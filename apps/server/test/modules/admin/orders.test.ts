@@ -1,12 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  balanceBytes,
-  type Customer,
-  customer,
-  GB,
-  ledgerMismatches,
-  sandboxPay,
-} from "../orders/helpers.ts";
+import { balanceBytes, type Customer, customer, ledgerMismatches, sandboxPay } from "../orders/helpers.ts";
 import {
   audit,
   type ConsoleApp,
