@@ -15,7 +15,7 @@ import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
 import { serveSocksClient } from "./socks-session.ts";
 import { SOCKS_VERSION } from "./socks5.ts";
-import { openTunnel } from "./tunnel-setup.ts";
+import { openFlow, openTunnel } from "./tunnel-setup.ts";
 
 export type { SessionDeps };
 
@@ -112,21 +112,9 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
     // Opened once a target connection exists: a request refused before that (the destination
     // could not be reached) is not counted, as a refused CONNECT is not.
     const opened: { flow: Flow | null } = { flow: null };
-    const openFlow = (): Flow => {
-      if (opened.flow) return opened.flow;
-      const flow = deps.meter.open(
-        admitted.account,
-        admitted.target.domain,
-        admitted.proxyType,
-        admitted.exit,
-        () => {
-          client.destroy();
-          flow.currentSocket?.destroy();
-        },
-      );
-      deps.metrics.requests.labels("http").inc();
-      opened.flow = flow;
-      return flow;
+    const requestFlow = (): Flow => {
+      opened.flow ??= openFlow(client, admitted, deps, "http");
+      return opened.flow;
     };
     let outcome: Outcome = "close";
     try {
@@ -141,7 +129,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
           admitted,
           onResponse: (status) => deps.outcomes.response(admitted, status),
         },
-        openFlow,
+        requestFlow,
         deps.pool,
         noop,
       );
