@@ -5,23 +5,19 @@ import {
   decodeDealId,
   ENDED_DEALS_SHOWN_DAYS,
   encodeDealId,
-  type Payout,
 } from "@bytetoll/contracts";
 import { afterCommit, type Database } from "@bytetoll/db";
-import { AppError, notFound } from "../../errors.ts";
-import { toDealView, toPayoutView } from "./deal-view.ts";
+import { AppError } from "../../errors.ts";
+import { toDealView } from "./deal-view.ts";
 import { createDepositRefunds, type DepositReversal } from "./deposit-refunds.ts";
 import { createDepositRepository } from "./deposit-repository.ts";
 import { createFlashSaleStock } from "./flash-sale-stock.ts";
 import { createGroupBuyDeposits } from "./group-buy-deposits.ts";
 import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable } from "./order-terms.ts";
+import { createPayouts } from "./payouts.ts";
 import { createDealsRepository, type DealRow, type OrderRow, type Tx } from "./repository.ts";
 
 export type { DealTerms } from "./order-terms.ts";
-
-const PAYOUT_NOT_FOUND = "Payout not found";
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** What a deal did with an order's payment reading, inside the settlement's transaction:
  * `hold` — the deal took the money (a group-buy deposit held, credited or refunded) and `order` is
@@ -76,6 +72,7 @@ export function createDealsService({ database, publish, listPricePerGbUsd, joine
   };
   const refundDepositInTx = createDepositRefunds({ repository, deposits, publishSoon });
   const stock = createFlashSaleStock({ repository, listPricePerGbUsd, publishSoon });
+  const payouts = createPayouts({ repository, deposits });
   const { activateInTx, refundHeldInTx, holdDepositInTx } = createGroupBuyDeposits({
     repository,
     deposits,
@@ -287,41 +284,8 @@ export function createDealsService({ database, publish, listPricePerGbUsd, joine
       publishRows(await stock.releaseEnded());
     },
 
-    async payouts(filter: { status?: string; userId?: string }): Promise<Payout[]> {
-      return (await deposits.listPayouts({ ...filter, limit: 500 })).map(toPayoutView);
-    },
-
-    async payoutSent(id: string, txHash: string, record?: RecordChange<Payout>): Promise<Payout> {
-      const row = UUID.test(id)
-        ? await repository.transaction(async (tx) => {
-            const sent = await deposits.markPayoutSent(tx, id, txHash);
-            if (sent) await record?.(tx, toPayoutView(sent));
-            return sent;
-          })
-        : undefined;
-      if (row) return toPayoutView(row);
-      throw await payoutNotPending(id);
-    },
-
-    /** pending → failed: the deposits it carried are owed again (withdrawable with an address). */
-    async payoutFailed(id: string, record?: RecordChange<Payout>): Promise<Payout> {
-      const row = UUID.test(id)
-        ? await repository.transaction(async (tx) => {
-            const failed = await deposits.markPayoutFailed(tx, id);
-            if (failed) await record?.(tx, toPayoutView(failed));
-            return failed;
-          })
-        : undefined;
-      if (row) return toPayoutView(row);
-      throw await payoutNotPending(id);
-    },
+    ...payouts,
   };
-
-  async function payoutNotPending(id: string): Promise<AppError> {
-    const existing = UUID.test(id) ? await deposits.findPayout(id) : undefined;
-    if (!existing) return notFound(PAYOUT_NOT_FOUND);
-    return new AppError(409, `This payout is ${existing.status}, not pending.`, "payout_not_pending");
-  }
 }
 
 export type DealsService = ReturnType<typeof createDealsService>;
