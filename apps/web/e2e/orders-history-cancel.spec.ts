@@ -128,7 +128,8 @@ describe.each(SCREEN_SIZES)("orders at $width×$height", (size) => {
     expect(await page.getByTestId("receipt-payment-provider").textContent()).toBe(
       "the sandbox payment provider",
     );
-    expect(await page.getByTestId("receipt-transaction-hash").textContent()).toBe("DUMMY_TX_ID");
+    // The sandbox records no transaction hash (only a placeholder), so the receipt names none.
+    expect(await page.getByTestId("receipt-transaction-hash").count()).toBe(0);
 
     // Printed: the buttons and the top bar stay off the paper, the receipt fits the page's width.
     await page.emulateMedia({ media: "print" });
