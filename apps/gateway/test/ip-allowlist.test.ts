@@ -32,8 +32,12 @@ afterAll(async () => {
 });
 
 const site = () => `http://127.0.0.1:${origin.port}/bytes/100`;
+/** A request without credentials from 127.0.0.1; status 0 when the gateway closed it unanswered
+ * (a connection admitted just before its address left the list is cut). */
 const noCredentials = (gateway: Gateway) =>
-  rawExchange(gateway.httpPort, `GET ${site()} HTTP/1.1\r\nHost: 127.0.0.1:${origin.port}\r\n\r\n`);
+  rawExchange(gateway.httpPort, `GET ${site()} HTTP/1.1\r\nHost: 127.0.0.1:${origin.port}\r\n\r\n`).catch(
+    () => ({ status: 0 }),
+  );
 
 async function setAllowlist(userId: string, ranges: string[]): Promise<void> {
   await database.query("DELETE FROM ip_allowlist WHERE user_id = $1", [userId]);
