@@ -73,3 +73,22 @@ export async function eventually<T>(
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
 }
+
+/** Waits until nothing is left to send to `url`. A delivery is one row per event and endpoint and
+ * is sent only while pending, so once none is pending no further request can arrive: a check
+ * that something was sent only once can then be made without waiting out a guess. */
+export async function nothingLeftToSend(
+  database: { query<R>(sql: string, params?: unknown[]): Promise<R[]> },
+  url: string,
+): Promise<void> {
+  await eventually(
+    `every delivery to ${url} to be done`,
+    () =>
+      database.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM webhook_deliveries d JOIN webhook_endpoints e ON e.id = d.endpoint_id
+         WHERE e.url = $1 AND d.status = 'pending'`,
+        [url],
+      ),
+    (rows) => rows[0]?.n === 0,
+  );
+}

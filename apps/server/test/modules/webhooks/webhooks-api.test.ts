@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { type Customer, createOrder, customer, sandboxPay } from "../orders/helpers.ts";
-import { eventually, startReceiver } from "./receiver.ts";
+import { eventually, nothingLeftToSend, startReceiver } from "./receiver.ts";
 
 const FAST = { EGRESS_ALLOW: "127.0.0.0/8", WEBHOOK_RETRY_BASE_MS: "100", WEBHOOK_POLL_MS: "50" };
 
@@ -145,7 +145,7 @@ describe("deliveries to a real receiver", () => {
         () => receiver.received.length,
         (n) => n >= 1,
       );
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await nothingLeftToSend(t.database, receiver.url);
       expect(receiver.received).toHaveLength(1);
       expect(receiver.received[0]?.verified).toBe(true);
       expect(receiver.received[0]?.json).toMatchObject({
@@ -177,7 +177,7 @@ describe("deliveries to a real receiver", () => {
       expect(log[0]).toMatchObject({ attempts: 3, last_status_code: 204 });
       expect(new Set(receiver.received.map((r) => r.json.id)).size).toBe(1);
       expect(receiver.received.every((r) => r.verified)).toBe(true);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await nothingLeftToSend(t.database, receiver.url);
       expect(receiver.received).toHaveLength(3);
       await t.app.inject({ method: "DELETE", url: `/webhooks/${endpoint.id}`, headers: alice.headers });
     } finally {

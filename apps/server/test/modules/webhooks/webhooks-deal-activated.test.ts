@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { ADMIN_TOKEN, createDeal, getDeal, orderFor } from "../deals/helpers.ts";
 import { customer } from "../orders/helpers.ts";
-import { eventually, startReceiver } from "./receiver.ts";
+import { eventually, nothingLeftToSend, startReceiver } from "./receiver.ts";
 
 const FAST = {
   ADMIN_TOKEN,
@@ -63,7 +63,7 @@ describe("deal.activated", () => {
           (n) => n === 1,
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      for (const receiver of receivers) await nothingLeftToSend(t.database, receiver.url);
       for (const receiver of receivers) {
         const activated = receiver.received.filter((r) => r.json.type === "deal.activated");
         expect(activated).toHaveLength(1);

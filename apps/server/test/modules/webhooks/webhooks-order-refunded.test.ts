@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { TestApp } from "../../helpers/test-app.ts";
 import { type Customer, createOrder, createTestAppWithPayments, customer } from "../orders/helpers.ts";
 import { type StandIn, startStandIn } from "../payments/stand-in-server.ts";
-import { eventually, startReceiver } from "./receiver.ts";
+import { eventually, nothingLeftToSend, startReceiver } from "./receiver.ts";
 
 const STRIPE_WEBHOOK_SECRET = "whsec_test_secret_for_bytetoll";
 const signer = new Stripe("sk_test_signer_only");
@@ -135,7 +135,7 @@ describe("order webhooks from card payments", () => {
         () => receiver.received.length,
         (n) => n === 2,
       );
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await nothingLeftToSend(t.database, receiver.url);
       expect(receiver.received.map((r) => r.json.type)).toEqual(["order.paid", "order.refunded"]);
       expect(receiver.received[1]?.json.data).toMatchObject({ order_id: order.order_id, amount_usd: 12 });
       expect(receiver.received.every((r) => r.verified)).toBe(true);
