@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { customer } from "../orders/helpers.ts";
-import { eventually, startReceiver } from "./receiver.ts";
+import { eventually, nothingLeftToSend, startReceiver } from "./receiver.ts";
 
 const FAST = { EGRESS_ALLOW: "127.0.0.0/8", WEBHOOK_RETRY_BASE_MS: "100", WEBHOOK_POLL_MS: "50" };
 const GB = 1e9;
@@ -57,9 +57,9 @@ describe("balance webhooks", () => {
       expect(types()).toEqual(["balance.low", "balance.exhausted"]);
       expect(receiver.received[1]?.json.data).toMatchObject({ balance_bytes: 0 });
       // Still at zero: nothing new. Back above the threshold and down again: one more of each.
+      // The change to zero is handled before the re-arming that follows it, so an event it raised
+      // would be among those counted once nothing is left to send.
       await setBalance(alice.id, 0);
-      await new Promise((resolve) => setTimeout(resolve, 1_500));
-      expect(types()).toHaveLength(2);
       await setBalance(alice.id, 2 * GB);
       await eventually(
         "re-armed",
@@ -73,7 +73,9 @@ describe("balance webhooks", () => {
         (n) => n === null,
       );
       await setBalance(alice.id, -5);
-      await eventually("the second crossing", types, (list) => list.length === 4);
+      await eventually("the second crossing", types, (list) => list.length >= 4);
+      await nothingLeftToSend(first.database, receiver.url);
+      expect(types()).toHaveLength(4);
       expect(types().slice(2).sort()).toEqual(["balance.exhausted", "balance.low"]);
       expect(receiver.received.every((r) => r.verified)).toBe(true);
       expect(new Set(receiver.received.map((r) => r.json.id)).size).toBe(4);
