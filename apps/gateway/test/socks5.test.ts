@@ -27,7 +27,7 @@ let origin: TestOrigin;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  gateway = await startGateway(database, { headTimeoutMs: 1_000 });
+  gateway = await startGateway(database, { headTimeoutMs: 10_000 });
   origin = await startOrigin();
 });
 afterAll(async () => {
@@ -244,8 +244,8 @@ describe("SOCKS5 on GATEWAY_SOCKS_PORT", () => {
     ]).catch((error: { code: number }) => error);
     // curl fails the TLS handshake (it got a plain answer) instead of timing out.
     expect((tlsToPlain as { code?: number }).code).not.toBe(28);
-    // Sooner than the head deadline (1 s here) that it waited out before.
-    expect(Date.now() - started).toBeLessThan(900);
+    // Well before the head deadline (10 s here) that it waited out before.
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it("answers a plain proxy request sent to the TLS port at once, in plain HTTP, naming the port to use", async () => {
@@ -256,7 +256,7 @@ describe("SOCKS5 on GATEWAY_SOCKS_PORT", () => {
       `http://${user.username}:${user.password}@127.0.0.1:${gateway.httpsPort}`,
       `http://127.0.0.1:${origin.port}/`,
     ]);
-    expect(Date.now() - started).toBeLessThan(900);
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(result.status).toBe(400);
     expect(JSON.parse(result.body)).toMatchObject({
       error: "bad_request",
