@@ -3,8 +3,8 @@ import { hashesEqual } from "@bytetoll/db";
 import { AccountBalance } from "./account-balance.ts";
 import type { BalanceLeases } from "./lease.ts";
 import { Refusal } from "./refusal.ts";
+import type { SubuserLeases } from "./subuser-allowance.ts";
 import { SubuserAllowance } from "./subuser-allowance.ts";
-import type { SubuserLeases } from "./subuser-lease.ts";
 import type { Tariff } from "./tariff.ts";
 
 interface CredentialRow {

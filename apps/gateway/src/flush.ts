@@ -1,9 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { type Database, debitUsage, schema } from "@bytetoll/db";
+import { type Database, debitUsage, type SqlExecutor, schema } from "@bytetoll/db";
 import { sql } from "drizzle-orm";
-import { releaseLease } from "./lease.ts";
+import { BALANCE, releaseLease, SUBUSER_ALLOWANCE } from "./lease.ts";
 import type { UsageRow } from "./meter.ts";
-import { settleSubuserUsage } from "./subuser-lease.ts";
 import type { Tariff } from "./tariff.ts";
 
 export interface UsageBatch {
@@ -95,7 +94,7 @@ export async function commitBatch(
       const result = await debitUsage(tx, { userId, batchId: batch.id, bytes: debit });
       if (result.balanceBytes !== null) balances.set(userId, result.balanceBytes);
       // The user's row is locked now, then the lease row: the order a grant locks them in.
-      if (leaseHolder !== undefined) await releaseLease(tx, leaseHolder, userId, debit);
+      if (leaseHolder !== undefined) await releaseLease(tx, BALANCE, leaseHolder, userId, debit);
     }
     // After the users' rows: a sub-user's row is locked after its owner's, never before.
     for (const [subuserId, bytes] of subuserBytes(batch.rows)) {
@@ -103,4 +102,25 @@ export async function commitBatch(
     }
     return balances;
   });
+}
+
+/**
+ * Inside the usage flush's transaction: the sub-user's relayed bytes join its period's use (a new
+ * period starts from them), and up to that much of the lease `instanceId` holds goes back — the
+ * reserved bytes became used bytes. The sub-user's row is locked first, then the lease row, the
+ * order a grant locks them in. A deleted sub-user changes nothing.
+ */
+async function settleSubuserUsage(
+  executor: SqlExecutor,
+  subuserId: string,
+  bytes: number,
+  instanceId: string | undefined,
+): Promise<void> {
+  await executor.execute(sql`
+    UPDATE subusers SET
+      used_bytes = CASE WHEN period_start = subuser_period_start(limit_period)
+                        THEN used_bytes + ${bytes}::bigint ELSE ${bytes}::bigint END,
+      period_start = subuser_period_start(limit_period)
+     WHERE id = ${subuserId}`);
+  if (instanceId !== undefined) await releaseLease(executor, SUBUSER_ALLOWANCE, instanceId, subuserId, bytes);
 }

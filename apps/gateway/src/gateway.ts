@@ -6,6 +6,7 @@ import tls from "node:tls";
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
+import type { AccountBalance } from "./account-balance.ts";
 import { watchAccountChanges } from "./account-changes.ts";
 import { AccountDirectory } from "./accounts.ts";
 import { Admission } from "./admission.ts";
@@ -17,7 +18,7 @@ import { reachExit } from "./dial.ts";
 import { DomainOverrides } from "./domain-overrides.ts";
 import { EgressGuard } from "./egress-guard.ts";
 import { IpAllowlist } from "./ip-allowlist.ts";
-import { BalanceLeases } from "./lease.ts";
+import { BALANCE, Leases, SUBUSER_ALLOWANCE } from "./lease.ts";
 import { Meter } from "./meter.ts";
 import { createGatewayMetrics } from "./metrics.ts";
 import { chooseTunnelRelay } from "./native-splice.ts";
@@ -27,7 +28,6 @@ import { Refusal, refuseConnection } from "./refusal.ts";
 import { watchRoutingRules } from "./routing-rules.ts";
 import { serveSocksClient } from "./socks-session.ts";
 import { SubuserAllowance } from "./subuser-allowance.ts";
-import { SubuserLeases } from "./subuser-lease.ts";
 import { TargetPool } from "./target-pool.ts";
 import { Tariff } from "./tariff.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
@@ -96,19 +96,14 @@ export function createGateway({
   const tariff = new Tariff(config);
   const stateDir = config.stateDir === undefined ? undefined : join(config.stateDir, "gateway-usage");
   const journal = stateDir === undefined ? null : new UsageJournal(stateDir);
-  const leases = new BalanceLeases({
+  const leaseDeps = {
     database,
     instanceId: stateDir === undefined ? randomUUID() : UsageJournal.instanceId(stateDir),
     maxBytes: config.leaseMaxBytes,
     upkeepMs: config.cacheTtlMs,
-    logger,
-  });
-  const subuserLeases = new SubuserLeases({
-    database,
-    instanceId: leases.instanceId,
-    maxBytes: config.leaseMaxBytes,
-    upkeepMs: config.cacheTtlMs,
-  });
+  };
+  const leases = new Leases<AccountBalance>(BALANCE, (account) => account.userId, leaseDeps);
+  const subuserLeases = new Leases<SubuserAllowance>(SUBUSER_ALLOWANCE, (s) => s.subuserId, leaseDeps);
   const accounts = new AccountDirectory(database, config.cacheTtlMs, leases, tariff, subuserLeases);
   const meter = new Meter({
     onLowLease: (account) =>

@@ -1,6 +1,5 @@
 import type { Database, SqlExecutor } from "@bytetoll/db";
-import { sql } from "drizzle-orm";
-import type { Logger } from "pino";
+import { type SQL, sql } from "drizzle-orm";
 import type { AccountBalance, LeaseBounds } from "./account-balance.ts";
 
 /** The first lease of an account (or its whole balance when that is less). */
@@ -19,88 +18,146 @@ const IDLE_RELEASE_MS = 5_000;
 const LEASE_TAIL_BYTES = 64 * 1024;
 
 /**
- * Grants up to `want` bytes of what the user's balance has not leased yet (at most half of it,
- * see LEASE_TAIL_BYTES), in one statement:
- * the user's row is locked and checked (balance - leased > 0), leased_bytes and this instance's
- * lease row move by the same amount. Returns the bytes granted (0: nothing left to lease).
+ * What leases are drawn from: a row with a `leased_bytes` column (the sum of its lease rows), and
+ * a lease table with one row per instance and source. Identifiers are fixed here, never input.
+ */
+export interface LeaseSource {
+  table: "users" | "subusers";
+  leaseTable: "balance_leases" | "subuser_leases";
+  key: "user_id" | "subuser_id";
+  /** What is left to lease of the source row (`want` when nothing bounds it). */
+  left: (want: number) => SQL;
+  /** Which source rows may be leased from at all. */
+  eligible: SQL;
+  /** Whether a lease held may stay held (the source can still pay for it). */
+  keepable: SQL;
+}
+
+/** An account's premium balance (bytes at the mobile price). */
+export const BALANCE: LeaseSource = {
+  table: "users",
+  leaseTable: "balance_leases",
+  key: "user_id",
+  left: () => sql`balance_bytes - leased_bytes`,
+  eligible: sql`TRUE`,
+  keepable: sql`users.balance_bytes > 0`,
+};
+
+/** A sub-user's allowance: what is left of its limit this period and not leased yet (the used
+ * bytes of an earlier period count as none); a sub-user without a limit has `want` left, and a
+ * disabled one nothing. */
+export const SUBUSER_ALLOWANCE: LeaseSource = {
+  table: "subusers",
+  leaseTable: "subuser_leases",
+  key: "subuser_id",
+  left: (want) => sql`
+    CASE WHEN limit_bytes IS NULL THEN ${want}::bigint
+         ELSE limit_bytes - leased_bytes
+              - CASE WHEN period_start = subuser_period_start(limit_period) THEN used_bytes ELSE 0 END
+    END`,
+  eligible: sql`enabled`,
+  keepable: sql`TRUE`,
+};
+
+const names = (source: LeaseSource) => ({
+  table: sql.raw(source.table),
+  leases: sql.raw(source.leaseTable),
+  key: sql.raw(source.key),
+});
+
+/**
+ * Grants up to `want` bytes of what the source has not leased yet (at most half of it, see
+ * LEASE_TAIL_BYTES), in one statement: the source row is locked and checked (something left),
+ * its leased_bytes and this instance's lease row move by the same amount. Returns the bytes
+ * granted (0: nothing left to lease).
  */
 async function grantLease(
   executor: SqlExecutor,
+  source: LeaseSource,
   instanceId: string,
-  userId: string,
+  id: string,
   want: number,
 ): Promise<number> {
+  const { table, leases, key } = names(source);
   const result = await executor.execute<{ bytes: string | number }>(sql`
-    WITH available AS (
-      SELECT id, LEAST(${want}::bigint, GREATEST(
-               (balance_bytes - leased_bytes) / 2, LEAST(balance_bytes - leased_bytes, ${LEASE_TAIL_BYTES}))) AS bytes
-        FROM users WHERE id = ${userId} FOR NO KEY UPDATE
+    WITH s AS (
+      SELECT id, ${source.left(want)} AS left_bytes FROM ${table}
+       WHERE id = ${id} AND ${source.eligible} FOR NO KEY UPDATE
+    ), available AS (
+      SELECT id, LEAST(${want}::bigint, GREATEST(left_bytes / 2, LEAST(left_bytes, ${LEASE_TAIL_BYTES}))) AS bytes FROM s
     ), granted AS (
-      UPDATE users SET leased_bytes = users.leased_bytes + available.bytes
-        FROM available WHERE users.id = available.id AND available.bytes > 0
-      RETURNING users.id, available.bytes
+      UPDATE ${table} SET leased_bytes = ${table}.leased_bytes + available.bytes
+        FROM available WHERE ${table}.id = available.id AND available.bytes > 0
+      RETURNING ${table}.id, available.bytes
     ), held AS (
-      INSERT INTO balance_leases (instance_id, user_id, bytes, expires_at)
+      INSERT INTO ${leases} (instance_id, ${key}, bytes, expires_at)
       SELECT ${instanceId}, id, bytes, now() + make_interval(secs => ${LEASE_TTL_SECONDS}) FROM granted
-      ON CONFLICT (instance_id, user_id) DO UPDATE
-        SET bytes = balance_leases.bytes + EXCLUDED.bytes, expires_at = EXCLUDED.expires_at
-      RETURNING user_id
+      ON CONFLICT (instance_id, ${key}) DO UPDATE
+        SET bytes = ${leases}.bytes + EXCLUDED.bytes, expires_at = EXCLUDED.expires_at
+      RETURNING ${key}
     )
-    SELECT granted.bytes FROM granted JOIN held ON held.user_id = granted.id`);
+    SELECT granted.bytes FROM granted JOIN held ON held.${key} = granted.id`);
   return Number(result.rows[0]?.bytes ?? 0);
 }
 
 /** Gives back up to `bytes` of this instance's lease (the part a debit consumed). Runs inside the
- * usage flush's transaction, after its ledger entry locked the user's row. */
+ * usage flush's transaction, after it locked the source row. */
 export async function releaseLease(
   executor: SqlExecutor,
+  source: LeaseSource,
   instanceId: string,
-  userId: string,
+  id: string,
   bytes: number,
 ): Promise<void> {
+  const { table, leases, key } = names(source);
   await executor.execute(sql`
     WITH lease AS (
-      SELECT user_id, LEAST(bytes, ${bytes}::bigint) AS bytes FROM balance_leases
-       WHERE instance_id = ${instanceId} AND user_id = ${userId} FOR UPDATE
+      SELECT ${key} AS id, LEAST(bytes, ${bytes}::bigint) AS bytes FROM ${leases}
+       WHERE instance_id = ${instanceId} AND ${key} = ${id} FOR UPDATE
     ), released AS (
-      UPDATE balance_leases SET bytes = balance_leases.bytes - lease.bytes,
+      UPDATE ${leases} SET bytes = ${leases}.bytes - lease.bytes,
              expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS})
-        FROM lease WHERE balance_leases.instance_id = ${instanceId} AND balance_leases.user_id = lease.user_id
-      RETURNING lease.user_id, lease.bytes
+        FROM lease WHERE ${leases}.instance_id = ${instanceId} AND ${leases}.${key} = lease.id
+      RETURNING lease.id, lease.bytes
     )
-    UPDATE users SET leased_bytes = users.leased_bytes - released.bytes
-      FROM released WHERE users.id = released.user_id`);
+    UPDATE ${table} SET leased_bytes = ${table}.leased_bytes - released.bytes
+      FROM released WHERE ${table}.id = released.id`);
 }
 
 /** Deletes whole leases (of this instance, or every expired one) and takes them off leased_bytes. */
-async function dropLeases(executor: SqlExecutor, which: ReturnType<typeof sql>): Promise<void> {
+async function dropLeases(executor: SqlExecutor, source: LeaseSource, which: SQL): Promise<void> {
+  const { table, leases, key } = names(source);
   await executor.execute(sql`
-    WITH dropped AS (DELETE FROM balance_leases WHERE ${which} RETURNING user_id, bytes),
-    per_user AS (SELECT user_id, sum(bytes) AS bytes FROM dropped GROUP BY user_id)
-    UPDATE users SET leased_bytes = users.leased_bytes - per_user.bytes
-      FROM per_user WHERE users.id = per_user.user_id`);
+    WITH dropped AS (DELETE FROM ${leases} WHERE ${which} RETURNING ${key} AS id, bytes),
+    per_source AS (SELECT id, sum(bytes) AS bytes FROM dropped GROUP BY id)
+    UPDATE ${table} SET leased_bytes = ${table}.leased_bytes - per_source.bytes
+      FROM per_source WHERE ${table}.id = per_source.id`);
 }
 
 /**
- * This instance's side of the shared balance: reserves byte leases before relaying, renews them
- * ahead of time (when half is spent, never per chunk), and gives back what is left when an
- * account goes idle or its balance is gone. Every lease statement of the instance runs one after
- * another, so what it holds in memory is what the database holds.
+ * This instance's side of a shared source (balances, or sub-users' allowances): reserves byte
+ * leases before relaying, renews them ahead of time (when half is spent, never per chunk), and
+ * gives back what is left when an account goes idle or its source can no longer pay. Every lease
+ * statement of the instance runs one after another, so what it holds in memory is what the
+ * database holds. However many instances serve an account, it overdraws its source by at most
+ * instances × one lease (plus what each connection relays in the read that crosses it).
  */
-export class BalanceLeases {
+export class Leases<A extends AccountBalance> {
   private chain: Promise<unknown> = Promise.resolve();
   private keptUpAt = 0;
   private sweptAt = 0;
   private readonly bounds: LeaseBounds;
 
   constructor(
+    private readonly source: LeaseSource,
+    /** The source row's id of an account held in memory. */
+    private readonly idOf: (account: A) => string,
     private readonly deps: {
       database: Database;
       instanceId: string;
       maxBytes: number;
-      /** How often leases are extended and checked against balances (the cache TTL). */
+      /** How often leases are extended and checked against their sources (the cache TTL). */
       upkeepMs: number;
-      logger: Logger;
     },
   ) {
     this.bounds = { minBytes: Math.min(LEASE_MIN_BYTES, deps.maxBytes), maxBytes: deps.maxBytes };
@@ -111,8 +168,8 @@ export class BalanceLeases {
   }
 
   /** Runs this instance's grants and lease upkeep one at a time (the usage flush's release
-   * runs beside them: it locks the user's row before the lease row, as a grant does). */
-  serial<T>(work: () => Promise<T>): Promise<T> {
+   * runs beside them: it locks the source row before the lease row, as a grant does). */
+  private serial<T>(work: () => Promise<T>): Promise<T> {
     const run = this.chain.then(work, work);
     this.chain = run.catch(() => {});
     return run;
@@ -120,7 +177,7 @@ export class BalanceLeases {
 
   /** Admission: true when the account holds (or now got) lease to relay with. Throws when the
    * database cannot be asked and nothing is held. */
-  async admit(account: AccountBalance): Promise<boolean> {
+  async admit(account: A): Promise<boolean> {
     account.touch();
     if (account.remaining > 0) {
       this.spent(account);
@@ -132,56 +189,52 @@ export class BalanceLeases {
 
   /** Called by the meter once less than half of the last lease is left: renews in the
    * background and closes the account's connections once nothing is left to relay with. */
-  spent(account: AccountBalance): void {
+  spent(account: A): void {
     if (account.dueForRenewal()) this.renew(account).catch(() => {});
     account.enforce();
   }
 
-  private renew(account: AccountBalance): Promise<void> {
+  private renew(account: A): Promise<void> {
+    const { database, instanceId } = this.deps;
     return account.renew(
-      (want) => this.serial(() => grantLease(this.deps.database.db, this.instanceId, account.userId, want)),
+      (want) => this.serial(() => grantLease(database.db, this.source, instanceId, this.idOf(account), want)),
       this.bounds,
     );
   }
 
   /**
-   * At most once per upkeepMs, after a flush: extends this instance's leases, adopts what the database says it holds (a
-   * lease reclaimed during a long outage is gone), gives back leases it should not keep (idle
-   * accounts, accounts whose balance is 0 or less, leftovers of this instance's previous run),
-   * and reclaims expired leases of crashed instances. Accounts left without lease are closed.
+   * At most once per upkeepMs, after a flush: extends this instance's leases, adopts what the
+   * database says it holds (a lease reclaimed during a long outage is gone), gives back leases it
+   * should not keep (idle accounts, sources that can no longer pay, leftovers of this instance's
+   * previous run), and reclaims expired leases of crashed instances. Accounts left without lease
+   * are closed.
    */
-  async maintain(accounts: ReadonlyMap<string, AccountBalance>): Promise<void> {
+  async maintain(accounts: ReadonlyMap<string, A>): Promise<void> {
     if (Date.now() - this.keptUpAt < this.deps.upkeepMs) return;
+    const { database, instanceId } = this.deps;
+    const { table, leases, key } = names(this.source);
     await this.serial(async () => {
-      const held = await this.deps.database.query<{
-        user_id: string;
-        bytes: string | number;
-        balance_bytes: string | number;
-      }>(
-        `UPDATE balance_leases SET expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS})
-           FROM users WHERE users.id = balance_leases.user_id AND balance_leases.instance_id = $1
-         RETURNING balance_leases.user_id, balance_leases.bytes, users.balance_bytes`,
-        [this.instanceId],
-      );
+      const held = await database.db.execute<{ id: string; bytes: string | number; keepable: boolean }>(sql`
+        UPDATE ${leases} SET expires_at = now() + make_interval(secs => ${LEASE_TTL_SECONDS})
+          FROM ${table} WHERE ${table}.id = ${leases}.${key} AND ${leases}.instance_id = ${instanceId}
+        RETURNING ${leases}.${key} AS id, ${leases}.bytes, ${this.source.keepable} AS keepable`);
       const now = Date.now();
-      const giveBack = held
-        .filter((row) => {
-          const account = accounts.get(row.user_id);
-          if (account && !account.idle(IDLE_RELEASE_MS, now) && Number(row.balance_bytes) > 0) return false;
-          return true;
-        })
-        .map((row) => row.user_id);
-      const keep = new Map(held.map((row) => [row.user_id, Number(row.bytes)]));
-      for (const userId of giveBack) keep.delete(userId);
-      for (const account of accounts.values()) account.adopt(keep.get(account.userId) ?? 0);
+      const giveBack = held.rows
+        .filter((row) => !row.keepable || (accounts.get(row.id)?.idle(IDLE_RELEASE_MS, now) ?? true))
+        .map((row) => row.id);
+      const keep = new Map(held.rows.map((row) => [row.id, Number(row.bytes)]));
+      for (const id of giveBack) keep.delete(id);
+      for (const account of accounts.values()) account.adopt(keep.get(this.idOf(account)) ?? 0);
       if (giveBack.length > 0) {
+        const ids = `{${giveBack.join(",")}}`;
         await dropLeases(
-          this.deps.database.db,
-          sql`instance_id = ${this.instanceId} AND user_id = ANY(${`{${giveBack.join(",")}}`}::uuid[])`,
+          database.db,
+          this.source,
+          sql`instance_id = ${instanceId} AND ${key} = ANY(${ids}::uuid[])`,
         );
       }
       if (now - this.sweptAt >= SWEEP_INTERVAL_MS) {
-        await dropLeases(this.deps.database.db, sql`expires_at < now()`);
+        await dropLeases(database.db, this.source, sql`expires_at < now()`);
         this.sweptAt = now;
       }
       this.keptUpAt = now;
@@ -189,8 +242,12 @@ export class BalanceLeases {
     for (const account of accounts.values()) account.enforce();
   }
 
-  /** Graceful stop: everything this instance still holds goes back to the balances. */
+  /** Graceful stop: everything this instance still holds goes back to the sources. */
   async releaseAll(): Promise<void> {
-    await this.serial(() => dropLeases(this.deps.database.db, sql`instance_id = ${this.instanceId}`));
+    await this.serial(() =>
+      dropLeases(this.deps.database.db, this.source, sql`instance_id = ${this.instanceId}`),
+    );
   }
 }
+
+export type BalanceLeases = Leases<AccountBalance>;

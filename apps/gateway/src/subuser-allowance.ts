@@ -1,5 +1,6 @@
 import type { Duplex } from "node:stream";
 import { AccountBalance, type LiveFlow } from "./account-balance.ts";
+import type { Leases } from "./lease.ts";
 import type { ProxyType } from "./tariff.ts";
 import { Tariff } from "./tariff.ts";
 
@@ -8,7 +9,7 @@ const RELAYED_BYTES = new Tariff({ pricePerGbUsd: 1, dcPricePerGbUsd: 1 });
 
 /**
  * A sub-user as this gateway instance sees it: the lease it holds of the sub-user's allowance
- * (what is left of its limit this period, reserved like a balance lease, subuser-lease.ts), and
+ * (what is left of its limit this period, reserved like a balance lease, lease.ts), and
  * the owner's balance it draws on. It stands in for the owner wherever an account is billed:
  * `userId` is the owner's, every byte is charged to both, every flow and client connection is
  * held by both, so the owner's balance running out or the owner being disabled cuts the
@@ -51,3 +52,6 @@ export class SubuserAllowance extends AccountBalance {
     this.owner.touch();
   }
 }
+
+/** This instance's leases of sub-users' allowances (lease.ts, SUBUSER_ALLOWANCE). */
+export type SubuserLeases = Leases<SubuserAllowance>;

@@ -6,7 +6,7 @@ import { commitBatch, makeBatch, mergeInto, subuserBytes, type UsageBatch } from
 import type { BalanceLeases } from "./lease.ts";
 import type { Meter } from "./meter.ts";
 import type { GatewayMetrics } from "./metrics.ts";
-import type { SubuserLeases } from "./subuser-lease.ts";
+import type { SubuserLeases } from "./subuser-allowance.ts";
 import type { Tariff } from "./tariff.ts";
 import type { UsageJournal } from "./usage-journal.ts";
 
