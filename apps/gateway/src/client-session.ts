@@ -9,6 +9,7 @@ import {
   requestFraming,
 } from "./http-message.ts";
 import type { Flow } from "./meter.ts";
+import { isSecureUrl } from "./origin-tls.ts";
 import { type Outcome, readHead, relayPlainRequest, SESSION_MOVED_HEADER } from "./plain-request.ts";
 import { closeConnection, Refusal, refuseConnection, sendRawRefusal } from "./refusal.ts";
 import type { SessionDeps } from "./session-deps.ts";
@@ -54,14 +55,12 @@ function parseAuthority(authority: string): { host: string; port: number } {
 }
 
 function parseProxyUrl(target: string): URL {
-  // ws:// is HTTP with an Upgrade, relayed as such (the 101 turns into a tunnel).
-  if (!/^(?:http|ws):\/\//i.test(target)) {
-    const secure = /^(https|wss):\/\//i.exec(target);
+  // ws:// is HTTP with an Upgrade, relayed as such (the 101 turns into a tunnel); https:// and
+  // wss:// are the same over TLS the gateway speaks to the site, as squid does.
+  if (!/^(?:https?|wss?):\/\//i.test(target)) {
     throw new Refusal(
       "bad_request",
-      secure
-        ? `Use CONNECT for ${secure[1]?.toLowerCase()}:// destinations (clients given this proxy for https do so by themselves)`
-        : "This is a proxy: send absolute-URI requests (http://host/path) or CONNECT",
+      "This is a proxy: send absolute-URI requests (http://host/path) or CONNECT",
     );
   }
   try {
@@ -101,7 +100,7 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
   async function plain(head: RequestHead): Promise<Outcome> {
     const framing = requestFraming(head);
     const url = parseProxyUrl(head.target);
-    const port = url.port === "" ? 80 : Number(url.port);
+    const port = url.port !== "" ? Number(url.port) : isSecureUrl(url) ? 443 : 80;
     const admitted = await deps.admission.admit(
       client,
       header(head, "proxy-authorization"),
@@ -112,8 +111,9 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
     // Opened once a target connection exists: a request refused before that (the destination
     // could not be reached) is not counted, as a refused CONNECT is not.
     const opened: { flow: Flow | null } = { flow: null };
+    const progress = { headSent: false, closeDelimited: false };
     const requestFlow = (): Flow => {
-      opened.flow ??= openFlow(client, admitted, deps, "http");
+      opened.flow ??= openFlow(client, admitted, deps, "http", progress);
       return opened.flow;
     };
     let outcome: Outcome = "close";
@@ -128,6 +128,8 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
           clientKeepAlive: keepsAlive(head.version, head.headers),
           admitted,
           onResponse: (status) => deps.outcomes.response(admitted, status),
+          progress,
+          originCa: deps.originCa,
         },
         requestFlow,
         deps.pool,
@@ -135,6 +137,9 @@ export function serveClient(client: net.Socket, deps: SessionDeps): void {
       );
       return outcome;
     } catch (error) {
+      // The account ran dry before the answer began: the client is told so, not the symptom.
+      const cause = opened.flow?.cutCause;
+      if (cause && !progress.headSent) throw cause;
       deps.outcomes.failed(admitted, error);
       throw error;
     } finally {

@@ -64,6 +64,9 @@ export interface GatewayConfig {
    * native addon was built (packages/splice): half the CPU per GB or less, as fast or faster;
    * `off` always in JavaScript (decisions 016 and 021). */
   splice: "auto" | "off";
+  /** A CA (PEM) trusted besides Node's roots for sites asked for as `GET https://…` (tests and
+   * embedders; an operator sets NODE_EXTRA_CA_CERTS). */
+  originCa?: string;
 }
 
 export const defaultGatewayConfig: GatewayConfig = {

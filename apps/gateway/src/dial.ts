@@ -40,6 +40,12 @@ export class TargetSocket {
     this.written += bytes;
   }
 
+  /** What the target sent since the cursor never reached the client (a response head refused as
+   * over 64 KiB or malformed, answered 502 instead): it is not billed. */
+  dropReceived(): void {
+    this.read = this.socket.bytesRead;
+  }
+
   /** Bytes received from and sent to the target since the cursor, without moving it. */
   unbilled(): { received: number; sent: number } {
     return { received: this.socket.bytesRead - this.read, sent: this.socket.bytesWritten - this.written };
@@ -69,7 +75,7 @@ const upstreamContexts = new Map<string, tls.SecureContext>();
 
 /** Node's bundled roots plus the configured CA, built once per CA text: a context made from a
  * `ca` list on every dial would parse ~140 root certificates each time. */
-function secureContextFor(ca: string): tls.SecureContext {
+export function secureContextFor(ca: string): tls.SecureContext {
   let context = upstreamContexts.get(ca);
   if (!context) {
     context = tls.createSecureContext({ ca: [...tls.rootCertificates, ca] });

@@ -181,6 +181,7 @@ export function createGateway({
     logger,
     outcomes,
     headTimeoutMs: config.headTimeoutMs,
+    originCa: config.originCa,
   };
   const limits = new ConnectionLimits(config);
   const report = new NetworkReport({

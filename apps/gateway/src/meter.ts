@@ -1,6 +1,7 @@
 import type net from "node:net";
 import type { AccountBalance } from "./account-balance.ts";
 import type { TargetSocket } from "./dial.ts";
+import type { Refusal } from "./refusal.ts";
 import { SubuserAllowance } from "./subuser-allowance.ts";
 import type { ProxyType } from "./tariff.ts";
 
@@ -104,6 +105,8 @@ export class Flow {
   private currentRow: UsageRow | null = null;
   private rowEpoch = -1;
   private finished = false;
+  /** Why the flow was cut when its account ran dry (what a request not yet answered is told). */
+  cutCause: Refusal | null = null;
 
   constructor(
     private readonly meter: Meter,

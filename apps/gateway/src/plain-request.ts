@@ -5,6 +5,7 @@ import {
   ChunkedScanner,
   type Framing,
   forwardedHeaders,
+  HeadTooLarge,
   headEnd,
   keepsAlive,
   LengthScanner,
@@ -15,6 +16,7 @@ import {
   responseFraming,
 } from "./http-message.ts";
 import type { Flow } from "./meter.ts";
+import { isSecureUrl, openOriginTls } from "./origin-tls.ts";
 import { Refusal } from "./refusal.ts";
 import { type SocketReader, writeAll } from "./socket-reader.ts";
 import { poolKey, type TargetConnection, type TargetPool } from "./target-pool.ts";
@@ -88,6 +90,40 @@ export interface PlainRequest {
   admitted: Admitted;
   /** Told the final response status (the Intelligence learner counts refusals per domain). */
   onResponse?: (status: number) => void;
+  /** Set as the response goes out, so a cut knows what the client can still be told. */
+  progress?: ResponseProgress;
+  /** A CA trusted besides Node's roots for `https://` sites (tests; operators set
+   * NODE_EXTRA_CA_CERTS). */
+  originCa?: string;
+}
+
+/** How far a plain request's response has gone to the client. */
+export interface ResponseProgress {
+  headSent: boolean;
+  /** Its body ends with the connection: a cut cannot be told from the end but by a reset. */
+  closeDelimited: boolean;
+}
+
+/** A response head the gateway cannot relay (over 64 KiB, malformed): the client gets a 502
+ * instead, so nothing the target sent of it is billed, and the connection is not reused. */
+function refusedResponse(connection: TargetConnection, error: unknown): Refusal {
+  connection.socket.destroy();
+  connection.target.dropReceived();
+  const what =
+    error instanceof HeadTooLarge
+      ? "a response head over 64 KiB, which the gateway does not relay"
+      : (error as Error).message;
+  return new Refusal("upstream_failed", `The destination sent ${what}`);
+}
+
+/** A new connection for one request: plain TCP (through the exit in absolute form when it is an
+ * HTTP(S) proxy), or TLS to an `https://` site over a tunnel. */
+async function connectTarget(request: PlainRequest, pool: TargetPool): Promise<TargetConnection> {
+  const { admitted, url } = request;
+  const secure = isSecureUrl(url);
+  const mode = !secure && carriesAbsoluteForm(admitted.upstream) ? "plain-http" : "tunnel";
+  const dialed = await dial(admitted.upstream, admitted.target, admitted.exit, mode);
+  return secure ? openOriginTls(dialed, url.hostname, request.originCa) : pool.wrap(dialed);
 }
 
 /** What became of the client connection after one request. */
@@ -107,7 +143,9 @@ export async function relayPlainRequest(
   onSplicedDone: () => void,
 ): Promise<Outcome> {
   const { head, url, admitted } = request;
-  const key = poolKey(admitted.upstream, admitted.target);
+  const secure = isSecureUrl(url);
+  // A TLS connection is verified for one host name: only requests for that name may reuse it.
+  const key = `${poolKey(admitted.upstream, admitted.target)}${secure ? ` tls ${url.hostname}` : ""}`;
   // RFC 9112 §3.2.2: with an absolute-form target the proxy's Host is the target's authority.
   const headers = forwardedHeaders(head.headers.filter((h) => h.key !== "host"));
   // An HTTP/1.0 client's request goes on as HTTP/1.0, so the site answers with a body such a
@@ -116,7 +154,7 @@ export async function relayPlainRequest(
   const originHead = `${head.method} ${originForm(head.target)} ${version}\r\nHost: ${url.host}\r\n${headers}\r\n`;
   // Through an HTTP(S) upstream the request goes to the upstream in absolute form; what that adds
   // (the longer request line, the upstream's Proxy-Authorization) is the proxy's, not billed.
-  const absolute = carriesAbsoluteForm(admitted.upstream);
+  const absolute = !secure && carriesAbsoluteForm(admitted.upstream);
   const headText = absolute
     ? `${head.method} ${head.target} ${version}\r\nHost: ${url.host}\r\n${proxyAuthorization(admitted.upstream)}${headers}\r\n`
     : originHead;
@@ -130,11 +168,14 @@ export async function relayPlainRequest(
   /** The client's chunked body broke its framing: the target was cut before the bad bytes. */
   let malformedBody: MalformedMessage | null = null;
   for (let attempt = 0; response === null; attempt++) {
-    target ??= pool.wrap(
-      await dial(admitted.upstream, admitted.target, admitted.exit, absolute ? "plain-http" : "tunnel"),
-    );
+    target ??= await connectTarget(request, pool);
     const connection: TargetConnection = target;
     const flow = openFlow();
+    // The account ran dry while this request waited (a retry on a fresh connection): no resend.
+    if (flow.cutCause) {
+      connection.socket.destroy();
+      throw flow.cutCause;
+    }
     flow.attach(connection.target);
     connection.socket.setTimeout(TARGET_INACTIVITY_MS);
     connection.target.excuseWritten(proxyBytes);
@@ -169,18 +210,19 @@ export async function relayPlainRequest(
         raw = await readHead(connection.reader);
       } catch (error) {
         if (malformedBody) throw malformedBody;
-        if (error instanceof MalformedMessage)
-          throw new Refusal("upstream_failed", `The destination sent ${error.message}`);
+        if (error instanceof MalformedMessage) throw refusedResponse(connection, error);
         throw error;
       }
-      flow.poll();
       if (!raw) break;
       let parsed: ResponseHead;
       try {
         parsed = parseResponseHead(raw.buffer, raw.end);
+        // Checked before the head is billed: a head whose body cannot be framed is refused too.
+        responseFraming(parsed, head.method);
       } catch (error) {
-        throw new Refusal("upstream_failed", `The destination sent ${(error as Error).message}`);
+        throw refusedResponse(connection, error);
       }
+      flow.poll();
       if (parsed.status >= 100 && parsed.status < 200 && parsed.status !== 101) {
         await writeAll(client, raw.buffer.subarray(0, raw.end));
         continue;
@@ -208,13 +250,7 @@ export async function relayPlainRequest(
     return "spliced";
   }
 
-  let framing: Framing;
-  try {
-    framing = responseFraming(response, head.method);
-  } catch (error) {
-    connection.socket.destroy();
-    throw new Refusal("upstream_failed", `The destination sent ${(error as Error).message}`);
-  }
+  const framing: Framing = responseFraming(response, head.method);
   // A body that ends with the connection cannot be re-framed for a kept-alive client, and a
   // chunked body cannot go to an HTTP/1.0 client: both end the client connection. So does an
   // answer that came before the client's body was all sent (a 401 to an upload): the rest of
@@ -226,6 +262,10 @@ export async function relayPlainRequest(
     !(framing.kind === "chunked" && head.version === "1.0");
   const moved = admitted.sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
   const clientHead = `${response.statusLine}\r\n${forwardedHeaders(response.headers)}${moved}Connection: ${clientKeepAlive ? "keep-alive" : "close"}\r\n\r\n`;
+  if (request.progress) {
+    request.progress.headSent = true;
+    request.progress.closeDelimited = framing.kind === "close";
+  }
   let complete = false;
   // The head and the body bytes already read leave in one write (one packet for small replies).
   client.cork();

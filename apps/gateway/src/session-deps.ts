@@ -16,4 +16,6 @@ export interface SessionDeps {
   outcomes: ConnectionOutcomes;
   /** Time for a whole request head, counted from its first byte (the first head: from accept). */
   headTimeoutMs: number;
+  /** A CA trusted besides Node's roots for `https://` sites in absolute form. */
+  originCa?: string;
 }

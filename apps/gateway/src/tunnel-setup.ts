@@ -1,18 +1,57 @@
+import type net from "node:net";
 import type { Duplex } from "node:stream";
+import type { AccountBalance } from "./account-balance.ts";
 import type { Admitted } from "./admission.ts";
 import type { Flow } from "./meter.ts";
+import type { ResponseProgress } from "./plain-request.ts";
+import { Refusal } from "./refusal.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
+import { SubuserAllowance } from "./subuser-allowance.ts";
 import { splice } from "./tunnel.ts";
 
-/** The meter flow of one request or tunnel of `client`, counted by kind. Cutting it (its balance
- * or limit spent, its credential revoked) ends the client connection and the target socket the
- * flow reads. */
+/** Why an account's flow is cut, when a client can be told: its balance, or its sub-user's
+ * limit, ran out (a disabled account's connections are simply closed). */
+function cutCause(account: AccountBalance): Refusal | null {
+  if (account.disabled) return null;
+  if (account instanceof SubuserAllowance && account.exhausted() && !account.owner.exhausted()) {
+    return new Refusal(
+      "subuser_limit_reached",
+      "This sub-user's data limit for the period was reached during the request",
+    );
+  }
+  const owner = account instanceof SubuserAllowance ? account.owner : account;
+  if (!owner.exhausted()) return null;
+  return new Refusal(
+    "balance_exhausted",
+    "Your data balance ran out during the request: add data to continue",
+  );
+}
+
+/** Ends a client connection with a TCP reset instead of a FIN: a body that ends with the
+ * connection would otherwise look complete (a TLS client socket cannot be reset; it is closed). */
+function resetClient(client: Duplex): void {
+  try {
+    (client as net.Socket).resetAndDestroy();
+  } catch {
+    client.destroy();
+  }
+}
+
+/**
+ * The meter flow of one request or tunnel of `client`, counted by kind. Cutting it (its balance
+ * or limit spent, its credential revoked) ends the target socket the flow reads and, mostly,
+ * the client connection. A balance that runs out is logged, and said where HTTP allows it: a
+ * plain request whose response has not started (`progress`) is answered 402 by its own path;
+ * a response body framed by length or chunks just stops short (the client sees it is
+ * incomplete); one that ends with the connection is reset.
+ */
 export function openFlow(
   client: Duplex,
   admitted: Admitted,
-  deps: Pick<SessionDeps, "meter" | "metrics">,
+  deps: Pick<SessionDeps, "meter" | "metrics" | "logger">,
   kind: "http" | "connect",
+  progress?: ResponseProgress,
 ): Flow {
   const flow = deps.meter.open(
     admitted.account,
@@ -20,7 +59,22 @@ export function openFlow(
     admitted.proxyType,
     admitted.exit,
     () => {
-      client.destroy();
+      const cause = cutCause(admitted.account);
+      flow.cutCause = cause;
+      if (cause) {
+        const { userId } = admitted.account;
+        const answered = progress && !progress.headSent ? "answered" : "cut";
+        deps.logger.info(
+          { userId, domain: admitted.target.domain, kind, reason: cause.code, client: answered },
+          "data ran out mid-transfer",
+        );
+      }
+      if (cause && progress && !progress.headSent) {
+        flow.currentSocket?.destroy();
+        return;
+      }
+      if (cause && progress?.closeDelimited) resetClient(client);
+      else client.destroy();
       flow.currentSocket?.destroy();
     },
   );
@@ -38,7 +92,7 @@ export async function openTunnel(
   client: Duplex,
   reader: SocketReader,
   admitted: Admitted,
-  deps: Pick<SessionDeps, "outcomes" | "meter" | "metrics">,
+  deps: Pick<SessionDeps, "outcomes" | "meter" | "metrics" | "logger">,
   established: () => void,
 ): Promise<void> {
   const dialed = await deps.outcomes.dialTunnel(admitted);
