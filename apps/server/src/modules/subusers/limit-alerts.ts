@@ -1,7 +1,9 @@
 import type { SubuserLimitPeriod } from "@bytetoll/contracts";
 import { parseChange } from "@bytetoll/db";
+import { sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { subuserLimitReachedEvent } from "../webhooks/index.ts";
 import { subuserLimitEmail } from "./limit-email.ts";
 
 /** An owner's sub-users are checked at most this often (a gateway flushes every 1–2 s). */
@@ -13,30 +15,48 @@ interface ReachedRow {
   label: string;
   limit_bytes: string | number;
   limit_period: SubuserLimitPeriod;
+  period_start: string;
   previous: string | null;
 }
 
 /**
- * One e-mail per period to the owner when a sub-user reaches its limit. The gateway's flush debits
- * the owner in the transaction that adds to the sub-user's use, so the owner's "user:<id>" on the
- * change feed is the moment to look. Every instance hears it; the conditional UPDATE that marks
- * the period as told lets exactly one of them send.
+ * One e-mail per period to the owner when a sub-user reaches its limit, and the
+ * `subuser.limit_reached` webhook. The gateway's flush debits the owner in the transaction that
+ * adds to the sub-user's use, so the owner's "user:<id>" on the change feed is the moment to look.
+ * Every instance hears it; the conditional UPDATE that marks the period as told lets exactly one of
+ * them send, and the webhook event is recorded in the same transaction (keyed by the period, so an
+ * e-mail retried later raises nothing twice).
  */
 async function subuserLimitAlertsPlugin(app: FastifyInstance) {
   const pending = new Set<string>();
   let timer: NodeJS.Timeout | null = null;
 
+  const markReached = (userId: string) =>
+    app.database.db.transaction(async (tx) => {
+      const { rows } = await tx.execute<ReachedRow>(sql`
+        UPDATE subusers s SET limit_notified_period = s.period_start
+          FROM users u, (SELECT id, limit_notified_period AS previous FROM subusers WHERE user_id = ${userId}) p
+         WHERE s.user_id = ${userId} AND u.id = s.user_id AND p.id = s.id
+           AND s.limit_bytes IS NOT NULL AND s.used_bytes >= s.limit_bytes
+           AND s.period_start = subuser_period_start(s.limit_period)
+           AND s.limit_notified_period IS DISTINCT FROM s.period_start
+        RETURNING s.id, u.email, s.label, s.limit_bytes, s.limit_period,
+                  to_char(s.period_start, 'YYYY-MM-DD') AS period_start, p.previous::text`);
+      for (const row of rows) {
+        const subuser = {
+          id: row.id,
+          label: row.label,
+          limitBytes: Number(row.limit_bytes),
+          period: row.limit_period,
+        };
+        await app.webhooks.service.emit(subuserLimitReachedEvent(userId, subuser, row.period_start), tx);
+      }
+      return rows;
+    });
+
   async function check(userId: string): Promise<void> {
-    const reached = await app.database.query<ReachedRow>(
-      `UPDATE subusers s SET limit_notified_period = s.period_start
-         FROM users u, (SELECT id, limit_notified_period AS previous FROM subusers WHERE user_id = $1) p
-        WHERE s.user_id = $1 AND u.id = s.user_id AND p.id = s.id
-          AND s.limit_bytes IS NOT NULL AND s.used_bytes >= s.limit_bytes
-          AND s.period_start = subuser_period_start(s.limit_period)
-          AND s.limit_notified_period IS DISTINCT FROM s.period_start
-      RETURNING s.id, u.email, s.label, s.limit_bytes, s.limit_period, p.previous::text`,
-      [userId],
-    );
+    const reached = await markReached(userId);
+    if (reached.length > 0) app.webhooks.dispatcher.kick();
     for (const row of reached) {
       const message = subuserLimitEmail(
         row.email,
@@ -81,4 +101,7 @@ async function subuserLimitAlertsPlugin(app: FastifyInstance) {
   });
 }
 
-export default fp(subuserLimitAlertsPlugin, { name: "subuser-limit-alerts", dependencies: ["change-feed"] });
+export default fp(subuserLimitAlertsPlugin, {
+  name: "subuser-limit-alerts",
+  dependencies: ["change-feed", "webhooks"],
+});

@@ -74,7 +74,14 @@ export function createSubusersRepository(database: Database) {
     async update(userId: string, id: string, changes: SubuserChanges): Promise<boolean> {
       const sets = [sql`updated_at = now()`];
       if (changes.label !== undefined) sets.push(sql`label = ${changes.label}`);
-      if (changes.limitBytes !== undefined) sets.push(sql`limit_bytes = ${changes.limitBytes}::bigint`);
+      if (changes.limitBytes !== undefined) {
+        // A new limit is a new one to reach: the owner is told again when it is.
+        sets.push(
+          sql`limit_bytes = ${changes.limitBytes}::bigint`,
+          sql`limit_notified_period = CASE WHEN limit_bytes IS DISTINCT FROM ${changes.limitBytes}::bigint
+                                           THEN NULL ELSE limit_notified_period END`,
+        );
+      }
       if (changes.enabled !== undefined) sets.push(sql`enabled = ${changes.enabled}`);
       if (changes.limitPeriod !== undefined) {
         const period = changes.limitPeriod;

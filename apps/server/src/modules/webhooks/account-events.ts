@@ -28,18 +28,25 @@ export function orderEvent(order: Order): RaisedEvent | null {
   };
 }
 
-/** A sub-user reached its data limit: the sub-users module calls this (once per limit reached;
- * `crossing` tells one crossing from the next, e.g. the time the limit was set or reached). */
+/** A sub-user reached its data limit in the period that started on `periodStart` (a date): raised
+ * once per sub-user, period and limit (a raised limit reached again is a new event). */
 export function subuserLimitReachedEvent(
   userId: string,
-  subuser: { id: string; name?: string; limit_gb: number },
-  crossing: string,
+  subuser: { id: string; label: string; limitBytes: number; period: string },
+  periodStart: string,
 ): RaisedEvent {
   return {
     userId,
     type: "subuser.limit_reached",
-    key: `subuser.limit_reached:${subuser.id}:${crossing}`,
-    data: { subuser_id: subuser.id, name: subuser.name ?? null, limit_gb: subuser.limit_gb },
+    key: `subuser.limit_reached:${subuser.id}:${periodStart}:${subuser.limitBytes}`,
+    data: {
+      subuser_id: subuser.id,
+      label: subuser.label,
+      limit_gb: bytesToGb(subuser.limitBytes),
+      limit_bytes: subuser.limitBytes,
+      limit_period: subuser.period,
+      period_start: periodStart,
+    },
   };
 }
 

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer } from "../../helpers/sign-in.ts";
 import { type SmtpInbox, signInOverSmtp, startSmtpInbox } from "../../helpers/smtp-inbox.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
+import { nothingLeftToSend, startReceiver } from "../webhooks/receiver.ts";
 
 /** Longer than one check interval (1 s) plus the change feed's delivery. */
 const SETTLED_MS = 1_600;
@@ -13,7 +14,12 @@ let second: TestApp;
 
 beforeAll(async () => {
   inbox = await startSmtpInbox();
-  const smtp = { SMTP_URL: inbox.url, MAIL_FROM: "ByteToll <alerts@bytetoll.test>" };
+  const smtp = {
+    SMTP_URL: inbox.url,
+    MAIL_FROM: "ByteToll <alerts@bytetoll.test>",
+    EGRESS_ALLOW: "127.0.0.0/8",
+    WEBHOOK_POLL_MS: "50",
+  };
   first = await createTestApp(smtp);
   // A second instance over the same database: both hear every change.
   second = await createTestApp(smtp, { database: first.database });
@@ -42,49 +48,99 @@ async function flushUsage(ownerId: string, subuserId: string, bytes: number) {
   });
 }
 
-describe("the sub-user limit e-mail", () => {
-  it("reaches the owner once per period when a sub-user reaches its limit, from one of two instances", async () => {
+describe("the sub-user limit e-mail and webhook", () => {
+  it("reach the owner once per period when a sub-user reaches its limit, from one of two instances", async () => {
     const email = "subuser-limit-owner@example.com";
     const owner = await signInOverSmtp(first.app, inbox, email);
-    const created = await first.app.inject({
-      method: "POST",
-      url: "/subusers",
-      headers: bearer(owner.token),
-      payload: { label: "nightly <crawler>", limit_gb: 0.05, limit_period: "day" },
-    });
-    const subuser = created.json().data;
-    const unlimited = (
-      await first.app.inject({
+    let secret = "";
+    const receiver = await startReceiver(() => secret);
+    const hooks = () => receiver.received.filter((r) => r.json.type === "subuser.limit_reached");
+    try {
+      const endpoint = await first.app.inject({
+        method: "POST",
+        url: "/webhooks",
+        headers: bearer(owner.token),
+        payload: { url: receiver.url, events: ["subuser.limit_reached"] },
+      });
+      secret = endpoint.json().data.secret;
+      const created = await first.app.inject({
         method: "POST",
         url: "/subusers",
         headers: bearer(owner.token),
-        payload: { label: "no limit" },
-      })
-    ).json().data;
+        payload: { label: "nightly <crawler>", limit_gb: 0.05, limit_period: "day" },
+      });
+      const subuser = created.json().data;
+      const unlimited = (
+        await first.app.inject({
+          method: "POST",
+          url: "/subusers",
+          headers: bearer(owner.token),
+          payload: { label: "no limit" },
+        })
+      ).json().data;
 
-    await flushUsage(owner.id, subuser.id, 30_000_000);
-    await flushUsage(owner.id, unlimited.id, 900_000_000);
-    await pause(SETTLED_MS);
-    expect(limitMails(email)).toHaveLength(0);
+      await flushUsage(owner.id, subuser.id, 30_000_000);
+      await flushUsage(owner.id, unlimited.id, 900_000_000);
+      await pause(SETTLED_MS);
+      expect(limitMails(email)).toHaveLength(0);
+      expect(hooks()).toHaveLength(0);
 
-    await flushUsage(owner.id, subuser.id, 20_000_000);
-    await expect.poll(() => limitMails(email).length, { timeout: 5_000 }).toBe(1);
-    const [mail] = limitMails(email);
-    expect(mail?.body).toContain("Subject: Sub-user nightly <crawler> reached its 0.05 GB limit");
-    expect(mail?.body).toContain("today (it restarts at 00:00 UTC)");
-    expect(mail?.body).toContain("<strong>nightly &lt;crawler&gt;</strong>");
+      await flushUsage(owner.id, subuser.id, 20_000_000);
+      await expect.poll(() => limitMails(email).length, { timeout: 5_000 }).toBe(1);
+      const [mail] = limitMails(email);
+      expect(mail?.body).toContain("Subject: Sub-user nightly <crawler> reached its 0.05 GB limit");
+      expect(mail?.body).toContain("today (it restarts at 00:00 UTC)");
+      expect(mail?.body).toContain("<strong>nightly &lt;crawler&gt;</strong>");
+      await expect.poll(() => hooks().length, { timeout: 5_000 }).toBe(1);
+      const today = new Date().toISOString().slice(0, 10);
+      expect(hooks()[0]?.verified).toBe(true);
+      expect(hooks()[0]?.json.data).toEqual({
+        subuser_id: subuser.id,
+        label: "nightly <crawler>",
+        limit_gb: 0.05,
+        limit_bytes: 50_000_000,
+        limit_period: "day",
+        period_start: today,
+      });
 
-    // More use in the same period, seen by both instances: no second e-mail.
-    await flushUsage(owner.id, subuser.id, 5_000_000);
-    await pause(SETTLED_MS);
-    expect(limitMails(email)).toHaveLength(1);
+      // More use in the same period, seen by both instances: no second e-mail or event.
+      await flushUsage(owner.id, subuser.id, 5_000_000);
+      await pause(SETTLED_MS);
+      await nothingLeftToSend(first.database, receiver.url);
+      expect(limitMails(email)).toHaveLength(1);
+      expect(hooks()).toHaveLength(1);
 
-    // The next period (here: yesterday's period was the one told) e-mails again once reached.
-    await first.database.query(
-      "UPDATE subusers SET period_start = period_start - 1, limit_notified_period = period_start - 1 WHERE id = $1",
-      [subuser.id],
-    );
-    await flushUsage(owner.id, subuser.id, 60_000_000);
-    await expect.poll(() => limitMails(email).length, { timeout: 5_000 }).toBe(2);
+      // A raised limit reached again in the same period is told again.
+      const raised = await first.app.inject({
+        method: "PATCH",
+        url: `/subusers/${subuser.id}`,
+        headers: bearer(owner.token),
+        payload: { limit_gb: 0.06 },
+      });
+      expect(raised.statusCode).toBe(200);
+      await flushUsage(owner.id, subuser.id, 6_000_000);
+      await expect.poll(() => hooks().length, { timeout: 5_000 }).toBe(2);
+      expect(hooks()[1]?.json.data).toMatchObject({ limit_gb: 0.06, period_start: today });
+      await expect.poll(() => limitMails(email).length, { timeout: 5_000 }).toBe(2);
+
+      // The next period (here: yesterday's period was the one told, and its event yesterday's) is
+      // told again once reached.
+      await first.database.query(
+        "UPDATE subusers SET period_start = period_start - 1, limit_notified_period = period_start - 1 WHERE id = $1",
+        [subuser.id],
+      );
+      const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+      await first.database.query(
+        "UPDATE webhook_events SET dedupe_key = replace(dedupe_key, $2, $3) WHERE user_id = $1",
+        [owner.id, today, yesterday],
+      );
+      await flushUsage(owner.id, subuser.id, 60_000_000);
+      await expect.poll(() => limitMails(email).length, { timeout: 5_000 }).toBe(3);
+      await expect.poll(() => hooks().length, { timeout: 5_000 }).toBe(3);
+      await nothingLeftToSend(first.database, receiver.url);
+      expect(new Set(hooks().map((r) => r.json.id)).size).toBe(3);
+    } finally {
+      await receiver.close();
+    }
   });
 });
