@@ -1,3 +1,4 @@
+import { TX_HASH_INVALID } from "@bytetoll/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAdminCommand, UsageError } from "../../src/cli/admin-commands.ts";
 import { createAdminService } from "../../src/modules/admin/service.ts";
@@ -31,6 +32,9 @@ function cli(argv: string[]) {
     deals,
   });
 }
+
+const EVM_TX = `0x${"ab12".repeat(16)}`;
+const SOLANA_TX = "5".repeat(88);
 
 const inAnHour = () => new Date(Date.now() + 3_600_000).toISOString();
 
@@ -93,9 +97,21 @@ describe("npm run admin -- deals…, payouts…", () => {
     expect((await withdraw(t.app, who, deal.id, { wallet_address: EVM_WALLET })).statusCode).toBe(200);
     const [payout] = (await cli(["payouts", "--status", "pending"])) as { id: string; amount_usd: number }[];
     expect(payout).toMatchObject({ amount_usd: 25, kind: "withdrawal", wallet_address: EVM_WALLET });
-    expect(await cli(["payouts:sent", payout!.id, "0xfeed"])).toMatchObject({
+    // The same check as the console's "Mark sent": a hash of the wallet's chain family only.
+    for (const [junk, message] of [
+      ["0xfeed", TX_HASH_INVALID],
+      ["junk", TX_HASH_INVALID],
+      [SOLANA_TX, "This wallet is on an EVM chain: its transaction hash is 0x and 64 hex digits."],
+    ] as const) {
+      await expect(cli(["payouts:sent", payout!.id, junk])).rejects.toMatchObject({
+        statusCode: 400,
+        message,
+      });
+    }
+    expect(await cli(["payouts", "--status", "pending"])).toHaveLength(1);
+    expect(await cli(["payouts:sent", payout!.id, EVM_TX])).toMatchObject({
       status: "sent",
-      tx_hash: "0xfeed",
+      tx_hash: EVM_TX,
     });
     expect(await cli(["payouts", "--status", "pending"])).toEqual([]);
     await expect(cli(["payouts", "--status", "lost"])).rejects.toThrow(UsageError);

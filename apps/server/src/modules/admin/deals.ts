@@ -43,15 +43,6 @@ export function createAdminDeals(database: Database, publish: (deal: Deal) => vo
       };
     },
 
-    /** The wallet a payout goes to, or null when there is no such payout. */
-    async payoutWallet(id: string): Promise<string | null> {
-      const [row] = await db
-        .select({ wallet: schema.payouts.walletAddress })
-        .from(schema.payouts)
-        .where(eq(schema.payouts.id, id));
-      return row?.wallet ?? null;
-    },
-
     /** Every deal (as the deals service lists them) with its deposits or orders so far. */
     async withProgress(deals: Deal[]): Promise<AdminDeal[]> {
       const ids = deals.map((deal) => decodeDealId(deal.id)).filter((id): id is number => id !== null);

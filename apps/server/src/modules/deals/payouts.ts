@@ -1,4 +1,4 @@
-import type { Payout } from "@bytetoll/contracts";
+import { type Payout, payoutHashProblem } from "@bytetoll/contracts";
 import type { Tx } from "@bytetoll/db";
 import { AppError, notFound } from "../../errors.ts";
 import { toPayoutView } from "./deal-view.ts";
@@ -29,7 +29,13 @@ export function createPayouts({ repository, deposits }: Deps) {
       return (await deposits.listPayouts({ ...filter, limit: 500 })).map(toPayoutView);
     },
 
+    /** pending → sent with its transaction hash, which must be of the payout wallet's chain
+     * family (the customer is shown it as proof, with an explorer link): the console and the CLI
+     * alike are refused anything else with a 400 that changes nothing. */
     async payoutSent(id: string, txHash: string, record?: RecordPayout): Promise<Payout> {
+      const existing = UUID.test(id) ? await deposits.findPayout(id) : undefined;
+      const problem = existing ? payoutHashProblem(existing.walletAddress, txHash) : null;
+      if (problem) throw new AppError(400, problem, "bad_tx_hash");
       const row = UUID.test(id)
         ? await repository.transaction(async (tx) => {
             const sent = await deposits.markPayoutSent(tx, id, txHash);
