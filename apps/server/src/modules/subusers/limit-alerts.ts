@@ -9,7 +9,7 @@ import { subuserLimitEmail } from "./limit-email.ts";
 /** An owner's sub-users are checked at most this often (a gateway flushes every 1–2 s). */
 const CHECK_INTERVAL_MS = 1_000;
 
-interface ReachedRow {
+type ReachedRow = {
   id: string;
   email: string;
   label: string;
@@ -17,7 +17,7 @@ interface ReachedRow {
   limit_period: SubuserLimitPeriod;
   period_start: string;
   previous: string | null;
-}
+};
 
 /**
  * One e-mail per period to the owner when a sub-user reaches its limit, and the
