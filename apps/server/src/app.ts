@@ -12,6 +12,7 @@ import { adminRoutes } from "./modules/admin/routes.ts";
 import { allowlistRoutes } from "./modules/allowlist/index.ts";
 import { apiTokenRoutes } from "./modules/api-token/routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
+import { autoTopupPlugin } from "./modules/auto-topup/index.ts";
 import balanceAlertsPlugin from "./modules/balance-alerts/plugin.ts";
 import { credentialsRoutes } from "./modules/credentials/routes.ts";
 import dealsPlugin from "./modules/deals/plugin.ts";
@@ -160,6 +161,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(dealsPlugin);
   await app.register(ordersPlugin);
   await app.register(settlementPlugin);
+  await app.register(autoTopupPlugin);
   await app.register(spaPagesBesideApiPlugin);
 
   await app.register(healthRoutes);

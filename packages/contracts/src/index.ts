@@ -9,6 +9,7 @@ export * from "./admin-overview.ts";
 export * from "./allowlist.ts";
 export * from "./api-token.ts";
 export * from "./auth.ts";
+export * from "./auto-topup.ts";
 export * from "./common.ts";
 export * from "./credentials.ts";
 export { decodeDealId, encodeDealId } from "./deal-id.ts";

@@ -18,6 +18,8 @@ export type PaymentStatus = (typeof PAYMENT_STATUSES)[number];
 
 /** The payment providers an order can be opened with (orders.provider). */
 export const ORDER_PROVIDERS = ["sandbox", "nowpayments", "stripe"] as const;
+/** Where an order came from: the customer's checkout, or an automatic top-up of the saved card. */
+export const ORDER_ORIGINS = ["checkout", "auto_topup"] as const;
 export type OrderProvider = (typeof ORDER_PROVIDERS)[number];
 
 export const PAYMENT_TOKENS = {

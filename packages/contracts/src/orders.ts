@@ -3,6 +3,7 @@ import {
   MAX_ORDER_USD,
   MIN_ORDER_USD,
   NETWORKS,
+  ORDER_ORIGINS,
   ORDER_PROVIDERS,
   PAYMENT_STATUSES,
 } from "./order-constants.ts";
@@ -96,6 +97,8 @@ export const order = z.object({
   stripe_redirect_url: z.string().nullable(),
   deal_id: z.string().nullable(),
   quantity: z.number().nullable(),
+  /** `auto_topup` for an order charged to the saved card (the history's "Auto top-up"). */
+  origin: z.enum(ORDER_ORIGINS),
 });
 export type Order = z.infer<typeof order>;
 

@@ -464,6 +464,8 @@ export const orders = pgTable(
     dealId: text("deal_id"),
     quantity: integer("quantity"),
     note: text("note"),
+    /** `checkout` (the customer's) or `auto_topup` (charged to the saved card, migration 0029). */
+    origin: text("origin").notNull().default("checkout"),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
@@ -493,6 +495,8 @@ export const orders = pgTable(
     ),
     check("orders_credited_check", sql`${t.creditedBytes} >= 0 AND ${t.creditedBytes} <= ${t.bytes}`),
     check("orders_reversed_check", sql`${t.reversedBytes} >= 0 AND ${t.reversedBytes} <= ${t.creditedBytes}`),
+    check("orders_origin_check", sql`${t.origin} IN ('checkout', 'auto_topup')`),
+    index("orders_auto_topup_idx").on(t.userId, t.createdAt).where(sql`origin = 'auto_topup'`),
   ],
 );
 
@@ -775,5 +779,46 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_once_uq").on(t.eventId, t.endpointId),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.id),
     check("webhook_deliveries_status_check", sql`${t.status} IN ('pending', 'delivered', 'failed')`),
+  ],
+);
+
+/** Auto top-up by card (migration 0029): the settings, the saved card and the crossing flag that
+ * lets exactly one instance top up per fall below the threshold. */
+export const autoTopups = pgTable(
+  "auto_topups",
+  {
+    userId: uuid("user_id")
+      .primaryKey()
+      .references(() => users.id, { onDelete: "cascade" }),
+    enabled: boolean("enabled").notNull().default(false),
+    thresholdBytes: bigint("threshold_bytes", { mode: "number" }).notNull().default(1_000_000_000),
+    amountCents: bigint("amount_cents", { mode: "number" }).notNull().default(5000),
+    monthlyCapCents: bigint("monthly_cap_cents", { mode: "number" }).notNull().default(50_000),
+    cardProvider: text("card_provider"),
+    providerCustomerId: text("provider_customer_id"),
+    providerMethodId: text("provider_method_id"),
+    cardBrand: text("card_brand"),
+    cardLast4: text("card_last4"),
+    setupId: uuid("setup_id"),
+    setupSessionId: text("setup_session_id"),
+    setupStartedAt: timestamp("setup_started_at", { withTimezone: true }),
+    /** Set once this fall below the threshold was handled; cleared at or above it (re-armed). */
+    crossedAt: timestamp("crossed_at", { withTimezone: true }),
+    failures: integer("failures").notNull().default(0),
+    updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("auto_topups_setup_uq").on(t.setupId),
+    uniqueIndex("auto_topups_setup_session_uq").on(t.setupSessionId),
+    check(
+      "auto_topups_amounts_check",
+      sql`${t.thresholdBytes} > 0 AND ${t.amountCents} > 0 AND ${t.monthlyCapCents} >= ${t.amountCents}`,
+    ),
+    check(
+      "auto_topups_provider_check",
+      sql`${t.cardProvider} IS NULL OR ${t.cardProvider} IN ('sandbox', 'stripe')`,
+    ),
+    check("auto_topups_enabled_card_check", sql`NOT ${t.enabled} OR ${t.providerMethodId} IS NOT NULL`),
+    check("auto_topups_failures_check", sql`${t.failures} >= 0`),
   ],
 );

@@ -112,6 +112,7 @@ export type Order = {
   stripe_redirect_url: string | null;
   deal_id: string | null;
   quantity: number | null;
+  origin: "checkout" | "auto_topup";
 };
 
 export type OrderPage = {

@@ -28,6 +28,7 @@ export function orderFixture(overrides: Partial<Order> = {}): Order {
     stripe_redirect_url: null,
     deal_id: null,
     quantity: null,
+    origin: "checkout",
     ...overrides,
   };
 }

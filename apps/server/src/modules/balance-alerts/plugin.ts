@@ -2,8 +2,8 @@ import { bytesToGb } from "@bytetoll/contracts";
 import { parseChange } from "@bytetoll/db";
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
+import { createPerKeyThrottle } from "../../lib/per-key-throttle.ts";
 import { lowBalanceEmail } from "./low-balance-email.ts";
-import { createPerKeyThrottle } from "./per-key-throttle.ts";
 import { createBalanceAlertRepository } from "./repository.ts";
 
 /** A customer's balance is pushed and checked at most this often (a gateway flushes every 1–2 s). */

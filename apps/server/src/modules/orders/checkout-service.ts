@@ -5,6 +5,7 @@ import {
   FLASH_SALE_HOLD_MINUTES,
   minimumOrderUsd,
 } from "@bytetoll/contracts";
+import { afterCommit } from "@bytetoll/db";
 import type { Config } from "../../config.ts";
 import { AppError, paymentUnavailable } from "../../errors.ts";
 import type { CheckoutProviders } from "../../lib/payment-provider.ts";
@@ -18,6 +19,7 @@ import {
   ORDER_VALID_MINUTES,
   type OrdersRepository,
   type PaymentChoice,
+  type Tx,
 } from "./repository.ts";
 import {
   type ChoosePaymentRequest,
@@ -148,6 +150,35 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
         return inserted;
       });
       return publishOrder(row);
+    },
+
+    /**
+     * An automatic top-up, made inside the auto-topup module's claim transaction (so the claim and
+     * the order commit together): a waiting card order at the list price for the saved card's
+     * provider, charged off-session by that module. Published once the transaction commits.
+     */
+    async createAutoTopup(
+      tx: Tx,
+      input: { userId: string; amountCents: number; provider: "sandbox" | "stripe" },
+    ): Promise<OrderRow> {
+      refuseBelowMinimum(input.amountCents);
+      const row = await repository.insert(
+        {
+          id: randomUUID(),
+          userId: input.userId,
+          method: "card",
+          networkType: null,
+          amountCents: input.amountCents,
+          bytes: bytesFor(input.amountCents, config.PRICE_PER_GB_USD),
+          provider: input.provider,
+          providerPaymentId: null,
+          paymentToken: PAYMENT_TOKENS.card,
+          origin: "auto_topup",
+        },
+        tx,
+      );
+      afterCommit(tx, () => publishOrder(row));
+      return row;
     },
 
     /**

@@ -46,6 +46,7 @@ export function toOrderView(row: OrderRow): Order {
     stripe_redirect_url: row.stripeRedirectUrl,
     deal_id: row.dealId,
     quantity: row.quantity,
+    origin: row.origin as Order["origin"],
   };
 }
 

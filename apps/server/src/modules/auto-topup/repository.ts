@@ -1,0 +1,213 @@
+import { type Database, schema, type Tx } from "@bytetoll/db";
+import { and, eq, sql } from "drizzle-orm";
+import type { SavedCard } from "./card-vault.ts";
+
+const { autoTopups } = schema;
+
+export type AutoTopupRow = typeof autoTopups.$inferSelect;
+
+/** What the customer sets with PUT /settings/auto-topup, in the stored units. */
+export interface AutoTopupValues {
+  enabled: boolean;
+  thresholdBytes: number;
+  amountCents: number;
+  monthlyCapCents: number;
+}
+
+/** The first of this calendar month, UTC, as the database sees it. */
+const MONTH_START = sql`(date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+
+/** SQL for auto top-up settings, the saved card and the crossing flag; no business rules here. */
+export function createAutoTopupRepository(database: Database) {
+  const { db } = database;
+  return {
+    async find(userId: string): Promise<AutoTopupRow | undefined> {
+      const [row] = await db.select().from(autoTopups).where(eq(autoTopups.userId, userId));
+      return row;
+    },
+
+    /** The account's row, made with the defaults if it has none, locked until `tx` ends. */
+    async lock(tx: Tx, userId: string): Promise<AutoTopupRow> {
+      await tx.insert(autoTopups).values({ userId }).onConflictDoNothing();
+      const [row] = await tx.select().from(autoTopups).where(eq(autoTopups.userId, userId)).for("update");
+      if (!row) throw new Error(`auto_topups row of ${userId} missing after insert`);
+      return row;
+    },
+
+    /** Saves the settings. Turning it on (from off) arms it and forgets earlier failures: the
+     * balance is judged afresh, so a balance already below the threshold tops up at once. */
+    async save(tx: Tx, userId: string, values: AutoTopupValues, turnedOn: boolean): Promise<AutoTopupRow> {
+      const [row] = await tx
+        .update(autoTopups)
+        .set({
+          ...values,
+          ...(turnedOn ? { crossedAt: null, failures: 0 } : {}),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(autoTopups.userId, userId))
+        .returning();
+      if (!row) throw new Error(`auto_topups row of ${userId} missing`);
+      return row;
+    },
+
+    /** A card page was opened: the one completing it saves the card (a later page replaces it). */
+    async startSetup(tx: Tx, userId: string, setup: { setupId: string; provider: string }) {
+      await tx
+        .update(autoTopups)
+        .set({
+          setupId: setup.setupId,
+          setupSessionId: null,
+          setupStartedAt: sql`now()`,
+          updatedAt: sql`now()`,
+        })
+        .where(eq(autoTopups.userId, userId));
+    },
+
+    async attachSetupSession(setupId: string, sessionId: string | null, customerId: string | null) {
+      await db
+        .update(autoTopups)
+        .set({
+          setupSessionId: sessionId,
+          ...(customerId ? { providerCustomerId: customerId } : {}),
+          updatedAt: sql`now()`,
+        })
+        .where(eq(autoTopups.setupId, setupId));
+    },
+
+    async findBySetup(setupId: string): Promise<AutoTopupRow | undefined> {
+      const [row] = await db.select().from(autoTopups).where(eq(autoTopups.setupId, setupId));
+      return row;
+    },
+
+    /** The card a completed card page saved, in place of any earlier one (whose id is returned so
+     * it can be forgotten at the provider). Null when this page was not the account's latest. */
+    async saveCard(
+      setupId: string,
+      provider: "sandbox" | "stripe",
+      card: SavedCard,
+    ): Promise<{ row: AutoTopupRow; replacedMethodId: string | null } | null> {
+      return db.transaction(async (tx) => {
+        const [before] = await tx
+          .select()
+          .from(autoTopups)
+          .where(eq(autoTopups.setupId, setupId))
+          .for("update");
+        if (!before) return null;
+        const [row] = await tx
+          .update(autoTopups)
+          .set({
+            cardProvider: provider,
+            providerCustomerId: card.customerId ?? before.providerCustomerId,
+            providerMethodId: card.methodId,
+            cardBrand: card.brand,
+            cardLast4: card.last4,
+            setupId: null,
+            setupSessionId: null,
+            setupStartedAt: null,
+            failures: 0,
+            updatedAt: sql`now()`,
+          })
+          .where(and(eq(autoTopups.userId, before.userId), eq(autoTopups.setupId, setupId)))
+          .returning();
+        if (!row) return null;
+        const replaced = before.providerMethodId !== card.methodId ? before.providerMethodId : null;
+        return { row, replacedMethodId: replaced };
+      });
+    },
+
+    /** Removes the saved card, which turns auto top-up off. Returns the removed method's id. */
+    async removeCard(userId: string): Promise<{
+      row: AutoTopupRow;
+      methodId: string | null;
+      provider: "sandbox" | "stripe" | null;
+    } | null> {
+      return db.transaction(async (tx) => {
+        const [before] = await tx
+          .select()
+          .from(autoTopups)
+          .where(eq(autoTopups.userId, userId))
+          .for("update");
+        if (!before) return null;
+        const [row] = await tx
+          .update(autoTopups)
+          .set({
+            enabled: false,
+            cardProvider: null,
+            providerMethodId: null,
+            cardBrand: null,
+            cardLast4: null,
+            updatedAt: sql`now()`,
+          })
+          .where(eq(autoTopups.userId, userId))
+          .returning();
+        const provider = before.cardProvider as "sandbox" | "stripe" | null;
+        return row ? { row, methodId: before.providerMethodId, provider } : null;
+      });
+    },
+
+    /**
+     * Moves the crossing flag to match the balance, under the row lock: set (this caller handles
+     * the crossing) when auto top-up is on with a card, the flag is clear and the balance is below
+     * the threshold; cleared (armed) once the balance is at or above it. Concurrent callers queue
+     * on the row and re-check, so of all instances exactly one sees the flag set. Returns the
+     * row when this call set it, null otherwise.
+     */
+    async claimCrossing(tx: Tx, userId: string): Promise<AutoTopupRow | null> {
+      const { rows } = await tx.execute<{ user_id: string; crossed: boolean }>(sql`
+        UPDATE auto_topups a
+           SET crossed_at = CASE WHEN a.crossed_at IS NULL THEN now() END, updated_at = now()
+          FROM users u
+         WHERE a.user_id = ${userId} AND u.id = a.user_id
+           AND CASE WHEN a.crossed_at IS NULL
+                    THEN a.enabled AND a.provider_method_id IS NOT NULL AND u.balance_bytes < a.threshold_bytes
+                    ELSE u.balance_bytes >= a.threshold_bytes
+               END
+        RETURNING a.user_id, a.crossed_at IS NOT NULL AS crossed`);
+      if (!rows[0]?.crossed) return null;
+      const [row] = await tx.select().from(autoTopups).where(eq(autoTopups.userId, userId));
+      return row ?? null;
+    },
+
+    /** What auto top-ups took this calendar month (UTC): every one not failed, expired or cancelled,
+     * those still being charged included, so the cap holds while a charge is in flight. */
+    async spentThisMonthCents(executor: Tx | Database["db"], userId: string): Promise<number> {
+      const { rows } = await executor.execute<{ cents: string | number }>(sql`
+        SELECT coalesce(sum(amount_cents), 0) AS cents FROM orders
+         WHERE user_id = ${userId} AND origin = 'auto_topup'
+           AND payment_status NOT IN ('failed', 'expired', 'cancelled')
+           AND created_at >= ${MONTH_START}`);
+      return Number(rows[0]?.cents ?? 0);
+    },
+
+    /** A charge's outcome, in the settlement's transaction: a paid one starts the failure count
+     * again; a failed one adds to it and the third in a row turns auto top-up off. */
+    async recordOutcome(tx: Tx, userId: string, paid: boolean, maxFailures: number) {
+      const { rows } = await tx.execute<{ failures: number; enabled: boolean }>(sql`
+        UPDATE auto_topups
+           SET failures = CASE WHEN ${paid} THEN 0 ELSE failures + 1 END,
+               enabled = CASE WHEN ${paid} THEN enabled ELSE enabled AND failures + 1 < ${maxFailures} END,
+               updated_at = now()
+         WHERE user_id = ${userId}
+        RETURNING failures, enabled`);
+      return rows[0] ? { failures: Number(rows[0].failures), enabled: rows[0].enabled } : null;
+    },
+
+    async emailOf(tx: Tx, userId: string): Promise<string> {
+      const { rows } = await tx.execute<{ email: string }>(sql`SELECT email FROM users WHERE id = ${userId}`);
+      return rows[0]?.email ?? "";
+    },
+
+    /** Auto top-up orders still waiting for their charge after `olderThanSeconds` (the instance
+     * that made them stopped, or the provider did not answer): the sweep charges them again. */
+    async unchargedOrders(olderThanSeconds: number): Promise<Array<{ id: string; user_id: string }>> {
+      const { rows } = await db.execute<{ id: string; user_id: string }>(sql`
+        SELECT id, user_id FROM orders
+         WHERE origin = 'auto_topup' AND payment_status = 'waiting' AND expires_at > now()
+           AND created_at < now() - make_interval(secs => ${olderThanSeconds})
+         ORDER BY created_at LIMIT 20`);
+      return rows;
+    },
+  };
+}
+
+export type AutoTopupRepository = ReturnType<typeof createAutoTopupRepository>;
