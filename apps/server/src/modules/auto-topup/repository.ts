@@ -79,6 +79,11 @@ export function createAutoTopupRepository(database: Database) {
       return row;
     },
 
+    async findBySetupSession(sessionId: string): Promise<AutoTopupRow | undefined> {
+      const [row] = await db.select().from(autoTopups).where(eq(autoTopups.setupSessionId, sessionId));
+      return row;
+    },
+
     /** The card a completed card page saved, in place of any earlier one (whose id is returned so
      * it can be forgotten at the provider). Null when this page was not the account's latest. */
     async saveCard(
@@ -180,15 +185,19 @@ export function createAutoTopupRepository(database: Database) {
     },
 
     /** A charge's outcome, in the settlement's transaction: a paid one starts the failure count
-     * again; a failed one adds to it and the third in a row turns auto top-up off. */
+     * again, and re-arms at once when its credit lifted the balance to the threshold (not only
+     * when a later balance change is judged: usage in that second must not hide the rise); a
+     * failed one adds to the count and the third in a row turns auto top-up off. */
     async recordOutcome(tx: Tx, userId: string, paid: boolean, maxFailures: number) {
       const { rows } = await tx.execute<{ failures: number; enabled: boolean }>(sql`
-        UPDATE auto_topups
-           SET failures = CASE WHEN ${paid} THEN 0 ELSE failures + 1 END,
-               enabled = CASE WHEN ${paid} THEN enabled ELSE enabled AND failures + 1 < ${maxFailures} END,
+        UPDATE auto_topups a
+           SET failures = CASE WHEN ${paid} THEN 0 ELSE a.failures + 1 END,
+               enabled = CASE WHEN ${paid} THEN a.enabled ELSE a.enabled AND a.failures + 1 < ${maxFailures} END,
+               crossed_at = CASE WHEN ${paid} AND u.balance_bytes >= a.threshold_bytes THEN NULL ELSE a.crossed_at END,
                updated_at = now()
-         WHERE user_id = ${userId}
-        RETURNING failures, enabled`);
+          FROM users u
+         WHERE a.user_id = ${userId} AND u.id = a.user_id
+        RETURNING a.failures, a.enabled`);
       return rows[0] ? { failures: Number(rows[0].failures), enabled: rows[0].enabled } : null;
     },
 

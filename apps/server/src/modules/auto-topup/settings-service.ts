@@ -19,6 +19,7 @@ import { SANDBOX_CARDS } from "./card-vault.ts";
 import type { AutoTopupRepository, AutoTopupRow } from "./repository.ts";
 
 const CARD_UNAVAILABLE = "Card payments are not available.";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Deps {
   database: Database;
@@ -136,9 +137,10 @@ export function createAutoTopupSettings({ database, repository, vault, vaults, c
 
     /** A provider says a card page was completed (Stripe's checkout.session.completed in setup
      * mode). False when the session is not one of ours or not completed. */
-    async setupCompleted(sessionId: string, setupId: string): Promise<boolean> {
+    async setupCompleted(sessionId: string): Promise<boolean> {
       const provider = vaults.stripe;
-      return provider ? completeSetup(provider, sessionId, setupId) : false;
+      const row = await repository.findBySetupSession(sessionId);
+      return provider && row?.setupId ? completeSetup(provider, sessionId, row.setupId) : false;
     },
 
     /** The sandbox card page saved a test card. */
@@ -156,7 +158,8 @@ export function createAutoTopupSettings({ database, repository, vault, vaults, c
       return read(userId);
     },
 
-    findSetup: (setupId: string) => repository.findBySetup(setupId),
+    findSetup: (setupId: string) =>
+      UUID.test(setupId) ? repository.findBySetup(setupId) : Promise.resolve(undefined),
   };
 }
 

@@ -202,6 +202,11 @@ export async function stripeWebhookRoutes(app: App) {
       } catch {
         throw new AppError(400, INVALID_SIGNATURE, "bad_signature");
       }
+      if (event.type === "checkout.session.completed" && event.data.object.mode === "setup") {
+        // A card page of auto top-up (setup mode): the card is read back from Stripe and saved.
+        await app.autoTopup.settings.setupCompleted(event.data.object.id);
+        return { success: true as const };
+      }
       const meaning = meaningOf(event);
       if (meaning?.about === "session") await applySession(app, request.log, event, meaning);
       if (meaning?.about === "payment") {
