@@ -1,6 +1,17 @@
 import { X509Certificate } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { z } from "zod";
+import {
+  ConfigError,
+  type Env,
+  listOf,
+  parseEnv,
+  portNumber,
+  positiveNumber,
+  readWith,
+  refuse,
+  urlWithProtocols,
+} from "./env-parsing.ts";
 import { parseCidr } from "./ip-address.ts";
 import { parseUpstream, type UpstreamSpec } from "./upstreams.ts";
 
@@ -46,7 +57,9 @@ export interface GatewayConfig {
   /** DATA_DIR: where the usage journal and this instance's id survive a restart (absent: no
    * journal, a new instance id per start; decision 007). */
   stateDir: string | undefined;
-  /** The largest byte lease one instance takes of a balance at once (decision 007). */
+  /** The largest byte lease one instance takes of a balance at once (decision 007): at the
+   * default 256 MiB and ~1.5 GB/s one instance renews ~6 times a second, and what an account can
+   * overdraw stays below instances × this. */
   leaseMaxBytes: number;
   /** DNS hook for the egress guard; default is the system resolver. */
   resolveHost?: ResolveHost;
@@ -68,6 +81,8 @@ export interface GatewayConfig {
    * embedders; an operator sets NODE_EXTRA_CA_CERTS). */
   originCa?: string;
 }
+
+export { ConfigError, parseEnv, portNumber, urlWithProtocols };
 
 export const defaultGatewayConfig: GatewayConfig = {
   host: "0.0.0.0",
@@ -95,64 +110,6 @@ export const defaultGatewayConfig: GatewayConfig = {
   headTimeoutMs: 15_000,
   splice: "auto",
 };
-
-type Env = Record<string, string | undefined>;
-
-/** A configuration value that stops the program; the message names every bad variable. */
-export class ConfigError extends Error {
-  constructor(readonly problems: string[]) {
-    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
-    this.name = "ConfigError";
-  }
-}
-
-/** A port number from `min` (0 only where "any free port" makes sense) to 65535. */
-export const portNumber = (min: 0 | 1) =>
-  z.coerce
-    .number({ error: "must be a port number" })
-    .int("must be a whole number")
-    .min(min, `must be between ${min} and 65535`)
-    .max(65535, `must be between ${min} and 65535`);
-
-export const positiveNumber = (fallback: number) =>
-  z.coerce.number({ error: "must be a number" }).positive("must be greater than 0").default(fallback);
-
-export const urlWithProtocols = (protocols: string[]) =>
-  z.string().refine(
-    (value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    },
-    `must be a URL starting with ${protocols.map((p) => `${p}//`).join(" or ")}`,
-  );
-
-function refuse(message: string): never {
-  throw new Error(message);
-}
-
-/** A variable that `read` turns into its value, throwing with the reason when it is wrong. */
-const readWith = <T>(read: (text: string) => T) =>
-  z.string().transform((text, ctx): T => {
-    try {
-      return read(text);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: (error as Error).message });
-      return z.NEVER;
-    }
-  });
-
-/** A comma list, each entry read by `read`; blanks between commas are dropped. */
-const listOf = <T>(read: (entry: string) => T) =>
-  readWith((text) =>
-    text
-      .split(",")
-      .map((entry) => entry.trim())
-      .filter(Boolean)
-      .map(read),
-  );
 
 /** "direct" or a comma list of http/https/socks5 proxy URLs; kept as text, checked here. */
 const upstreamList = listOf((entry) => {
@@ -256,26 +213,6 @@ export function checkGatewayEnv(env: GatewayEnv, ctx: z.RefinementCtx): void {
     const missing = env.GATEWAY_TLS_CERT ? "GATEWAY_TLS_KEY" : "GATEWAY_TLS_CERT";
     ctx.addIssue({ code: "custom", path: [missing], message: "must be set together with its pair" });
   }
-}
-
-const NAMES_NOT_ECHOED = /SECRET|KEY|TOKEN|PASSWORD|URL/;
-
-/** Parses `env` with `schema`, empty strings counting as unset; throws one ConfigError naming
- * each wrong variable (and its value, unless it may be a secret). */
-export function parseEnv<Schema extends z.ZodType>(schema: Schema, env: Env): z.output<Schema> {
-  const present = Object.fromEntries(
-    Object.entries(env).filter(([, value]) => value !== undefined && value !== ""),
-  );
-  const parsed = schema.safeParse(present);
-  if (parsed.success) return parsed.data;
-  throw new ConfigError(
-    parsed.error.issues.map((issue) => {
-      const name = String(issue.path[0] ?? "environment");
-      const raw = typeof issue.path[0] === "string" ? present[issue.path[0]] : undefined;
-      const echoed = raw === undefined || NAMES_NOT_ECHOED.test(name) || issue.message.includes(`"${raw}"`);
-      return `${name}: ${issue.message}${echoed ? "" : ` (got "${raw}")`}`;
-    }),
-  );
 }
 
 /** The gateway's settings from its parsed variables. */

@@ -4,9 +4,6 @@ import type { AccountBalance, LeaseBounds } from "./account-balance.ts";
 
 /** The first lease of an account (or its whole balance when that is less). */
 export const LEASE_MIN_BYTES = 4 * 1024 * 1024;
-/** The largest lease: at ~1.5 GB/s one instance renews ~6 times a second, and what an account
- * can overdraw stays below instances × this. */
-export const LEASE_MAX_BYTES = 256 * 1024 * 1024;
 /** A lease its instance stopped renewing (crash, kill -9, long outage) is reclaimed after this. */
 export const LEASE_TTL_SECONDS = 120;
 /** How often an instance looks for expired leases of other instances. */
