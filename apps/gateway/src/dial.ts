@@ -3,7 +3,7 @@ import tls from "node:tls";
 import { SocksClient } from "socks";
 import { IP_INFO_ADDRESS, IP_INFO_HOST } from "./egress-guard.ts";
 import { connectIpInfoAnswer } from "./ip-info-answer.ts";
-import { Refusal } from "./refusal.ts";
+import { DialFailure, Refusal } from "./refusal.ts";
 import { SharedReads } from "./shared-reads.ts";
 import type { DialObserver } from "./upstream-health.ts";
 import type { UpstreamSpec } from "./upstreams.ts";
@@ -259,8 +259,10 @@ export async function reachExit(upstream: UpstreamSpec): Promise<void> {
 const EXIT_REACHED =
   /upstream answered CONNECT with 50[234]|upstream closed during CONNECT|upstream CONNECT timed out|Socks5 proxy rejected/i;
 
-/** Whether a failed dial through `upstream` is the exit's own failure. */
-export function isExitFailure(upstream: UpstreamSpec, message: string): boolean {
+/** Whether a failed dial through `upstream` is the exit's own failure, read where the failure is
+ * made (the upstream's reply, or the SOCKS client library's message); everything downstream reads
+ * DialFailure.exitsFault. */
+function isExitFailure(upstream: UpstreamSpec, message: string): boolean {
   return upstream.kind !== "direct" && !EXIT_REACHED.test(message);
 }
 
@@ -300,10 +302,12 @@ export async function dial(
     observer?.connected(performance.now() - startedAt);
     return dialed;
   } catch (error) {
-    observer?.failed(isExitFailure(upstream, (error as Error).message));
-    throw new Refusal(
+    const exitsFault = isExitFailure(upstream, (error as Error).message);
+    observer?.failed(exitsFault);
+    throw new DialFailure(
       (error as NodeJS.ErrnoException).code === "ECONNREFUSED" ? "dial_refused" : "dial_failed",
       `Could not reach ${target.address}:${target.port} via ${upstream.id}: ${(error as Error).message}`,
+      exitsFault,
     );
   }
 }

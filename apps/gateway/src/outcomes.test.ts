@@ -4,6 +4,7 @@ import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Admitted } from "./admission.ts";
 import { ConnectionOutcomes } from "./outcomes.ts";
+import { dialTarget } from "./tunnel-setup.ts";
 
 /** A loopback address of its own, so port 443 is free whatever else runs on this machine. */
 const HOST = "127.0.0.77";
@@ -36,10 +37,17 @@ function tunnelTo(domain: string): Admitted {
   } as Admitted;
 }
 
+/** A tunnel's first steps: its dial, then its end watched, as openTunnel takes them. */
+async function dialTunnel(outcomes: ConnectionOutcomes, admitted: Admitted) {
+  const target = await dialTarget(admitted, outcomes);
+  outcomes.tunnelOpened(admitted, target);
+  return target;
+}
+
 describe("connection outcomes", () => {
   it("counts a tunnel to 443 whose target hung up before a TLS first flight as cut short", async () => {
     const outcomes = new ConnectionOutcomes(database, pino({ level: "silent" }));
-    const target = await outcomes.dialTunnel(tunnelTo("cut.example"));
+    const target = await dialTunnel(outcomes, tunnelTo("cut.example"));
     const closed = new Promise((resolve) => target.socket.once("close", resolve));
     // The meter takes the tunnel's bytes as they pass, as it does for every live tunnel.
     const take = () => {
@@ -63,7 +71,7 @@ describe("connection outcomes", () => {
 
   it("does not count a tunnel the client closed after one byte against the site", async () => {
     const outcomes = new ConnectionOutcomes(database, pino({ level: "silent" }));
-    const target = await outcomes.dialTunnel(tunnelTo("self-closed.example"));
+    const target = await dialTunnel(outcomes, tunnelTo("self-closed.example"));
     const closed = new Promise((resolve) => target.socket.once("close", resolve));
     if (target.reads) target.reads.sink = () => true;
     // What the relay does when the client sends one byte and hangs up: the byte, then our FIN.

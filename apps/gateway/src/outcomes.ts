@@ -1,18 +1,14 @@
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { Admitted } from "./admission.ts";
-import { dial, isExitFailure, type TargetSocket } from "./dial.ts";
-import { SPLICE_HALF_CLOSED } from "./native-splice.ts";
-import { DIAL_CAUSES, Refusal } from "./refusal.ts";
+import type { TargetSocket } from "./dial.ts";
+import { DialFailure, Refusal } from "./refusal.ts";
+import { type ConnectionEnd, TunnelEnd } from "./tunnel-end.ts";
 
-/** How one connection or request to a target ended, as the Intelligence learner counts it. */
-export type ConnectionEnd = "ok" | "dial_failure" | "reset" | "tls_cut" | "blocked_status";
+export type { ConnectionEnd };
 
 /** Statuses a site answers a client it refuses with. */
 const BLOCK_STATUSES = new Set([401, 403, 407, 429, 503]);
-/** A TLS server's first flight (ServerHello and certificate) is well over this: a tunnel to 443
- * whose target hung up having sent less never completed a handshake. */
-const TLS_FIRST_FLIGHT_BYTES = 512;
 /** Counters kept between flushes; beyond this many (domain, type, minute) keys new ones are
  * dropped, so a long database outage cannot grow memory without bound. */
 const MAX_KEYS = 20_000;
@@ -35,20 +31,6 @@ interface Counts {
   blocked_status: number;
 }
 
-/** The last minute asked for, and its text: formatting a date for every request cost more than
- * the rest of the recording. */
-let lastMinuteStart = Number.NaN;
-let lastMinuteText = "";
-
-function minuteOf(now: number): string {
-  const start = now - (now % 60_000);
-  if (start !== lastMinuteStart) {
-    lastMinuteText = new Date(start).toISOString();
-    lastMinuteStart = start;
-  }
-  return lastMinuteText;
-}
-
 const keyOf = (counts: Pick<Counts, "minute" | "proxyType" | "account" | "domain">) =>
   `${counts.minute} ${counts.proxyType} ${counts.account} ${counts.domain}`;
 
@@ -63,6 +45,10 @@ export class ConnectionOutcomes {
   /** Keys each account added since the last flush. */
   private keysByAccount = new Map<string, number>();
   private timer: NodeJS.Timeout | null = null;
+  /** The last minute asked for, and its text: formatting a date for every request cost more than
+   * the rest of the recording. */
+  private minuteStart = Number.NaN;
+  private minuteText = "";
 
   constructor(
     private readonly database: Database,
@@ -70,7 +56,7 @@ export class ConnectionOutcomes {
   ) {}
 
   record({ target, proxyType, account: balance }: Admitted, end: ConnectionEnd): void {
-    const minute = minuteOf(Date.now());
+    const minute = this.minuteOf(Date.now());
     const account = balance.userId;
     const key = keyOf({ minute, proxyType, account, domain: target.domain });
     let counts = this.counts.get(key);
@@ -100,60 +86,22 @@ export class ConnectionOutcomes {
     this.record(admitted, BLOCK_STATUSES.has(status) ? "blocked_status" : "ok");
   }
 
-  /** A plain request ended without a response: the target could not be reached, or hung up. */
+  /** A plain request or a tunnel failed before its answer: its dial (unless the exit itself
+   * failed, which says nothing about the site), or the target hung up or broke its answer. */
   failed(admitted: Admitted, error: unknown): void {
-    if (!(error instanceof Refusal) || error.code !== "upstream_failed") return;
-    const dialFailure = DIAL_CAUSES.has(error.reason);
-    // A dial the exit failed (unreachable, or it refused the request itself) says nothing about
-    // the site; anything after the dial (the site's hang-up, relayed by the exit) does.
-    if (dialFailure && isExitFailure(admitted.upstream, error.message)) return;
-    this.record(admitted, dialFailure ? "dial_failure" : "reset");
+    if (error instanceof DialFailure) {
+      if (!error.exitsFault) this.record(admitted, "dial_failure");
+      return;
+    }
+    if (error instanceof Refusal && error.code === "upstream_failed") this.record(admitted, "reset");
   }
 
-  /** dial() for a tunnel, reporting a failed dial now and the tunnel's end at close. Only the
-   * target's doing counts against the site: a reset or a hang-up before the client finished its
-   * side. A tunnel the client closed or reset first ended as the client wished, whatever the
-   * target sent (a client closing after one byte is not a handshake the site cut). */
-  async dialTunnel(admitted: Admitted): Promise<TargetSocket> {
-    let target: TargetSocket;
-    try {
-      target = await dial(admitted.upstream, admitted.target, admitted.exit);
-    } catch (error) {
-      if (!isExitFailure(admitted.upstream, (error as Error).message)) this.record(admitted, "dial_failure");
-      throw error;
-    }
-    const socket = target.socket;
-    let clientFirst = false;
-    let targetFirst = false;
-    let reset = false;
-    // Relayed in JavaScript, the client's FIN ends our writing; spliced, the relay says so.
-    const targetEnded = () => {
-      if (clientFirst || socket.writableEnded) clientFirst = true;
-      else targetFirst = true;
-    };
-    // Ahead of Node's own listener, which ends our side at once on a socket that is not half-open.
-    socket.prependOnceListener("end", targetEnded);
-    socket.on(SPLICE_HALF_CLOSED, (side: "client" | "target") => {
-      if (side === "target") targetEnded();
-      else if (!targetFirst) clientFirst = true;
-    });
-    socket.on("error", (error: NodeJS.ErrnoException) => {
-      if (clientFirst || socket.writableEnded) return;
-      reset ||= error.code === "ECONNRESET" || error.code === "EPIPE";
-    });
-    // Where the target's own traffic starts on the socket's counters. The billing cursor cannot
-    // tell: the meter moves it on every chunk, so at close it has seen almost nothing.
-    const unbilledAtStart = target.unbilled();
-    const readAtStart = target.socket.bytesRead - unbilledAtStart.received;
-    const writtenAtStart = target.socket.bytesWritten - unbilledAtStart.sent;
-    socket.once("close", () => {
-      const received = socket.bytesRead - readAtStart;
-      const sent = socket.bytesWritten - writtenAtStart;
-      const cutShort =
-        targetFirst && admitted.target.port === 443 && sent > 0 && received < TLS_FIRST_FLIGHT_BYTES;
-      this.record(admitted, reset ? "reset" : cutShort ? "tls_cut" : "ok");
-    });
-    return target;
+  /** A tunnel's target socket, dialled: its end is recorded at close. Only the target's doing
+   * counts against the site: a reset or a hang-up before the client finished its side. A tunnel
+   * the client closed or reset first ended as the client wished, whatever the target sent (a
+   * client closing after one byte is not a handshake the site cut). */
+  tunnelOpened(admitted: Admitted, target: TargetSocket): void {
+    new TunnelEnd(target, admitted.target.port, (end) => this.record(admitted, end));
   }
 
   start(): void {
@@ -200,6 +148,15 @@ export class ConnectionOutcomes {
       this.logger.warn({ err: error }, "connection outcomes not saved; kept for the next flush");
       for (const counts of batch) this.merge(counts);
     }
+  }
+
+  private minuteOf(now: number): string {
+    const start = now - (now % 60_000);
+    if (start !== this.minuteStart) {
+      this.minuteText = new Date(start).toISOString();
+      this.minuteStart = start;
+    }
+    return this.minuteText;
   }
 
   private merge(counts: Counts): void {

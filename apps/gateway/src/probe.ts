@@ -1,15 +1,9 @@
 import { Duplex } from "node:stream";
 import tls from "node:tls";
 import type { GatewayConfig } from "./config.ts";
-import {
-  carriesAbsoluteForm,
-  dial,
-  isExitFailure,
-  proxyAuthorization,
-  reachExit,
-  type TargetSocket,
-} from "./dial.ts";
+import { carriesAbsoluteForm, dial, proxyAuthorization, reachExit, type TargetSocket } from "./dial.ts";
 import { EgressGuard } from "./egress-guard.ts";
+import { DialFailure } from "./refusal.ts";
 import type { ProxyType } from "./tariff.ts";
 import { UpstreamPool } from "./upstream-pool.ts";
 import { fillTemplate } from "./upstreams.ts";
@@ -188,8 +182,8 @@ export class Prober {
     try {
       stream = streamOf(await dial(upstream, target, exit, absolute ? "plain-http" : "tunnel"));
     } catch (error) {
-      const message = (error as Error).message;
-      return failed(`${isExitFailure(upstream, message) ? "exit" : "connect"}: ${message}`);
+      const exitsFault = error instanceof DialFailure && error.exitsFault;
+      return failed(`${exitsFault ? "exit" : "connect"}: ${(error as Error).message}`);
     }
     try {
       if (scheme === "https") stream = await secure(stream, host, this.targetCa);

@@ -140,9 +140,6 @@ const CAUSES = {
 
 export type RefusalCause = keyof typeof CAUSES;
 
-/** The causes of a failed dial: the site's or the exit's failure, not one after a response began. */
-export const DIAL_CAUSES: ReadonlySet<RefusalCause> = new Set(["dial_failed", "dial_refused"]);
-
 export const REFUSAL_CODES = [...new Set(Object.values(CAUSES).map((cause) => cause.code))] as RefusalCode[];
 
 /** A connection refused before it was counted (at a connection cap) or before its request was
@@ -176,6 +173,19 @@ export class Refusal extends Error {
     this.status = info.status;
     this.statusText = info.reason;
     this.socksReply = info.socksReply;
+  }
+}
+
+/** A dial that failed. `exitsFault`: the exit itself failed (it could not be reached, or it
+ * refused the request itself), which says nothing about the site; otherwise the exit answered and
+ * the target did not (or, dialled directly, the target failed). */
+export class DialFailure extends Refusal {
+  constructor(
+    reason: "dial_failed" | "dial_refused",
+    message: string,
+    readonly exitsFault: boolean,
+  ) {
+    super(reason, message);
   }
 }
 

@@ -2,9 +2,11 @@ import type net from "node:net";
 import type { Duplex } from "node:stream";
 import type { AccountBalance } from "./account-balance.ts";
 import type { Admitted } from "./admission.ts";
+import { type DialMode, dial, type TargetSocket } from "./dial.ts";
 import type { Flow } from "./meter.ts";
 import type { ResponseProgress } from "./plain-request.ts";
 import { Refusal } from "./refusal.ts";
+import type { ConnectionOutcomes } from "./outcomes.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
 import { SubuserAllowance } from "./subuser-allowance.ts";
@@ -82,11 +84,26 @@ export function openFlow(
   return flow;
 }
 
+/** The dial step: the chosen exit, then the target through it. A failure is recorded as the
+ * site's when it was (outcomes only record; they never dial). */
+export async function dialTarget(
+  admitted: Admitted,
+  outcomes: ConnectionOutcomes,
+  mode: DialMode = "tunnel",
+): Promise<TargetSocket> {
+  try {
+    return await dial(admitted.upstream, admitted.target, admitted.exit, mode);
+  } catch (error) {
+    outcomes.failed(admitted, error);
+    throw error;
+  }
+}
+
 /**
- * The steps every tunnel takes once it is admitted, whatever protocol asked for it (HTTP
- * CONNECT, SOCKS5): dial the exit (its outcome recorded), open the meter flow, tell the client
- * it is established (`established` writes the front-end's own answer), and relay until both
- * sides are done. `reader` holds what the client sent past its request.
+ * The steps every tunnel takes once it is admitted and routed, whatever protocol asked for it
+ * (HTTP CONNECT, SOCKS5): dial → meter → relay, its outcome recorded at the end. `established`
+ * writes the front-end's own answer once the target is reached. `reader` holds what the client
+ * sent past its request.
  */
 export async function openTunnel(
   client: Duplex,
@@ -95,12 +112,13 @@ export async function openTunnel(
   deps: Pick<SessionDeps, "outcomes" | "meter" | "metrics" | "logger">,
   established: () => void,
 ): Promise<void> {
-  const dialed = await deps.outcomes.dialTunnel(admitted);
+  const dialed = await dialTarget(admitted, deps.outcomes);
   const target = dialed.socket;
   if (client.destroyed) {
     target.destroy();
     return;
   }
+  deps.outcomes.tunnelOpened(admitted, dialed);
   target.setNoDelay(true);
   const flow = openFlow(client, admitted, deps, "connect");
   flow.attach(dialed);
