@@ -39,7 +39,7 @@ function tunnelTo(domain: string): Admitted {
 
 /** A tunnel's first steps: its dial, then its end watched, as openTunnel takes them. */
 async function dialTunnel(outcomes: ConnectionOutcomes, admitted: Admitted) {
-  const target = await dialTarget(admitted, outcomes);
+  const target = await dialTarget(admitted);
   outcomes.tunnelOpened(admitted, target);
   return target;
 }

@@ -1,6 +1,6 @@
 import type { Duplex } from "node:stream";
 import type { Admitted } from "./admission.ts";
-import { carriesAbsoluteForm, dial, proxyAuthorization } from "./dial.ts";
+import { carriesAbsoluteForm, proxyAuthorization } from "./dial.ts";
 import {
   ChunkedScanner,
   type Framing,
@@ -18,9 +18,13 @@ import {
 import type { Flow } from "./meter.ts";
 import { isSecureUrl, openOriginTls } from "./origin-tls.ts";
 import { Refusal } from "./refusal.ts";
+import type { SessionDeps } from "./session-deps.ts";
 import { type SocketReader, writeAll } from "./socket-reader.ts";
-import { poolKey, type TargetConnection, type TargetPool } from "./target-pool.ts";
+import { poolKey, type TargetConnection } from "./target-pool.ts";
 import { splice } from "./tunnel.ts";
+import { dialTarget, openFlow, type ResponseProgress } from "./tunnel-setup.ts";
+
+const noop = () => {};
 
 /** Told on a response (and a CONNECT's 200) when a sticky session's exit went down and the
  * session was given another: the exit IP changed. */
@@ -88,20 +92,26 @@ export interface PlainRequest {
   framing: Framing;
   clientKeepAlive: boolean;
   admitted: Admitted;
-  /** Told the final response status (the Intelligence learner counts refusals per domain). */
-  onResponse?: (status: number) => void;
-  /** Set as the response goes out, so a cut knows what the client can still be told. */
-  progress?: ResponseProgress;
-  /** A CA trusted besides Node's roots for `https://` sites (tests; operators set
-   * NODE_EXTRA_CA_CERTS). */
-  originCa?: string;
 }
 
-/** How far a plain request's response has gone to the client. */
-export interface ResponseProgress {
-  headSent: boolean;
-  /** Its body ends with the connection: a cut cannot be told from the end but by a reset. */
-  closeDelimited: boolean;
+/** What became of the client connection after one request. */
+export type Outcome = "keep-alive" | "close" | "spliced";
+
+/** The request head for the target: origin form to a site, absolute form to an HTTP(S) upstream,
+ * whose additions (the longer request line, the upstream's Proxy-Authorization) are the proxy's
+ * own bytes, never billed. */
+function targetHead({ head, url, admitted }: PlainRequest): { text: string; proxyBytes: number } {
+  // RFC 9112 §3.2.2: with an absolute-form target the proxy's Host is the target's authority.
+  const headers = forwardedHeaders(head.headers.filter((h) => h.key !== "host"));
+  // An HTTP/1.0 client's request goes on as HTTP/1.0, so the site answers with a body such a
+  // client can read (never chunked: RFC 9112 §6.1), as squid and tinyproxy deliver it.
+  const version = head.version === "1.0" ? "HTTP/1.0" : "HTTP/1.1";
+  const originHead = `${head.method} ${originForm(head.target)} ${version}\r\nHost: ${url.host}\r\n${headers}\r\n`;
+  // Through an HTTP(S) upstream the request goes to the upstream in absolute form, unless the
+  // gateway speaks TLS to an https:// site itself over a tunnel through it.
+  if (isSecureUrl(url) || !carriesAbsoluteForm(admitted.upstream)) return { text: originHead, proxyBytes: 0 };
+  const text = `${head.method} ${head.target} ${version}\r\nHost: ${url.host}\r\n${proxyAuthorization(admitted.upstream)}${headers}\r\n`;
+  return { text, proxyBytes: Buffer.byteLength(text) - Buffer.byteLength(originHead) };
 }
 
 /** A response head the gateway cannot relay (over 64 KiB, malformed): the client gets a 502
@@ -116,61 +126,107 @@ function refusedResponse(connection: TargetConnection, error: unknown): Refusal 
   return new Refusal("upstream_failed", `The destination sent ${what}`);
 }
 
-/** A new connection for one request: plain TCP (through the exit in absolute form when it is an
- * HTTP(S) proxy), or TLS to an `https://` site over a tunnel. */
-async function connectTarget(request: PlainRequest, pool: TargetPool): Promise<TargetConnection> {
-  const { admitted, url } = request;
-  const secure = isSecureUrl(url);
-  const mode = !secure && carriesAbsoluteForm(admitted.upstream) ? "plain-http" : "tunnel";
-  const dialed = await dial(admitted.upstream, admitted.target, admitted.exit, mode);
-  return secure ? openOriginTls(dialed, url.hostname, request.originCa) : pool.wrap(dialed);
+interface FinalResponse {
+  head: ResponseHead;
+  /** The head's bytes as the target sent them. */
+  raw: Buffer;
 }
-
-/** What became of the client connection after one request. */
-export type Outcome = "keep-alive" | "close" | "spliced";
 
 /**
  * Relays one absolute-URI request: origin-form head and raw body to the target (kept-alive
  * connection when there is one), then the response head and raw body back. Bytes are billed
- * from the target socket's counters: exactly what the target sent and received.
+ * from the target socket's counters: exactly what the target sent and received. The request's
+ * steps after admission: dial (or a pooled connection) → relay → meter → outcome.
  */
-export async function relayPlainRequest(
-  client: Duplex,
-  clientReader: SocketReader,
-  request: PlainRequest,
-  openFlow: () => Flow,
-  pool: TargetPool,
-  onSplicedDone: () => void,
-): Promise<Outcome> {
-  const { head, url, admitted } = request;
-  const secure = isSecureUrl(url);
-  // A TLS connection is verified for one host name: only requests for that name may reuse it.
-  const key = `${poolKey(admitted.upstream, admitted.target)}${secure ? ` tls ${url.hostname}` : ""}`;
-  // RFC 9112 §3.2.2: with an absolute-form target the proxy's Host is the target's authority.
-  const headers = forwardedHeaders(head.headers.filter((h) => h.key !== "host"));
-  // An HTTP/1.0 client's request goes on as HTTP/1.0, so the site answers with a body such a
-  // client can read (never chunked: RFC 9112 §6.1), as squid and tinyproxy deliver it.
-  const version = head.version === "1.0" ? "HTTP/1.0" : "HTTP/1.1";
-  const originHead = `${head.method} ${originForm(head.target)} ${version}\r\nHost: ${url.host}\r\n${headers}\r\n`;
-  // Through an HTTP(S) upstream the request goes to the upstream in absolute form; what that adds
-  // (the longer request line, the upstream's Proxy-Authorization) is the proxy's, not billed.
-  const absolute = !secure && carriesAbsoluteForm(admitted.upstream);
-  const headText = absolute
-    ? `${head.method} ${head.target} ${version}\r\nHost: ${url.host}\r\n${proxyAuthorization(admitted.upstream)}${headers}\r\n`
-    : originHead;
-  const proxyBytes = Buffer.byteLength(headText) - Buffer.byteLength(originHead);
-
-  let target: TargetConnection | null = pool.acquire(key);
-  let response: ResponseHead | null = null;
-  let responseBuffer: Buffer = Buffer.alloc(0);
-  let requestBody: Promise<boolean> = Promise.resolve(true);
-  let requestBodyDone = request.framing.kind === "none";
+export class PlainRelay {
+  private target: TargetConnection | null;
+  /** Opened with the first target connection: a request refused before that (the destination
+   * could not be reached) is not counted, as a refused CONNECT is not. */
+  private flow: Flow | null = null;
+  private requestBody: Promise<boolean> = Promise.resolve(true);
+  private requestBodyDone: boolean;
   /** The client's chunked body broke its framing: the target was cut before the bad bytes. */
-  let malformedBody: MalformedMessage | null = null;
-  for (let attempt = 0; response === null; attempt++) {
-    target ??= await connectTarget(request, pool);
-    const connection: TargetConnection = target;
-    const flow = openFlow();
+  private malformedBody: MalformedMessage | null = null;
+  private readonly key: string;
+  private readonly sent: { text: string; proxyBytes: number };
+  /** Set as the response goes out, so a cut knows what the client can still be told. */
+  private readonly progress: ResponseProgress = { headSent: false, closeDelimited: false };
+  /** `https://` in absolute form: the gateway speaks TLS to the site, as squid does. */
+  private readonly secure: boolean;
+
+  constructor(
+    private readonly client: Duplex,
+    private readonly clientReader: SocketReader,
+    private readonly request: PlainRequest,
+    private readonly deps: Pick<
+      SessionDeps,
+      "pool" | "meter" | "metrics" | "outcomes" | "logger" | "originCa"
+    >,
+  ) {
+    this.secure = isSecureUrl(request.url);
+    // A TLS connection is verified for one host name: only requests for that name may reuse it.
+    const key = poolKey(request.admitted.upstream, request.admitted.target);
+    this.key = this.secure ? `${key} tls ${request.url.hostname}` : key;
+    this.sent = targetHead(request);
+    this.target = deps.pool.acquire(this.key);
+    this.requestBodyDone = request.framing.kind === "none";
+  }
+
+  /** The whole request; its failure is recorded as the site's where it was, and its flow is
+   * finished unless a switched protocol (101) keeps it open (the splice finishes it at close). */
+  async run(): Promise<Outcome> {
+    let outcome: Outcome = "close";
+    try {
+      const response = await this.send();
+      outcome = await this.answer(response);
+      return outcome;
+    } catch (error) {
+      // The account ran dry before the answer began: the client is told so, not the symptom.
+      const cause = this.flow?.cutCause;
+      if (cause && !this.progress.headSent) throw cause;
+      this.deps.outcomes.failed(this.request.admitted, error);
+      throw error;
+    } finally {
+      if (outcome !== "spliced") this.flow?.finish();
+    }
+  }
+
+  private meterFlow(): Flow {
+    this.flow ??= openFlow(this.client, this.request.admitted, this.deps, "http", this.progress);
+    return this.flow;
+  }
+
+  /** Sends the request until a final response head arrives. A kept-alive target connection the
+   * target had already given up is replaced once, when nothing of the request is lost by it. */
+  private async send(): Promise<FinalResponse> {
+    const { framing } = this.request;
+    for (let attempt = 0; ; attempt++) {
+      this.target ??= await this.connectTarget();
+      const connection = this.target;
+      const outcome = await this.attempt(connection);
+      if (typeof outcome !== "string") return outcome;
+      connection.socket.destroy();
+      this.target = null;
+      if (this.malformedBody) throw this.malformedBody;
+      if (!(connection.reused && attempt === 0 && framing.kind === "none"))
+        throw new Refusal("upstream_failed", outcome);
+    }
+  }
+
+  /** A new connection for the request: plain TCP (through the exit in absolute form when it is
+   * an HTTP(S) proxy), or TLS to an `https://` site over a tunnel. */
+  private async connectTarget(): Promise<TargetConnection> {
+    const { admitted, url } = this.request;
+    const absolute = !this.secure && carriesAbsoluteForm(admitted.upstream);
+    const dialed = await dialTarget(admitted, absolute ? "plain-http" : "tunnel");
+    return this.secure
+      ? openOriginTls(dialed, url.hostname, this.deps.originCa)
+      : this.deps.pool.wrap(dialed);
+  }
+
+  /** One try on `connection`: the final response, or why there was none. */
+  private async attempt(connection: TargetConnection): Promise<FinalResponse | string> {
+    const flow = this.meterFlow();
     // The account ran dry while this request waited (a retry on a fresh connection): no resend.
     if (flow.cutCause) {
       connection.socket.destroy();
@@ -178,120 +234,127 @@ export async function relayPlainRequest(
     }
     flow.attach(connection.target);
     connection.socket.setTimeout(TARGET_INACTIVITY_MS);
-    connection.target.excuseWritten(proxyBytes);
-    if (!(await writeAll(connection.socket, headText))) {
-      connection.socket.destroy();
-      if (connection.reused && attempt === 0 && request.framing.kind === "none") {
-        target = null;
-        continue;
-      }
-      throw new Refusal("upstream_failed", "The destination closed the connection");
-    }
-    if (request.framing.kind !== "none") {
-      requestBody = relayBody(clientReader, connection.socket, request.framing, flow).then(
-        (done) => {
-          requestBodyDone = done;
-          return done;
-        },
-        (error: unknown) => {
-          // A malformed chunked body from the client: the target never gets the bad bytes, and
-          // the client is refused (the session answers 400 and closes).
-          malformedBody =
-            error instanceof MalformedMessage ? error : new MalformedMessage("broken request body");
-          connection.socket.destroy();
-          return false;
-        },
-      );
-    }
-    // Interim 1xx responses (100 Continue) go straight to the client; the final one follows.
+    connection.target.excuseWritten(this.sent.proxyBytes);
+    if (!(await writeAll(connection.socket, this.sent.text))) return "The destination closed the connection";
+    if (this.request.framing.kind !== "none") this.relayRequestBody(connection, flow);
+    const response = await this.finalHead(connection, flow);
+    return response ?? "The destination closed the connection without answering";
+  }
+
+  private relayRequestBody(connection: TargetConnection, flow: Flow): void {
+    this.requestBody = relayBody(this.clientReader, connection.socket, this.request.framing, flow).then(
+      (done) => {
+        this.requestBodyDone = done;
+        return done;
+      },
+      (error: unknown) => {
+        // A malformed chunked body from the client: the target never gets the bad bytes, and
+        // the client is refused (the session answers 400 and closes).
+        this.malformedBody =
+          error instanceof MalformedMessage ? error : new MalformedMessage("broken request body");
+        connection.socket.destroy();
+        return false;
+      },
+    );
+  }
+
+  /** Interim 1xx responses (100 Continue) go straight to the client; the final one is returned
+   * (null: the target closed without one). */
+  private async finalHead(connection: TargetConnection, flow: Flow): Promise<FinalResponse | null> {
     for (;;) {
       let raw: { buffer: Buffer; end: number } | null;
       try {
         raw = await readHead(connection.reader);
       } catch (error) {
-        if (malformedBody) throw malformedBody;
+        if (this.malformedBody) throw this.malformedBody;
         if (error instanceof MalformedMessage) throw refusedResponse(connection, error);
         throw error;
       }
-      if (!raw) break;
+      if (!raw) return null;
       let parsed: ResponseHead;
       try {
         parsed = parseResponseHead(raw.buffer, raw.end);
         // Checked before the head is billed: a head whose body cannot be framed is refused too.
-        responseFraming(parsed, head.method);
+        responseFraming(parsed, this.request.head.method);
       } catch (error) {
         throw refusedResponse(connection, error);
       }
       flow.poll();
       if (parsed.status >= 100 && parsed.status < 200 && parsed.status !== 101) {
-        await writeAll(client, raw.buffer.subarray(0, raw.end));
+        await writeAll(this.client, raw.buffer.subarray(0, raw.end));
         continue;
       }
-      response = parsed;
-      request.onResponse?.(parsed.status);
-      responseBuffer = raw.buffer.subarray(0, raw.end);
-      break;
-    }
-    if (response) break;
-    if (malformedBody) throw malformedBody;
-    // The target closed without answering: a kept-alive connection it had already given up.
-    connection.socket.destroy();
-    target = null;
-    if (!(connection.reused && attempt === 0 && request.framing.kind === "none")) {
-      throw new Refusal("upstream_failed", "The destination closed the connection without answering");
+      this.deps.outcomes.response(this.request.admitted, parsed.status);
+      return { head: parsed, raw: raw.buffer.subarray(0, raw.end) };
     }
   }
-  const connection = target as TargetConnection;
-  const flow = openFlow();
 
-  if (response.status === 101) {
-    await writeAll(client, responseBuffer);
-    splice(client, clientReader.detach(), connection.socket, connection.reader, flow, onSplicedDone);
-    return "spliced";
+  /** The response to the client: a switched protocol becomes a tunnel; anything else is relayed
+   * as framed, and the target connection goes back to the pool when it can carry another. */
+  private async answer(response: FinalResponse): Promise<Outcome> {
+    const connection = this.target as TargetConnection;
+    const flow = this.meterFlow();
+    if (response.head.status === 101) {
+      await writeAll(this.client, response.raw);
+      splice(this.client, this.clientReader.detach(), connection.socket, connection.reader, flow, noop);
+      return "spliced";
+    }
+    const framing = responseFraming(response.head, this.request.head.method);
+    const clientKeepAlive = this.keepsClient(framing);
+    if (!(await this.relayResponse(connection, response.head, framing, clientKeepAlive, flow))) {
+      connection.socket.destroy();
+      this.client.destroy();
+      return "close";
+    }
+    connection.socket.setTimeout(0);
+    if (!this.requestBodyDone) {
+      // The target answered before the client finished its body: neither side can be reused. The
+      // relay of the body stops with the target (the session then drains and closes the client).
+      connection.socket.destroy();
+      await this.requestBody;
+      return "close";
+    }
+    await this.requestBody;
+    if (framing.kind !== "close" && keepsAlive(response.head.version, response.head.headers))
+      this.deps.pool.release(this.key, connection);
+    else connection.socket.destroy();
+    return clientKeepAlive ? "keep-alive" : "close";
   }
 
-  const framing: Framing = responseFraming(response, head.method);
-  // A body that ends with the connection cannot be re-framed for a kept-alive client, and a
-  // chunked body cannot go to an HTTP/1.0 client: both end the client connection. So does an
-  // answer that came before the client's body was all sent (a 401 to an upload): the rest of
-  // the body is not wanted, and the connection is closed after the answer.
-  const clientKeepAlive =
-    request.clientKeepAlive &&
-    requestBodyDone &&
-    framing.kind !== "close" &&
-    !(framing.kind === "chunked" && head.version === "1.0");
-  const moved = admitted.sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
-  const clientHead = `${response.statusLine}\r\n${forwardedHeaders(response.headers)}${moved}Connection: ${clientKeepAlive ? "keep-alive" : "close"}\r\n\r\n`;
-  if (request.progress) {
-    request.progress.headSent = true;
-    request.progress.closeDelimited = framing.kind === "close";
+  /** A body that ends with the connection cannot be re-framed for a kept-alive client, and a
+   * chunked body cannot go to an HTTP/1.0 client: both end the client connection. So does an
+   * answer that came before the client's body was all sent (a 401 to an upload): the rest of the
+   * body is not wanted, and the connection is closed after the answer. */
+  private keepsClient(framing: Framing): boolean {
+    return (
+      this.request.clientKeepAlive &&
+      this.requestBodyDone &&
+      framing.kind !== "close" &&
+      !(framing.kind === "chunked" && this.request.head.version === "1.0")
+    );
   }
-  let complete = false;
-  // The head and the body bytes already read leave in one write (one packet for small replies).
-  client.cork();
-  process.nextTick(() => client.uncork());
-  try {
-    if (await writeAll(client, clientHead))
-      complete = await relayBody(connection.reader, client, framing, flow);
-  } catch (error) {
-    if (!(error instanceof MalformedMessage)) throw error;
+
+  /** The response head and body to the client; false when either side went away first. */
+  private async relayResponse(
+    connection: TargetConnection,
+    response: ResponseHead,
+    framing: Framing,
+    clientKeepAlive: boolean,
+    flow: Flow,
+  ): Promise<boolean> {
+    const moved = this.request.admitted.sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
+    this.progress.headSent = true;
+    this.progress.closeDelimited = framing.kind === "close";
+    const clientHead = `${response.statusLine}\r\n${forwardedHeaders(response.headers)}${moved}Connection: ${clientKeepAlive ? "keep-alive" : "close"}\r\n\r\n`;
+    // The head and the body bytes already read leave in one write (one packet for small replies).
+    this.client.cork();
+    process.nextTick(() => this.client.uncork());
+    try {
+      if (!(await writeAll(this.client, clientHead))) return false;
+      return await relayBody(connection.reader, this.client, framing, flow);
+    } catch (error) {
+      if (!(error instanceof MalformedMessage)) throw error;
+      return false;
+    }
   }
-  if (!complete) {
-    connection.socket.destroy();
-    client.destroy();
-    return "close";
-  }
-  connection.socket.setTimeout(0);
-  if (!requestBodyDone) {
-    // The target answered before the client finished its body: neither side can be reused. The
-    // relay of the body stops with the target (the session then drains and closes the client).
-    connection.socket.destroy();
-    await requestBody;
-    return "close";
-  }
-  await requestBody;
-  if (framing.kind !== "close" && keepsAlive(response.version, response.headers))
-    pool.release(key, connection);
-  else connection.socket.destroy();
-  return clientKeepAlive ? "keep-alive" : "close";
 }

@@ -27,7 +27,14 @@ const CREDENTIAL_REFUSALS: ReadonlySet<RefusalCode> = new Set([
   "bad_username_option",
 ]);
 
-class SocksFailure extends Error {}
+class SocksFailure extends Error {
+  constructor(
+    message: string,
+    readonly reply?: SocksReplyCode,
+  ) {
+    super(message);
+  }
+}
 
 /** Reads one message: accumulates chunks until `parse` has a whole one (the rest is put back). */
 async function readMessage<T>(reader: SocketReader, parse: (bytes: Buffer) => Parsed<T>): Promise<T> {
@@ -38,13 +45,15 @@ async function readMessage<T>(reader: SocketReader, parse: (bytes: Buffer) => Pa
     buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
     const parsed = parse(buffer);
     if (parsed.kind === "need") continue;
-    if (parsed.kind === "invalid") {
-      throw Object.assign(new SocksFailure(parsed.message), { reply: parsed.reply });
-    }
+    if (parsed.kind === "invalid") throw new SocksFailure(parsed.message, parsed.reply);
     if (parsed.consumed < buffer.length) reader.unshift(buffer.subarray(parsed.consumed));
     return parsed.value;
   }
 }
+
+/** Who a SOCKS5 client turned out to be: its account and options, or the refusal that waits for
+ * its request to be answered (a refusal that is not about the credentials: balance, account). */
+type Identity = { account: AccountBalance; options: UsernameOptions } | { refusal: Refusal };
 
 /**
  * One SOCKS5 client (RFC 1928 with RFC 1929 username/password): the greeting, the credentials,
@@ -53,108 +62,126 @@ async function readMessage<T>(reader: SocketReader, parse: (bytes: Buffer) => Pa
  * accepted (balance, destination, account) is a reply code, and its reason is logged.
  */
 export function serveSocksClient(client: Duplex, deps: SessionDeps, reader = new SocketReader(client)): void {
-  client.on("error", () => {});
-  let done = false;
-  const deadline = setTimeout(() => {
-    if (done) return;
-    deps.metrics.refusals.labels("request_timeout").inc();
-    client.destroy();
-  }, deps.headTimeoutMs);
-  client.once("close", () => clearTimeout(deadline));
-  const fail = (bytes: Buffer | null) => {
-    done = true;
-    clearTimeout(deadline);
-    if (bytes && client.writable) client.end(bytes);
-    else client.destroy();
-    setTimeout(() => client.destroy(), 2_000).unref();
-  };
+  new SocksSession(client, deps, reader).start();
+}
 
-  async function handshake(): Promise<void> {
-    const { methods } = await readMessage(reader, parseGreeting);
-    // A client with credentials offers username/password: that is used whenever offered.
-    if (!methods.includes(SocksMethod.usernamePassword)) {
-      if (methods.includes(SocksMethod.noAuthentication) && (await withoutCredentials())) return;
-      deps.metrics.refusals.labels("auth_required").inc();
-      fail(methodChoice(SocksMethod.noneAcceptable));
-      return;
-    }
-    client.write(methodChoice(SocksMethod.usernamePassword));
-    const { username, password } = await readMessage(reader, parseUserPass);
-    let account: AccountBalance | null = null;
-    let presented: Presented | null = null;
-    /** A refusal that is not about the credentials waits for the request to be answered. */
-    let pending: Refusal | null = null;
-    try {
-      presented = deps.admission.credentials(username, password);
-      account = await deps.admission.authenticate(client, presented);
-    } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      deps.metrics.refusals.labels(error.code).inc();
-      if (CREDENTIAL_REFUSALS.has(error.code)) {
-        deps.logger.debug({ reason: error.code }, "SOCKS5 credentials refused");
-        fail(userPassStatus(false));
-        return;
-      }
-      pending = error;
-    }
-    client.write(userPassStatus(true));
-    const request = await readMessage(reader, parseRequest);
-    if (request.command !== SocksCommand.connect) {
-      fail(reply(SocksReply.commandNotSupported));
-      return;
-    }
-    if (pending || !account || !presented) throw pending ?? new Refusal("bad_request", "not admitted");
-    await connect(account, presented.options, request);
+class SocksSession {
+  private done = false;
+  private readonly deadline: NodeJS.Timeout;
+
+  constructor(
+    private readonly client: Duplex,
+    private readonly deps: SessionDeps,
+    private readonly reader: SocketReader,
+  ) {
+    client.on("error", () => {});
+    this.deadline = setTimeout(() => {
+      if (this.done) return;
+      deps.metrics.refusals.labels("request_timeout").inc();
+      client.destroy();
+    }, deps.headTimeoutMs);
+    client.once("close", () => clearTimeout(this.deadline));
   }
 
-  /** The no-authentication method, for a client whose address is on an account's IP allowlist
-   * (false: it is on none, and the method is not acceptable). A refusal of the account itself
-   * (balance, disabled) is the reply to its request. */
-  async function withoutCredentials(): Promise<boolean> {
-    let owner: AccountBalance | null = null;
-    let pending: Refusal | null = null;
-    try {
-      owner = await deps.admission.allowlisted(client);
-    } catch (error) {
-      if (!(error instanceof Refusal)) throw error;
-      pending = error;
-    }
-    if (!owner && !pending) return false;
-    client.write(methodChoice(SocksMethod.noAuthentication));
-    const request = await readMessage(reader, parseRequest);
-    if (request.command !== SocksCommand.connect) {
-      fail(reply(SocksReply.commandNotSupported));
-      return true;
-    }
-    if (pending || !owner) throw pending ?? new Refusal("bad_request", "not admitted");
-    await connect(owner, ALLOWLISTED_OPTIONS, request);
-    return true;
+  start(): void {
+    this.handshake().catch((error: unknown) => this.failed(error));
   }
 
-  async function connect(
-    account: AccountBalance,
-    options: UsernameOptions,
-    request: SocksRequest,
-  ): Promise<void> {
-    const admitted = await deps.admission.route(account, options, request.host, request.port);
-    done = true;
-    clearTimeout(deadline);
-    await openTunnel(client, reader, admitted, deps, () => client.write(reply(SocksReply.succeeded)));
+  private fail(bytes: Buffer | null): void {
+    this.done = true;
+    clearTimeout(this.deadline);
+    if (bytes && this.client.writable) this.client.end(bytes);
+    else this.client.destroy();
+    setTimeout(() => this.client.destroy(), 2_000).unref();
   }
 
-  handshake().catch((error: unknown) => {
+  private failed(error: unknown): void {
     if (error instanceof Refusal) {
-      deps.logger.info({ reason: error.code, message: error.message }, "SOCKS5 request refused");
-      if (!CREDENTIAL_REFUSALS.has(error.code)) deps.metrics.refusals.labels(error.code).inc();
-      fail(reply(error.socksReply as SocksReplyCode));
+      this.deps.logger.info({ reason: error.code, message: error.message }, "SOCKS5 request refused");
+      if (!CREDENTIAL_REFUSALS.has(error.code)) this.deps.metrics.refusals.labels(error.code).inc();
+      this.fail(reply(error.socksReply as SocksReplyCode));
       return;
     }
     if (error instanceof SocksFailure) {
-      const code = (error as SocksFailure & { reply?: SocksReplyCode }).reply;
-      fail(code === undefined ? null : reply(code));
+      this.fail(error.reply === undefined ? null : reply(error.reply));
       return;
     }
-    deps.logger.error({ err: error }, "SOCKS5 connection failed");
-    client.destroy();
-  });
+    this.deps.logger.error({ err: error }, "SOCKS5 connection failed");
+    this.client.destroy();
+  }
+
+  private async handshake(): Promise<void> {
+    const { methods } = await readMessage(this.reader, parseGreeting);
+    // A client with credentials offers username/password: that is used whenever offered.
+    let identity: Identity | null;
+    if (methods.includes(SocksMethod.usernamePassword)) identity = await this.withCredentials();
+    else {
+      identity = methods.includes(SocksMethod.noAuthentication) ? await this.withoutCredentials() : null;
+      if (!identity) {
+        this.deps.metrics.refusals.labels("auth_required").inc();
+        this.fail(methodChoice(SocksMethod.noneAcceptable));
+        return;
+      }
+    }
+    if (identity) await this.request(identity);
+  }
+
+  /** The username/password method; null when the credentials were refused (and answered so). */
+  private async withCredentials(): Promise<Identity | null> {
+    this.client.write(methodChoice(SocksMethod.usernamePassword));
+    const { username, password } = await readMessage(this.reader, parseUserPass);
+    let identity: Identity;
+    try {
+      const presented: Presented = this.deps.admission.credentials(username, password);
+      const account = await this.deps.admission.authenticate(this.client, presented);
+      identity = { account, options: presented.options };
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      this.deps.metrics.refusals.labels(error.code).inc();
+      if (CREDENTIAL_REFUSALS.has(error.code)) {
+        this.deps.logger.debug({ reason: error.code }, "SOCKS5 credentials refused");
+        this.fail(userPassStatus(false));
+        return null;
+      }
+      identity = { refusal: error };
+    }
+    this.client.write(userPassStatus(true));
+    return identity;
+  }
+
+  /** The no-authentication method, for a client whose address is on an account's IP allowlist
+   * (null: it is on none, and the method is not acceptable). A refusal of the account itself
+   * (balance, disabled) is the reply to its request. */
+  private async withoutCredentials(): Promise<Identity | null> {
+    let identity: Identity | null;
+    try {
+      const owner = await this.deps.admission.allowlisted(this.client);
+      identity = owner ? { account: owner, options: ALLOWLISTED_OPTIONS } : null;
+    } catch (error) {
+      if (!(error instanceof Refusal)) throw error;
+      identity = { refusal: error };
+    }
+    if (identity) this.client.write(methodChoice(SocksMethod.noAuthentication));
+    return identity;
+  }
+
+  /** The client's request: CONNECT becomes a tunnel; BIND and UDP ASSOCIATE are not supported. */
+  private async request(identity: Identity): Promise<void> {
+    const request = await readMessage(this.reader, parseRequest);
+    if (request.command !== SocksCommand.connect) {
+      this.fail(reply(SocksReply.commandNotSupported));
+      return;
+    }
+    if ("refusal" in identity) throw identity.refusal;
+    await this.connect(identity.account, identity.options, request);
+  }
+
+  private async connect(account: AccountBalance, options: UsernameOptions, request: SocksRequest) {
+    const admitted = await this.deps.admission.route(account, options, request.host, request.port);
+    this.done = true;
+    clearTimeout(this.deadline);
+    await openTunnel(this.client, this.reader, admitted, this.deps, () =>
+      this.client.write(reply(SocksReply.succeeded)),
+    );
+  }
 }

@@ -4,13 +4,18 @@ import type { AccountBalance } from "./account-balance.ts";
 import type { Admitted } from "./admission.ts";
 import { type DialMode, dial, type TargetSocket } from "./dial.ts";
 import type { Flow } from "./meter.ts";
-import type { ResponseProgress } from "./plain-request.ts";
 import { Refusal } from "./refusal.ts";
-import type { ConnectionOutcomes } from "./outcomes.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
 import { SubuserAllowance } from "./subuser-allowance.ts";
 import { splice } from "./tunnel.ts";
+
+/** How far a plain request's response has gone to the client. */
+export interface ResponseProgress {
+  headSent: boolean;
+  /** Its body ends with the connection: a cut cannot be told from the end but by a reset. */
+  closeDelimited: boolean;
+}
 
 /** Why an account's flow is cut, when a client can be told: its balance, or its sub-user's
  * limit, ran out (a disabled account's connections are simply closed). */
@@ -84,19 +89,10 @@ export function openFlow(
   return flow;
 }
 
-/** The dial step: the chosen exit, then the target through it. A failure is recorded as the
- * site's when it was (outcomes only record; they never dial). */
-export async function dialTarget(
-  admitted: Admitted,
-  outcomes: ConnectionOutcomes,
-  mode: DialMode = "tunnel",
-): Promise<TargetSocket> {
-  try {
-    return await dial(admitted.upstream, admitted.target, admitted.exit, mode);
-  } catch (error) {
-    outcomes.failed(admitted, error);
-    throw error;
-  }
+/** The dial step: the chosen exit, then the target through it (a failure is a DialFailure
+ * saying whose fault it was; the caller records it as an outcome). */
+export function dialTarget(admitted: Admitted, mode: DialMode = "tunnel"): Promise<TargetSocket> {
+  return dial(admitted.upstream, admitted.target, admitted.exit, mode);
 }
 
 /**
@@ -112,7 +108,13 @@ export async function openTunnel(
   deps: Pick<SessionDeps, "outcomes" | "meter" | "metrics" | "logger">,
   established: () => void,
 ): Promise<void> {
-  const dialed = await dialTarget(admitted, deps.outcomes);
+  let dialed: TargetSocket;
+  try {
+    dialed = await dialTarget(admitted);
+  } catch (error) {
+    deps.outcomes.failed(admitted, error);
+    throw error;
+  }
   const target = dialed.socket;
   if (client.destroyed) {
     target.destroy();
