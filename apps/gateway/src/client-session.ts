@@ -10,8 +10,9 @@ import {
   type RequestHead,
   requestFraming,
 } from "./http-message.ts";
+import { readHead } from "./message-io.ts";
 import { isSecureUrl } from "./origin-tls.ts";
-import { type Outcome, PlainRelay, readHead, SESSION_MOVED_HEADER } from "./plain-request.ts";
+import { type Outcome, PlainRelay, SESSION_MOVED_HEADER } from "./plain-request.ts";
 import { closeConnection, Refusal, refuseConnection, sendRawRefusal } from "./refusal.ts";
 import { header, parseAuthority, parseProxyUrl } from "./request-target.ts";
 import type { SessionDeps } from "./session-deps.ts";

@@ -2,19 +2,17 @@ import type { Duplex } from "node:stream";
 import type { Admitted } from "./admission.ts";
 import { carriesAbsoluteForm, proxyAuthorization } from "./dial.ts";
 import {
-  ChunkedScanner,
   type Framing,
   forwardedHeaders,
   HeadTooLarge,
-  headEnd,
   keepsAlive,
-  LengthScanner,
   MalformedMessage,
   parseResponseHead,
   type RequestHead,
   type ResponseHead,
   responseFraming,
 } from "./http-message.ts";
+import { readHead, relayBody } from "./message-io.ts";
 import type { Flow } from "./meter.ts";
 import { isSecureUrl, openOriginTls } from "./origin-tls.ts";
 import { Refusal } from "./refusal.ts";
@@ -33,24 +31,6 @@ export const SESSION_MOVED_HEADER = "X-ByteToll-Session-Moved";
 /** A target that stays silent this long in the middle of a request is given up. */
 const TARGET_INACTIVITY_MS = 300_000;
 
-/** Copies one message body from `from` to `to` as raw bytes, exactly as framed; resolves false
- * when either side went away first, rejects with MalformedMessage on a broken chunked body. */
-export async function relayBody(
-  from: SocketReader,
-  to: Duplex,
-  framing: Framing,
-  flow: Flow,
-): Promise<boolean> {
-  if (framing.kind === "none") return true;
-  const body =
-    framing.kind === "length"
-      ? new LengthScanner(framing.length)
-      : framing.kind === "chunked"
-        ? new ChunkedScanner()
-        : null;
-  return from.pump(to, body, () => flow.poll());
-}
-
 /** The path and query of an absolute-form target exactly as the client wrote them (no
  * normalisation: a proxy forwards what it was given). */
 export function originForm(target: string): string {
@@ -59,31 +39,6 @@ export function originForm(target: string): string {
   if (start === -1) return "/";
   const rest = target.slice(afterScheme + start).split("#")[0] as string;
   return rest.startsWith("/") ? rest : `/${rest}`;
-}
-
-/** Reads a message head; null when the peer closed before sending a single byte. `onBytes`
- * runs once bytes of the head have arrived. */
-export async function readHead(
-  reader: SocketReader,
-  onBytes?: () => void,
-): Promise<{ buffer: Buffer; end: number } | null> {
-  let buffer: Buffer = Buffer.alloc(0);
-  for (;;) {
-    const chunk = await reader.read();
-    if (!chunk) {
-      if (buffer.length === 0) return null;
-      throw new MalformedMessage("connection closed inside a message head");
-    }
-    onBytes?.();
-    buffer = buffer.length === 0 ? chunk : Buffer.concat([buffer, chunk]);
-    // Empty lines before a request line are allowed (RFC 9112 §2.2).
-    while (buffer.length >= 2 && buffer[0] === 0x0d && buffer[1] === 0x0a) buffer = buffer.subarray(2);
-    const end = headEnd(buffer);
-    if (end !== -1) {
-      reader.unshift(buffer.subarray(end));
-      return { buffer, end };
-    }
-  }
 }
 
 export interface PlainRequest {

@@ -15,16 +15,17 @@ export interface BodyScanner {
  * reads (shared-reads.ts) are read through their sink instead of `data` events.
  */
 export class SocketReader {
-  private readonly chunks: Buffer[] = [];
-  private finished = false;
-  private wake: (() => void) | null = null;
+  // Read by LivePump (below), which moves a body for this reader.
+  readonly chunks: Buffer[] = [];
+  finished = false;
+  wake: (() => void) | null = null;
   private parked: (() => boolean) | null = null;
-  private readonly onData = (chunk: Buffer) => {
+  readonly onData = (chunk: Buffer) => {
     this.chunks.push(chunk);
     this.socket.pause();
     this.notify();
   };
-  private readonly onSharedData = (data: Buffer): boolean => {
+  readonly onSharedData = (data: Buffer): boolean => {
     this.chunks.push(Buffer.from(data));
     this.notify();
     return false;
@@ -37,7 +38,7 @@ export class SocketReader {
   /** `shared`: the shared reads the socket was dialed with (null: it emits `data` as usual). */
   constructor(
     readonly socket: Duplex,
-    private readonly shared: SharedReads | null = null,
+    readonly shared: SharedReads | null = null,
   ) {
     if (this.shared) {
       this.chunks.push(...this.shared.early.splice(0));
@@ -121,94 +122,15 @@ export class SocketReader {
   /** How a pump leaves the socket: a paused socket in data mode still reads into its stream
    * buffer (and so notices the peer closing while idle in the pool); a shared-read one reads on
    * until a chunk waits. */
-  private pumpSettled(): void {
+  pumpSettled(): void {
     this.wake = null;
     if (this.shared && this.chunks.length === 0) this.socket.resume();
     else this.socket.pause();
   }
 
   private pumpLive(to: Writable, body: BodyScanner | null, onChunk: () => void): Promise<boolean> {
-    const socket = this.socket;
-    const shared = this.shared;
     return new Promise<boolean>((resolve, reject) => {
-      let settled = false;
-      const settle = (ok: boolean, error?: unknown) => {
-        if (settled) return;
-        settled = true;
-        if (shared) shared.sink = this.onSharedData;
-        else {
-          socket.removeListener("data", onPumpData);
-          socket.on("data", this.onData);
-        }
-        to.removeListener("drain", onDrain);
-        to.removeListener("close", onTargetClose);
-        this.pumpSettled();
-        if (error === undefined) resolve(ok);
-        else reject(error);
-      };
-      /** Writes one chunk; false when the source has to stop (done, or `to` is full). `owned`:
-       * the chunk's memory is ours (false: the shared read buffer, only valid until we return). */
-      const deliver = (data: Buffer, owned: boolean): boolean => {
-        let chunk = data;
-        if (body) {
-          let used: number;
-          try {
-            used = body.scan(chunk);
-          } catch (error) {
-            settle(false, error);
-            return false;
-          }
-          if (used < chunk.length) {
-            const rest = chunk.subarray(used);
-            this.chunks.unshift(owned ? rest : Buffer.from(rest));
-            chunk = chunk.subarray(0, used);
-          }
-        }
-        if (to.destroyed || !to.writable) {
-          settle(false);
-          return false;
-        }
-        let flowing = true;
-        if (chunk.length > 0) {
-          flowing = owned ? to.write(chunk) : writeShared(to, chunk);
-          onChunk();
-        }
-        if (body?.done) {
-          settle(true);
-          return false;
-        }
-        return flowing;
-      };
-      const onPumpData = (chunk: Buffer) => {
-        if (!settled && !deliver(chunk, true) && !settled) socket.pause();
-      };
-      const onSharedPumpData = (data: Buffer): boolean => {
-        const more = deliver(data, false);
-        return settled ? this.chunks.length === 0 : more;
-      };
-      const onDrain = () => {
-        if (!settled) socket.resume();
-      };
-      const onTargetClose = () => settle(false);
-      const onSourceFinish = () => settle(body === null || body.done);
-
-      // Swapped first: settling (even while buffered chunks are delivered) swaps back.
-      if (shared) shared.sink = onSharedPumpData;
-      else socket.removeListener("data", this.onData);
-      while (this.chunks.length > 0 && !settled) {
-        const chunk = this.chunks.shift() as Buffer;
-        if (!deliver(chunk, true) && settled) return;
-      }
-      if (settled) return;
-      if (body?.done) return settle(true);
-      if (this.finished) return onSourceFinish();
-      if (!shared) socket.on("data", onPumpData);
-      to.on("drain", onDrain);
-      to.once("close", onTargetClose);
-      // The reader's own end/close/error handlers set `finished` and call wake().
-      this.wake = onSourceFinish;
-      if (to.writableNeedDrain) socket.pause();
-      else socket.resume();
+      new LivePump(this, to, body, onChunk, resolve, reject).start();
     });
   }
 
@@ -286,4 +208,113 @@ export function writeAll(socket: Duplex, data: Buffer | string): Promise<boolean
     socket.once("drain", onDrain);
     socket.once("close", onClose);
   });
+}
+
+/**
+ * One body moved in push mode from a reader's socket into `to` (SocketReader.pump): chunks are
+ * written as they arrive, the source pauses while `to` is full, and the reader gets its socket
+ * back (its own listener or sink) once the body is done or either side is gone.
+ */
+class LivePump {
+  private settled = false;
+
+  constructor(
+    private readonly reader: SocketReader,
+    private readonly to: Writable,
+    private readonly body: BodyScanner | null,
+    private readonly onChunk: () => void,
+    private readonly resolve: (ok: boolean) => void,
+    private readonly reject: (error: unknown) => void,
+  ) {}
+
+  start(): void {
+    const { reader, to } = this;
+    // Swapped first: settling (even while buffered chunks are delivered) swaps back.
+    if (reader.shared) reader.shared.sink = this.onSharedPumpData;
+    else reader.socket.removeListener("data", reader.onData);
+    while (reader.chunks.length > 0 && !this.settled) {
+      const chunk = reader.chunks.shift() as Buffer;
+      if (!this.deliver(chunk, true) && this.settled) return;
+    }
+    if (this.settled) return;
+    if (this.body?.done || reader.finished) {
+      this.onSourceFinish();
+      return;
+    }
+    if (!reader.shared) reader.socket.on("data", this.onPumpData);
+    to.on("drain", this.onDrain);
+    to.once("close", this.onTargetClose);
+    // The reader's own end/close/error handlers set `finished` and call wake().
+    reader.wake = this.onSourceFinish;
+    if (to.writableNeedDrain) reader.socket.pause();
+    else reader.socket.resume();
+  }
+
+  private settle(ok: boolean, error?: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    const { reader, to } = this;
+    if (reader.shared) reader.shared.sink = reader.onSharedData;
+    else {
+      reader.socket.removeListener("data", this.onPumpData);
+      reader.socket.on("data", reader.onData);
+    }
+    to.removeListener("drain", this.onDrain);
+    to.removeListener("close", this.onTargetClose);
+    reader.pumpSettled();
+    if (error === undefined) this.resolve(ok);
+    else this.reject(error);
+  }
+
+  /** Writes one chunk; false when the source has to stop (done, or `to` is full). `owned`: the
+   * chunk's memory is ours (false: the shared read buffer, only valid until we return). */
+  private deliver(data: Buffer, owned: boolean): boolean {
+    let chunk = data;
+    const { body, to } = this;
+    if (body) {
+      let used: number;
+      try {
+        used = body.scan(chunk);
+      } catch (error) {
+        this.settle(false, error);
+        return false;
+      }
+      if (used < chunk.length) {
+        const rest = chunk.subarray(used);
+        this.reader.chunks.unshift(owned ? rest : Buffer.from(rest));
+        chunk = chunk.subarray(0, used);
+      }
+    }
+    if (to.destroyed || !to.writable) {
+      this.settle(false);
+      return false;
+    }
+    let flowing = true;
+    if (chunk.length > 0) {
+      flowing = owned ? to.write(chunk) : writeShared(to, chunk);
+      this.onChunk();
+    }
+    if (body?.done) {
+      this.settle(true);
+      return false;
+    }
+    return flowing;
+  }
+
+  private readonly onPumpData = (chunk: Buffer) => {
+    if (!this.settled && !this.deliver(chunk, true) && !this.settled) this.reader.socket.pause();
+  };
+
+  private readonly onSharedPumpData = (data: Buffer): boolean => {
+    const more = this.deliver(data, false);
+    return this.settled ? this.reader.chunks.length === 0 : more;
+  };
+
+  private readonly onDrain = () => {
+    if (!this.settled) this.reader.socket.resume();
+  };
+
+  private readonly onTargetClose = () => this.settle(false);
+
+  private readonly onSourceFinish = () => this.settle(this.body === null || this.body.done);
 }

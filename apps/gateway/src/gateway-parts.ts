@@ -1,0 +1,120 @@
+import { randomUUID } from "node:crypto";
+import { join } from "node:path";
+import type { Database } from "@bytetoll/db";
+import type { Logger } from "pino";
+import type { AccountBalance } from "./account-balance.ts";
+import { AccountDirectory } from "./accounts.ts";
+import { Admission } from "./admission.ts";
+import type { GatewayConfig } from "./config.ts";
+import { ConnectionLimits } from "./connection-limits.ts";
+import { LiveCredentials } from "./credentials-channel.ts";
+import { reachExit } from "./dial.ts";
+import { DomainOverrides } from "./domain-overrides.ts";
+import { EgressGuard } from "./egress-guard.ts";
+import { IpAllowlist } from "./ip-allowlist.ts";
+import { BALANCE, Leases, SUBUSER_ALLOWANCE } from "./lease.ts";
+import { Meter } from "./meter.ts";
+import { createGatewayMetrics, type GatewayMetrics } from "./metrics.ts";
+import { SubuserAllowance } from "./subuser-allowance.ts";
+import { Tariff } from "./tariff.ts";
+import { defaultHealthSettings, type Exit, type HealthSettings } from "./upstream-health.ts";
+import { UpstreamPool } from "./upstream-pool.ts";
+import { UsageFlusher } from "./usage-flusher.ts";
+import { UsageJournal } from "./usage-journal.ts";
+
+/** What metering and billing are made of: the leases of balances, the meter, the journal and
+ * the flush that turns metered bytes into usage. */
+export interface Billing {
+  journal: UsageJournal | null;
+  leases: Leases<AccountBalance>;
+  subuserLeases: Leases<SubuserAllowance>;
+  accounts: AccountDirectory;
+  meter: Meter;
+  usage: UsageFlusher;
+  metrics: GatewayMetrics;
+}
+
+export function createBilling(database: Database, config: GatewayConfig, logger: Logger): Billing {
+  const tariff = new Tariff(config);
+  const stateDir = config.stateDir === undefined ? undefined : join(config.stateDir, "gateway-usage");
+  const journal = stateDir === undefined ? null : new UsageJournal(stateDir);
+  const instanceId = stateDir === undefined ? randomUUID() : UsageJournal.instanceId(stateDir);
+  const leaseDeps = { database, instanceId, maxBytes: config.leaseMaxBytes, upkeepMs: config.cacheTtlMs };
+  const leases = new Leases<AccountBalance>(BALANCE, (account) => account.userId, leaseDeps);
+  const subuserLeases = new Leases<SubuserAllowance>(SUBUSER_ALLOWANCE, (s) => s.subuserId, leaseDeps);
+  const accounts = new AccountDirectory(database, config.cacheTtlMs, leases, tariff, subuserLeases);
+  const meter = new Meter({
+    onLowLease: (account) =>
+      account instanceof SubuserAllowance ? subuserLeases.spent(account) : leases.spent(account),
+  });
+  // The metrics read the flusher's lag, and the flusher counts its batches in the metrics.
+  const late: { usage: UsageFlusher | null } = { usage: null };
+  const metrics = createGatewayMetrics({
+    lagSeconds: () => late.usage?.lagSeconds() ?? 0,
+    takeBytes: () => meter.takeUnscraped(),
+  });
+  const usage = new UsageFlusher({
+    database,
+    meter,
+    accounts,
+    leases,
+    subuserLeases,
+    journal,
+    tariff,
+    metrics,
+    logger,
+  });
+  late.usage = usage;
+  return { journal, leases, subuserLeases, accounts, meter, usage, metrics };
+}
+
+/** Who may go where and over which exit: the egress guard, the exits' pools, the credentials
+ * and allowlist watched live, the connection caps, and the admission that asks them all. */
+export interface Routing {
+  guard: EgressGuard;
+  live: LiveCredentials;
+  pools: { mobile: UpstreamPool; dc: UpstreamPool };
+  overrides: DomainOverrides;
+  allowlist: IpAllowlist;
+  limits: ConnectionLimits;
+  admission: Admission;
+}
+
+export function createRouting(
+  database: Database,
+  config: GatewayConfig,
+  logger: Logger,
+  accounts: AccountDirectory,
+  settings: { upstreamHealth?: Partial<HealthSettings>; ownPorts: () => number[] },
+): Routing {
+  const guard = new EgressGuard({
+    allow: config.egressAllow,
+    allowTargets: config.egressAllowTargets,
+    resolveHost: config.resolveHost,
+    ownPorts: settings.ownPorts,
+  });
+  const live = new LiveCredentials();
+  const health = { ...defaultHealthSettings, ...settings.upstreamHealth };
+  const exitChanged = (exit: Exit) =>
+    logger.warn(
+      { pool: exit.pool, upstream: exit.id },
+      exit.down ? "upstream marked down" : "upstream up again",
+    );
+  const pools = {
+    mobile: new UpstreamPool("mobile", config.mobileUpstreams, health, exitChanged, reachExit),
+    dc: new UpstreamPool("dc", config.datacenterUpstreams, health, exitChanged, reachExit),
+  };
+  const overrides = new DomainOverrides(database, logger);
+  const allowlist = new IpAllowlist(database, logger);
+  const limits = new ConnectionLimits(config);
+  const admission = new Admission(
+    accounts,
+    guard,
+    pools,
+    live,
+    overrides,
+    (client) => limits.authenticated(client),
+    allowlist,
+  );
+  return { guard, live, pools, overrides, allowlist, limits, admission };
+}
