@@ -1,5 +1,12 @@
 import { defineProject } from "vitest/config";
 
 export default defineProject({
-  test: { name: "db", environment: "node", include: ["src/**/*.test.ts"], hookTimeout: 30_000 },
+  test: {
+    name: "db",
+    environment: "node",
+    // On PostgreSQL, test databases are copies of one migrated template per run.
+    globalSetup: ["./src/postgres-template.setup.ts"],
+    include: ["src/**/*.test.ts"],
+    hookTimeout: 30_000,
+  },
 });

@@ -4,6 +4,8 @@ export default defineProject({
   test: {
     name: "sdk",
     environment: "node",
+    // On PostgreSQL, test databases are copies of one migrated template per run.
+    globalSetup: ["../db/src/postgres-template.setup.ts"],
     include: ["test/**/*.test.ts"],
     // Each file starts a real install (API, gateway, database); PGlite start-up dominates.
     testTimeout: 30_000,

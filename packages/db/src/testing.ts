@@ -62,6 +62,9 @@ export async function createTestDatabase(): Promise<TestDatabase> {
   return createThrowawayPostgres(baseUrl, "bytetoll_test", 5);
 }
 
+/** The environment variable naming the run's migrated PostgreSQL template database. */
+export const POSTGRES_TEMPLATE_ENV = "BYTETOLL_TEST_POSTGRES_TEMPLATE";
+
 /** A migrated database created on the PostgreSQL server at `baseUrl` and dropped by close(). */
 export async function createThrowawayPostgres(
   baseUrl: string,
@@ -69,9 +72,12 @@ export async function createThrowawayPostgres(
   maxConnections: number,
 ): Promise<TestDatabase> {
   const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  const template = process.env[POSTGRES_TEMPLATE_ENV];
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
+  // A copy of the run's migrated template when there is one (postgres-template.setup.ts);
+  // openDatabase then finds every migration applied.
+  await admin.query(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ""}`);
   await admin.end();
   const url = new URL(baseUrl);
   url.pathname = `/${name}`;
