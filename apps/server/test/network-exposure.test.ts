@@ -8,8 +8,11 @@ import { createEmbeddedGateway, planEmbeddedGateway } from "../src/embedded-gate
 import { createTestApp, type TestApp } from "./helpers/test-app.ts";
 
 const apps: TestApp[] = [];
+/** A differently configured app per test, all over the first one's database (a database each
+ * would cost seconds per test and prove nothing more: these are settings of the listener). */
 async function app(env: Record<string, string>, withMetrics = false): Promise<TestApp> {
   const created = await createTestApp(env, {
+    database: apps[0]?.database,
     beforeReady: (built) => {
       if (!withMetrics) return;
       const plan = planEmbeddedGateway(built.config);
