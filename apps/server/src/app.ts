@@ -36,6 +36,7 @@ import authPlugin from "./plugins/auth.ts";
 import changeFeedPlugin from "./plugins/change-feed.ts";
 import errorsPlugin, { frameworkErrors } from "./plugins/errors.ts";
 import { createMailer, type Mailer } from "./plugins/mail.ts";
+import moneyEventsPlugin from "./plugins/money-events.ts";
 import paymentsPlugin from "./plugins/payments.ts";
 import rateLimitPlugin from "./plugins/rate-limit.ts";
 import realtimePlugin from "./plugins/realtime.ts";
@@ -155,6 +156,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(authPlugin);
   await app.register(realtimePlugin);
   await app.register(webhooksPlugin);
+  await app.register(moneyEventsPlugin);
   await app.register(balanceAlertsPlugin);
   await app.register(subuserLimitAlertsPlugin);
   await app.register(paymentsPlugin, options.payments ?? {});

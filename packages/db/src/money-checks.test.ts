@@ -1,15 +1,8 @@
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { PGlite } from "@electric-sql/pglite";
-import { drizzle as drizzlePg } from "drizzle-orm/node-postgres";
-import { migrate as migratePg } from "drizzle-orm/node-postgres/migrator";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
+import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { migrationsFolder } from "./client.ts";
+import { type BlankDatabase, blankDatabase, migrationsBefore } from "./migration-install.ts";
 import { createTestDatabase, type TestDatabase } from "./testing.ts";
 
 let database: TestDatabase;
@@ -77,6 +70,12 @@ describe("the database refuses an order money code must never write", () => {
     ["a negative amount", { amount_cents: -1 }, "orders_amounts_check"],
     ["more credited than bought", { credited_bytes: 1e9 + 1 }, "orders_credited_check"],
     ["more taken back than credited", { credited_bytes: 10, reversed_bytes: 11 }, "orders_reversed_check"],
+    [
+      "an order awaiting its method that has one",
+      { payment_status: "awaiting_method", network_type: null },
+      "orders_method_chosen_check",
+    ],
+    ["a waiting order with no method", { method: null, network_type: null }, "orders_method_chosen_check"],
   ])("refuses %s", async (_name, values, constraint) => {
     await expect(insertOrder(values)).rejects.toThrow(constraint);
   });
@@ -110,59 +109,10 @@ describe("the database refuses a ledger entry of an unknown kind or the wrong si
   });
 });
 
-/** The migrations folder as it was before 0027: every file, the journal without that entry. */
-function migrationsBefore0027(): string {
-  const folder = mkdtempSync(join(tmpdir(), "bytetoll-before-0027-"));
-  cpSync(migrationsFolder, folder, { recursive: true });
-  const journalFile = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: Array<{ tag: string }> };
-  journal.entries = journal.entries.filter((entry) => entry.tag !== "0027_money-checks");
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
-
-interface BlankDatabase {
-  query(text: string): Promise<Array<Record<string, unknown>>>;
-  migrate(folder: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-/** An empty database of the kind the tests run on (PGlite, or PostgreSQL with DATABASE_URL). */
-async function blankDatabase(): Promise<BlankDatabase> {
-  const baseUrl = process.env.DATABASE_URL;
-  if (!baseUrl) {
-    const client = new PGlite();
-    return {
-      query: async (text) => (await client.query<Record<string, unknown>>(text)).rows,
-      migrate: (folder) => migratePglite(drizzlePglite(client), { migrationsFolder: folder }),
-      close: () => client.close(),
-    };
-  }
-  const name = `bytetoll_checks_${randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE ${name}`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: url.toString(), max: 2 });
-  pool.on("error", () => {
-    // DROP DATABASE … WITH (FORCE) ends a connection the pool is still closing.
-  });
-  return {
-    query: async (text) => (await pool.query(text)).rows,
-    migrate: (folder) => migratePg(drizzlePg(pool), { migrationsFolder: folder }),
-    close: async () => {
-      await pool.end();
-      await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await admin.end();
-    },
-  };
-}
-
 /** An install at migration 0026 with `orders` rows (as SQL value lists after user_id) and a ledger. */
 async function installBefore0027(orders: string[]): Promise<BlankDatabase> {
   const blank = await blankDatabase();
-  const folder = migrationsBefore0027();
+  const folder = migrationsBefore("0027_money-checks");
   try {
     await blank.migrate(folder);
   } finally {

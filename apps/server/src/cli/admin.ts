@@ -30,7 +30,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const deals = createDealsService({
       database,
-      publish: (deal) => publisher?.publishDeal(deal),
+      publish: (deal) => publisher?.deal(deal),
       listPricePerGbUsd: config.PRICE_PER_GB_USD,
     });
     const output = await runAdminCommand(argv, {
@@ -38,7 +38,7 @@ async function main(argv: string[]): Promise<number> {
       admin: createAdminService(database),
       settlement: createSettlement({
         database,
-        publishOrder: orderPublisher((order) => publisher?.publishOrder(order)),
+        publishOrder: orderPublisher((order) => publisher?.order(order)),
         deals,
       }),
       deals,

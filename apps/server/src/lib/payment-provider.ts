@@ -10,7 +10,11 @@ export interface PaymentRequest {
 }
 
 export interface CreatedPayment {
+  /** The provider's payment, when opening it made one (a USDC payment); a hosted checkout's
+   * payment is known only once paid (orders.provider_payment_id). */
   providerPaymentId: string | null;
+  /** The hosted checkout session the customer pays on (card payments). */
+  providerSessionId: string | null;
   payAddress: string | null;
   /** data:image/png;base64 of the pay address. */
   qrCode: string | null;
@@ -48,11 +52,12 @@ export interface PaymentReading {
   terms?: PaymentTerms;
 }
 
-/** One interface for every way of paying (sandbox, NOWPayments, Stripe Checkout). */
+/** One interface for every way of paying (sandbox, NOWPayments, Stripe Checkout): opening a
+ * payment. What a payment became arrives by the provider's signed callback, as a PaymentReading
+ * (docs/payment-providers.md). */
 export interface PaymentProvider {
   readonly name: "sandbox" | "nowpayments" | "stripe";
   createPayment(request: PaymentRequest): Promise<CreatedPayment>;
-  readPayment(providerPaymentId: string): Promise<PaymentReading>;
 }
 
 /** What checkout opens payments through: the payments module builds them (providers.ts),

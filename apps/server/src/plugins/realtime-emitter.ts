@@ -10,12 +10,14 @@ import {
 import { createAdapter } from "@socket.io/redis-adapter";
 import { Redis } from "ioredis";
 import { Server } from "socket.io";
+import type { MoneyEvents } from "../lib/money-events.ts";
 import { closeRedis, withFailedPublishesDropped } from "../lib/redis-outage.ts";
 import type { Order } from "../modules/orders/schemas.ts";
 
-/** For processes without an HTTP server (the admin CLI): publishes through the same Redis
- * adapter, so a customer connected to any server instance sees the change live. */
-export function createDetachedPublisher(redisUrl: string) {
+/** For processes without an HTTP server (the admin CLI): the money-event publisher, sending
+ * through the same Redis adapter, so a customer connected to any server instance sees the change
+ * live. */
+export function createDetachedPublisher(redisUrl: string): MoneyEvents & { close(): Promise<void> } {
   const pub = withFailedPublishesDropped(new Redis(redisUrl, { maxRetriesPerRequest: 2 }));
   const sub = pub.duplicate();
   // An 'error' without a listener would crash the process; the order change itself is already
@@ -30,11 +32,11 @@ export function createDetachedPublisher(redisUrl: string) {
   const io = new Server();
   io.adapter(createAdapter(pub, sub));
   return {
-    publishOrder(order: Order) {
+    order(order: Order) {
       const event: OrderUpdatedEvent = { topup_transaction: order };
       io.to(ordersChannel(order.user_id)).emit(ORDER_UPDATED_EVENT, event);
     },
-    publishDeal(deal: Deal) {
+    deal(deal: Deal) {
       const event: DealUpdatedEvent = { deal };
       io.to(DEALS_CHANNEL).emit(DEAL_UPDATED_EVENT, event);
     },

@@ -22,7 +22,7 @@ import { adminErrors } from "./schemas.ts";
  * check. */
 export async function adminDealRoutes(app: App) {
   const listPrice = app.config.PRICE_PER_GB_USD;
-  const adminDeals = createAdminDeals(app.database, (deal) => app.realtime.publishDeal(deal), listPrice);
+  const adminDeals = createAdminDeals(app.database, app.moneyEvents.deal, listPrice);
 
   app.post(
     "/admin/deals",

@@ -5,7 +5,7 @@ import {
   customerActionRequest,
 } from "@bytetoll/contracts";
 import type { App } from "../../types.ts";
-import { orderPublisher, publishOrderChange } from "../orders/index.ts";
+import { orderPublisher } from "../orders/index.ts";
 import { createAdminOrders } from "./orders.ts";
 import { adminErrors } from "./schemas.ts";
 
@@ -18,7 +18,7 @@ export async function adminOrderRoutes(app: App) {
     database: app.database,
     settlement: app.settlement,
     deals: app.deals,
-    publishOrder: orderPublisher(publishOrderChange(app)),
+    publishOrder: orderPublisher(app.moneyEvents.order),
   });
 
   app.get(

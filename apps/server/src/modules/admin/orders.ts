@@ -1,9 +1,9 @@
 import { type AdminOrder, type AdminOrderEvent, bytesToGb } from "@bytetoll/contracts";
 import { type Database, schema } from "@bytetoll/db";
-import { and, eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
 import type { DealsService } from "../deals/index.ts";
-import type { Order, OrderRow } from "../orders/index.ts";
+import { createOrdersRepository, type Order, type OrderRow } from "../orders/index.ts";
 import type { Settlement } from "../payments/index.ts";
 import { appendAudit } from "./audit.ts";
 import { toAdminOrder } from "./service.ts";
@@ -37,6 +37,7 @@ const state = (order: Pick<AdminOrder, "payment_status" | "credited_gb">) => ({
  * one — pay a sandbox order, expire a waiting one (docs/product.md#operators). */
 export function createAdminOrders({ database, settlement, deals, publishOrder }: Deps) {
   const { db } = database;
+  const orders = createOrdersRepository(database);
 
   async function find(id: string): Promise<AdminOrder> {
     const [row] = await db
@@ -215,16 +216,12 @@ export function createAdminOrders({ database, settlement, deals, publishOrder }:
       return find(id);
     },
 
-    /** waiting → expired, in one conditional UPDATE with its audit row (a payment being credited
-     * holds the row lock: this then finds it paid and answers 409). */
+    /** waiting → expired (the orders module's move), with its audit row in the same transaction
+     * (a payment being credited holds the row lock: this then finds it paid and answers 409). */
     async expire(actor: string, id: string, note?: string): Promise<AdminOrder> {
       const before = await find(id);
-      const expired = await db.transaction(async (tx) => {
-        const [row] = await tx
-          .update(schema.orders)
-          .set({ paymentStatus: "expired", updatedAt: sql`now()` })
-          .where(and(eq(schema.orders.id, id), eq(schema.orders.paymentStatus, "waiting")))
-          .returning();
+      const expired = await orders.transaction(async (tx) => {
+        const row = await orders.closeOpen(tx, id, "expired");
         if (!row) return null;
         const after = toAdminOrder(row, before.email);
         await appendAudit(tx, {

@@ -9,9 +9,9 @@ import {
   gbToBytes,
 } from "@bytetoll/contracts";
 import { adjustBalance, type Database, schema } from "@bytetoll/db";
-import { and, count, desc, eq, gte, like, lt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gte, inArray, like, lt, sql } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
-import { type OrderRow, toOrderView } from "../orders/index.ts";
+import { type OrderRow, storedStatuses, toOrderView } from "../orders/index.ts";
 import { appendAudit } from "./audit.ts";
 
 const DAY_MS = 86_400_000;
@@ -148,7 +148,7 @@ export function createAdminService(database: Database) {
       const { orders, users } = schema;
       const where = and(
         query.email ? like(users.email, likePattern(query.email)) : undefined,
-        query.status ? eq(orders.paymentStatus, query.status) : undefined,
+        query.status ? inArray(orders.paymentStatus, storedStatuses(query.status)) : undefined,
         query.method ? eq(orders.method, query.method) : undefined,
         query.provider ? eq(orders.provider, query.provider) : undefined,
         query.from ? gte(orders.createdAt, new Date(`${query.from}T00:00:00Z`)) : undefined,

@@ -2,6 +2,7 @@ import { shareOf } from "@bytetoll/contracts";
 import { reverseDeposit } from "@bytetoll/db";
 import { dealPrice, depositBytes } from "./deal-view.ts";
 import { type DepositRepository, REFUNDABLE_BY_PROVIDER } from "./deposit-repository.ts";
+import type { DealOrderWrites } from "./order-writes.ts";
 import type { DealRow, DealsRepository, OrderRow, Tx } from "./repository.ts";
 
 /** What a provider says it gave back of a deposit order: a refund with the share refunded so far
@@ -20,7 +21,7 @@ function refundedCentsOf(paidCents: number, reversal: DepositReversal): number {
 
 interface Deps {
   repository: Pick<DealsRepository, "addDeposited" | "find">;
-  deposits: Pick<DepositRepository, "lockDeposit" | "refundDeposit" | "markOrderRefunded">;
+  deposits: Pick<DepositRepository, "lockDeposit" | "refundDeposit">;
   publishSoon: (tx: Tx, row: DealRow | undefined) => void;
 }
 
@@ -35,8 +36,11 @@ interface Deps {
 export function createDepositRefunds({ repository, deposits, publishSoon }: Deps) {
   return async function refundDepositInTx(
     tx: Tx,
-    deal: DealRow,
-    row: OrderRow,
+    {
+      deal,
+      row,
+      orders,
+    }: { deal: DealRow; row: OrderRow; orders: Pick<DealOrderWrites, "markDepositRefunded"> },
     reversal: DepositReversal,
   ): Promise<OrderRow | null | undefined> {
     const deposit = await deposits.lockDeposit(tx, row.id);
@@ -65,6 +69,6 @@ export function createDepositRefunds({ repository, deposits, publishSoon }: Deps
     }
     publishSoon(tx, await repository.find(deal.id, tx));
     if (left > 0) return row;
-    return (await deposits.markOrderRefunded(tx, row.id)) ?? null;
+    return (await orders.markDepositRefunded(tx, row.id)) ?? null;
   };
 }

@@ -1,15 +1,15 @@
 import { type Database, schema } from "@bytetoll/db";
 import { and, desc, eq, inArray, sql } from "drizzle-orm";
-import type { OrderRow, PayoutRow, Tx } from "./repository.ts";
+import type { PayoutRow, Tx } from "./repository.ts";
 
-const { dealDeposits, orders, payouts, users } = schema;
+const { dealDeposits, payouts, users } = schema;
 
 /** The states in which a provider's refund or chargeback reaches a deposit; once a payout carries
  * it (paid_out) the operator settles the difference. */
 export const REFUNDABLE_BY_PROVIDER = ["held", "credited", "refundable"];
 
-/** SQL for group-buy deposits, the deposit orders' paid/refunded status, and payouts; no business
- * rules here. */
+/** SQL for group-buy deposits and payouts; no business rules here (a deposit order's status is
+ * the orders module's, through DealOrderWrites). */
 export function createDepositRepository(database: Database) {
   const { db } = database;
   return {
@@ -57,36 +57,6 @@ export function createDepositRepository(database: Database) {
         )
         .returning({ orderId: dealDeposits.orderId });
       return rows.length > 0;
-    },
-
-    /** paid → refunded for a deposit order whose money went back. */
-    async markOrderRefunded(tx: Tx, orderId: string): Promise<OrderRow | undefined> {
-      const [row] = await tx
-        .update(orders)
-        .set({ paymentStatus: "refunded", updatedAt: sql`now()` })
-        .where(and(eq(orders.id, orderId), eq(orders.paymentStatus, "paid")))
-        .returning();
-      return row;
-    },
-
-    /** A deposit order is paid: it is held by the deal, not credited. */
-    async markOrderPaid(tx: Tx, orderId: string, payinHash: string | null): Promise<OrderRow | undefined> {
-      const [row] = await tx
-        .update(orders)
-        .set({
-          paymentStatus: "paid",
-          payinHash: payinHash ?? sql`${orders.payinHash}`,
-          paidAt: sql`coalesce(${orders.paidAt}, now())`,
-          updatedAt: sql`now()`,
-        })
-        .where(
-          and(
-            eq(orders.id, orderId),
-            inArray(orders.paymentStatus, ["waiting", "expired", "cancelled", "partially_paid"]),
-          ),
-        )
-        .returning();
-      return row;
     },
 
     /** held → credited for every deposit of the deal; returns what was credited. */

@@ -7,6 +7,7 @@ import {
 } from "@bytetoll/contracts";
 import { AppError } from "../../errors.ts";
 import { dealUnavailable, soldOut } from "./order-terms.ts";
+import type { DealOrderWrites } from "./order-writes.ts";
 import type { DealRow, DealsRepository, OrderRow, Tx } from "./repository.ts";
 
 /** Ended orders whose stock one sweep gives back at most (the next pass takes the rest). */
@@ -80,7 +81,11 @@ export function createFlashSaleStock({ repository, listPricePerGbUsd, publishSoo
      * note says so — the sale is never oversold and the money is never lost. A replay of a
      * payment already credited changes nothing.
      */
-    async settlePayment(tx: Tx, deal: DealRow, row: OrderRow, status: "paid" | "partially_paid") {
+    async settlePayment(
+      tx: Tx,
+      { deal, row, orders }: { deal: DealRow; row: OrderRow; orders: Pick<DealOrderWrites, "priceAtList"> },
+      status: "paid" | "partially_paid",
+    ) {
       if (Number(row.creditedBytes) > 0 || row.paymentStatus === "refunded") return;
       const reservation = await repository.findReservation(tx, row.id);
       if (!reservation?.released) return;
@@ -92,7 +97,7 @@ export function createFlashSaleStock({ repository, listPricePerGbUsd, publishSoo
       if (status !== "paid") return;
       const bytes = listPriceBytes(row);
       const note = `${SOLD_OUT_LIST_PRICE_NOTE}: ${bytesToGb(bytes)} GB at ${listPricePerGbUsd} USD per GB.`;
-      await repository.priceAtList(tx, row.id, bytes, note);
+      await orders.priceAtList(tx, row.id, bytes, note);
     },
   };
 }

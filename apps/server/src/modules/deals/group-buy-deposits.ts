@@ -2,13 +2,14 @@ import { encodeDealId } from "@bytetoll/contracts";
 import { creditDeposit, type Tx } from "@bytetoll/db";
 import { dealPrice, depositBytes } from "./deal-view.ts";
 import type { DepositRepository } from "./deposit-repository.ts";
+import type { DealOrderWrites } from "./order-writes.ts";
 import type { DealRow, DealsRepository, OrderRow } from "./repository.ts";
 
 interface Deps {
   repository: Pick<DealsRepository, "activate" | "addDeposited" | "find">;
   deposits: Pick<
     DepositRepository,
-    "creditHeld" | "depositsByOwner" | "moveDeposits" | "insertPayout" | "markOrderPaid" | "insertDeposit"
+    "creditHeld" | "depositsByOwner" | "moveDeposits" | "insertPayout" | "insertDeposit"
   >;
   publishSoon: (tx: Tx, row: DealRow | undefined | null) => void;
   /** Inside the activation's transaction, once per deposit: the deal.activated webhook. */
@@ -76,11 +77,10 @@ export function createGroupBuyDeposits({ repository, deposits, publishSoon, join
    * already recorded. */
   async function holdDepositInTx(
     tx: Tx,
-    deal: DealRow,
-    row: OrderRow,
+    { deal, row, orders }: { deal: DealRow; row: OrderRow; orders: Pick<DealOrderWrites, "markDepositPaid"> },
     reading: { payinHash?: string | null | undefined },
   ) {
-    const paid = await deposits.markOrderPaid(tx, row.id, reading.payinHash ?? null);
+    const paid = await orders.markDepositPaid(tx, row.id, reading.payinHash ?? null);
     if (!paid) return null;
     const deposit = {
       orderId: row.id,

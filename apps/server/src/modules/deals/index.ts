@@ -7,6 +7,7 @@
 export { toDealView, toPayoutView } from "./deal-view.ts";
 export {
   createDealsService,
+  type DealOrderWrites,
   type DealOutcome,
   type DealPaymentReading,
   type DealsService,

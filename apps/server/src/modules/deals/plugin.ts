@@ -16,7 +16,7 @@ async function dealsPlugin(app: FastifyInstance) {
     "deals",
     createDealsService({
       database: app.database,
-      publish: (deal) => app.realtime.publishDeal(deal),
+      publish: app.moneyEvents.deal,
       listPricePerGbUsd: app.config.PRICE_PER_GB_USD,
       joinedDealActivated: (tx, userId, deal) =>
         app.webhooks.service.emit(dealActivatedEvent(userId, deal), tx),
@@ -27,4 +27,4 @@ async function dealsPlugin(app: FastifyInstance) {
   app.addHook("preClose", () => scheduler.stop());
 }
 
-export default fp(dealsPlugin, { name: "deals", dependencies: ["realtime", "webhooks"] });
+export default fp(dealsPlugin, { name: "deals", dependencies: ["money-events", "webhooks"] });

@@ -186,17 +186,8 @@ export function createDealsRepository(database: Database) {
          WHERE r.deal_id = ${dealId} AND r.released = false AND o.user_id = ${userId}
            AND o.credited_bytes = 0
            AND (o.payment_status = 'partially_paid'
-                OR (o.payment_status = 'waiting' AND o.expires_at > now()))`);
+                OR (o.payment_status IN ('waiting', 'awaiting_method') AND o.expires_at > now()))`);
       return Number(result.rows[0]?.open ?? 0);
-    },
-
-    /** A payment for an order whose stock went to other buyers: the order buys `bytes` at the
-     * list price instead of its units, and says so in its note. */
-    async priceAtList(tx: Tx, orderId: string, bytes: number, note: string): Promise<void> {
-      await tx
-        .update(orders)
-        .set({ bytes, note, updatedAt: sql`now()` })
-        .where(and(eq(orders.id, orderId), eq(orders.creditedBytes, 0)));
     },
 
     async addDeposited(tx: Tx, dealId: number, deltaCents: number): Promise<void> {

@@ -14,10 +14,12 @@ import { createDepositRepository } from "./deposit-repository.ts";
 import { createFlashSaleStock } from "./flash-sale-stock.ts";
 import { createGroupBuyDeposits } from "./group-buy-deposits.ts";
 import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable } from "./order-terms.ts";
+import type { DealOrderWrites } from "./order-writes.ts";
 import { createPayouts } from "./payouts.ts";
 import { createDealsRepository, type DealRow, type OrderRow, type Tx } from "./repository.ts";
 
 export type { DealTerms } from "./order-terms.ts";
+export type { DealOrderWrites } from "./order-writes.ts";
 
 /** What a deal did with an order's payment reading, inside the settlement's transaction:
  * `hold` — the deal took the money (a group-buy deposit held, credited or refunded) and `order` is
@@ -251,23 +253,34 @@ export function createDealsService({ database, publish, listPricePerGbUsd, joine
      * the caller reads the order again). A partial deposit payment holds nothing (null) until paid; a
      * refund or chargeback of a deposit takes what went back out of the deal.
      */
-    async settleOrder(tx: Tx, row: OrderRow, reading: DealPaymentReading): Promise<DealOutcome> {
+    async settleOrder(
+      tx: Tx,
+      row: OrderRow,
+      reading: DealPaymentReading,
+      orders: DealOrderWrites,
+    ): Promise<DealOutcome> {
       const id = row.dealId ? decodeDealId(row.dealId) : null;
       const deal = id === null ? undefined : await repository.lock(tx, id);
       if (!deal) return CREDIT;
       const paying = reading.status === "paid" || reading.status === "partially_paid";
       if (deal.dealType === "flash_sale") {
-        if (paying) await stock.settlePayment(tx, deal, row, reading.status as "paid" | "partially_paid");
+        if (paying) {
+          await stock.settlePayment(tx, { deal, row, orders }, reading.status as "paid" | "partially_paid");
+        }
         return CREDIT;
       }
       if (reading.status === "partially_paid") return SKIP;
       if (reading.status === "refunded" || reading.status === "charged_back") {
         return held(
-          await refundDepositInTx(tx, deal, row, { status: reading.status, refunded: reading.refunded }),
+          await refundDepositInTx(
+            tx,
+            { deal, row, orders },
+            { status: reading.status, refunded: reading.refunded },
+          ),
         );
       }
       if (reading.status !== "paid") return CREDIT;
-      return held(await holdDepositInTx(tx, deal, row, reading));
+      return held(await holdDepositInTx(tx, { deal, row, orders }, reading));
     },
 
     /** One scheduler pass: starts, ends and activates what is due and gives back the stock of

@@ -2,12 +2,13 @@ import type { DealsService } from "../deals/index.ts";
 import type { OrderExpiry } from "./expiry.ts";
 import { notCancellable } from "./order-errors.ts";
 import type { OrderReads } from "./order-reads.ts";
+import { asOrderStatus, publicStatus } from "./order-status.ts";
 import { isOverdue, type OrderRow } from "./order-view.ts";
 import type { OrdersRepository } from "./repository.ts";
 import type { Order } from "./schemas.ts";
 
 interface Deps {
-  repository: Pick<OrdersRepository, "cancelWaiting" | "find">;
+  repository: Pick<OrdersRepository, "cancelOpen" | "find">;
   reads: Pick<OrderReads, "owned">;
   expiry: Pick<OrderExpiry, "expireRead">;
   publishOrder: (row: OrderRow) => Order;
@@ -25,7 +26,7 @@ export function createCancelOrder({ repository, reads, expiry, publishOrder, dea
   return {
     async cancel(userId: string, orderId: string): Promise<Order> {
       const row = await reads.owned(userId, orderId);
-      const cancelled = await repository.cancelWaiting(row.id);
+      const cancelled = await repository.cancelOpen(row.id);
       if (cancelled) {
         if (cancelled.dealId) await deals?.releaseStock();
         return publishOrder(cancelled);
@@ -33,7 +34,7 @@ export function createCancelOrder({ repository, reads, expiry, publishOrder, dea
       const current = (await repository.find(row.id)) ?? row;
       const status = isOverdue(current)
         ? (await expiry.expireRead(current)).payment_status
-        : current.paymentStatus;
+        : publicStatus(asOrderStatus(current.paymentStatus));
       throw notCancellable(status);
     },
   };

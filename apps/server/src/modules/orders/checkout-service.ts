@@ -105,11 +105,13 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
       : cardPayment();
   }
 
-  /** An order made at sign-in: waiting, with no payment method until one is chosen. */
+  /** An order made at sign-in: awaiting its method (no method, network or payment) until one is
+   * chosen. */
   const unpriced = (userId: string, amountCents: number, bytes: number): NewOrder & { id: string } => ({
     id: randomUUID(),
     userId,
-    method: "crypto",
+    paymentStatus: "awaiting_method",
+    method: null,
     networkType: null,
     amountCents,
     bytes,
@@ -228,10 +230,9 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
      */
     async choosePayment(userId: string, orderId: string, input: ChoosePaymentRequest): Promise<Order> {
       const row = await reads.owned(userId, orderId);
-      if (row.paymentStatus !== "waiting" || isOverdue(row)) throw orderClosed();
-      if (row.method !== "crypto" || row.networkType !== null || row.providerPaymentId !== null) {
-        throw paymentAlreadyChosen();
-      }
+      if (isOverdue(row)) throw orderClosed();
+      if (row.paymentStatus === "waiting") throw paymentAlreadyChosen();
+      if (row.paymentStatus !== "awaiting_method") throw orderClosed();
       const choice = await paymentFor(row.id, Number(row.amountCents), Number(row.bytes), input);
       const updated = await repository.choosePayment(row.id, choice);
       // Lost a race with another choice, or the order closed meanwhile.
@@ -244,7 +245,7 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
       const row = await reads.owned(userId, orderId);
       if (row.method !== "card") throw new AppError(400, "This order is not a card payment.", "not_card");
       if (row.paymentStatus !== "waiting") throw orderClosed();
-      if (row.stripeRedirectUrl) return { redirect_url: row.stripeRedirectUrl };
+      if (row.providerRedirectUrl) return { redirect_url: row.providerRedirectUrl };
       const provider = payments.card;
       if (!provider || provider.name !== row.provider) throw paymentUnavailable(CARD_UNAVAILABLE, 503);
       const payment = await provider.createPayment({
@@ -255,7 +256,7 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
       });
       if (!payment.redirectUrl) throw paymentUnavailable(CARD_UNAVAILABLE, 503);
       const updated = await repository.attachCheckout(row.id, {
-        providerPaymentId: payment.providerPaymentId,
+        sessionId: payment.providerSessionId,
         redirectUrl: payment.redirectUrl,
       });
       if (!updated) throw orderClosed();

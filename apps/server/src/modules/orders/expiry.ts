@@ -22,7 +22,7 @@ export function createOrderExpiry({ database, repository, publishOrder, deals }:
 
     /** An overdue order just read: expired now, or as it stands if it changed meanwhile. */
     async expireRead(row: OrderRow): Promise<Order> {
-      const expired = await repository.closeWaiting(database.db, row.id, "expired");
+      const expired = await repository.closeOpen(database.db, row.id, "expired");
       if (expired) return publishOrder(expired);
       return toOrderView((await repository.find(row.id)) ?? row);
     },

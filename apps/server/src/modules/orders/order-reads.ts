@@ -80,6 +80,10 @@ export function createOrderReads({ repository, expiry, pages }: Deps) {
     findByProviderPayment(provider: string, paymentId: string): Promise<OrderRow | undefined> {
       return repository.findByProviderPayment(provider, paymentId);
     },
+
+    findByProviderSession(provider: string, sessionId: string): Promise<OrderRow | undefined> {
+      return repository.findByProviderSession(provider, sessionId);
+    },
   };
 }
 

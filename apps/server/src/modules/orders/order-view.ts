@@ -1,6 +1,7 @@
 import { bytesToGb, centsToUsd } from "@bytetoll/contracts";
 import type { schema } from "@bytetoll/db";
-import type { Network, Order, PaymentStatus } from "./schemas.ts";
+import { asOrderStatus, isOpen, publicStatus } from "./order-status.ts";
+import type { Network, Order } from "./schemas.ts";
 
 export type OrderRow = typeof schema.orders.$inferSelect;
 
@@ -30,11 +31,12 @@ export function toOrderView(row: OrderRow): Order {
     expires_at: iso(row.expiresAt),
     paid_at: row.paidAt ? iso(row.paidAt) : null,
     note: row.note,
-    method: row.method as Order["method"],
+    // An order awaiting its method reads as crypto, the create call's default method.
+    method: (row.method ?? "crypto") as Order["method"],
     network_type: row.networkType as Order["network_type"],
     amount_usd: centsToUsd(Number(row.amountCents)),
     gb: bytesToGb(Number(row.bytes)),
-    payment_status: row.paymentStatus as PaymentStatus,
+    payment_status: publicStatus(asOrderStatus(row.paymentStatus)),
     provider: row.provider as Order["provider"],
     pay_address: row.payAddress,
     qr_code: row.qrCode,
@@ -43,7 +45,7 @@ export function toOrderView(row: OrderRow): Order {
     payin_hash: row.payinHash,
     transaction_url: transactionUrl(row.networkType, row.payinHash),
     balance_gb_after: row.balanceBytesAfter === null ? null : bytesToGb(Number(row.balanceBytesAfter)),
-    stripe_redirect_url: row.stripeRedirectUrl,
+    stripe_redirect_url: row.providerRedirectUrl,
     deal_id: row.dealId,
     quantity: row.quantity,
     origin: row.origin as Order["origin"],
@@ -59,6 +61,7 @@ export function orderPublisher(publish: (order: Order) => void) {
   };
 }
 
-/** A waiting order past its time: reads and payment choices treat it as expired. */
+/** An open order (awaiting its method or its payment) past its time: reads and payment choices
+ * treat it as expired. */
 export const isOverdue = (row: OrderRow, now = Date.now()) =>
-  row.paymentStatus === "waiting" && new Date(row.expiresAt).getTime() <= now;
+  isOpen(row.paymentStatus) && new Date(row.expiresAt).getTime() <= now;

@@ -81,7 +81,8 @@ export async function cryptoWebhookRoutes(app: App) {
     },
     async (request) => {
       const secret = app.config.NOWPAYMENTS_IPN_SECRET;
-      if (app.payments.crypto.name !== "nowpayments" || !secret) throw notFound();
+      const nowpayments = app.payments.nowpayments;
+      if (!nowpayments || !secret) throw notFound();
       if (!verifyNowPaymentsSignature(request.body, request.headers["x-nowpayments-sig"], secret)) {
         throw new AppError(400, "Invalid signature", "bad_signature");
       }
@@ -91,7 +92,7 @@ export async function cryptoWebhookRoutes(app: App) {
       }
       const order = await app.orders.findByProviderPayment("nowpayments", String(paymentId));
       if (!order) throw notFound(ORDER_NOT_FOUND);
-      const reading = await app.payments.crypto.readPayment(String(paymentId));
+      const reading = await nowpayments.readPayment(String(paymentId));
       if (reading.orderId && reading.orderId !== order.id) {
         throw new AppError(400, "The payment belongs to another order", "order_mismatch");
       }

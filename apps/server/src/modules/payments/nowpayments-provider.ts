@@ -84,11 +84,17 @@ function nowPaymentsBase(apiUrl: string): string {
   return trimmed.endsWith("/v1") ? trimmed : `${trimmed}/v1`;
 }
 
+/** NOWPayments opens USDC payments and, alone of the providers, is read back: its IPN callback
+ * only prompts the server to read the payment from the API. */
+export interface NowPaymentsProvider extends PaymentProvider {
+  readPayment(providerPaymentId: string): Promise<PaymentReading>;
+}
+
 export function createNowPaymentsProvider(options: {
   apiUrl: string;
   apiKey: string;
   callbackUrl: string;
-}): PaymentProvider {
+}): NowPaymentsProvider {
   const base = nowPaymentsBase(options.apiUrl);
 
   async function call(path: string, init: RequestInit = {}): Promise<unknown> {
@@ -135,9 +141,11 @@ export function createNowPaymentsProvider(options: {
         payAddress: created.data.pay_address,
         qrCode: qrCodeFor(created.data.pay_address),
         priceAmountCents: payAmountCents(created.data.pay_amount),
+        providerSessionId: null,
         redirectUrl: null,
       };
     },
+    /** The provider's own record of a payment: its IPN is only a prompt to read this. */
     async readPayment(providerPaymentId: string): Promise<PaymentReading> {
       const body = await call(`/payment/${encodeURIComponent(providerPaymentId)}`);
       const status = statusSchema.safeParse(body);

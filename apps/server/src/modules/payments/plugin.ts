@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { orderPublisher, publishOrderChange } from "../orders/index.ts";
+import { orderPublisher } from "../orders/index.ts";
 import { createSettlement, type Settlement } from "./settlement.ts";
 
 declare module "fastify" {
@@ -11,18 +11,17 @@ declare module "fastify" {
 
 /** One settlement per app: every provider callback (and the sandbox) credits through it. */
 async function settlementPlugin(app: FastifyInstance) {
-  const publish = publishOrderChange(app);
   app.decorate(
     "settlement",
     createSettlement({
       database: app.database,
-      publishOrder: orderPublisher((order) => {
-        publish(order);
-        app.webhooks.service.orderChanged(order, app.log);
-      }),
+      publishOrder: orderPublisher(app.moneyEvents.order),
       deals: app.deals,
     }),
   );
 }
 
-export default fp(settlementPlugin, { name: "settlement", dependencies: ["orders", "deals", "webhooks"] });
+export default fp(settlementPlugin, {
+  name: "settlement",
+  dependencies: ["orders", "deals", "money-events"],
+});

@@ -1,7 +1,7 @@
 import Stripe from "stripe";
 import type { Config } from "../../config.ts";
 import type { CheckoutProviders } from "../../lib/payment-provider.ts";
-import { createNowPaymentsProvider } from "./nowpayments-provider.ts";
+import { createNowPaymentsProvider, type NowPaymentsProvider } from "./nowpayments-provider.ts";
 import { createSandboxProvider } from "./sandbox-provider.ts";
 import { createStripeProvider } from "./stripe-provider.ts";
 
@@ -11,6 +11,9 @@ export interface PaymentsOptions {
 }
 
 export interface Payments extends CheckoutProviders {
+  /** The NOWPayments client (the crypto provider with CRYPTO_PROVIDER=nowpayments), which the IPN
+   * callback reads payments back through. */
+  nowpayments: NowPaymentsProvider | null;
   /** The Stripe client and webhook secret, present only with STRIPE_SECRET_KEY. */
   stripe: { client: Stripe; webhookSecret: string } | null;
   /** The sandbox's dev endpoints exist: sandbox in use and not production. */
@@ -20,7 +23,7 @@ export interface Payments extends CheckoutProviders {
 /** Builds the payment providers once from the configuration. */
 export function createPayments(config: Config, options: PaymentsOptions = {}): Payments {
   const sandbox = createSandboxProvider(config.APP_URL);
-  const crypto =
+  const nowpayments =
     config.CRYPTO_PROVIDER === "nowpayments"
       ? createNowPaymentsProvider({
           apiUrl: config.NOWPAYMENTS_API_URL,
@@ -28,7 +31,8 @@ export function createPayments(config: Config, options: PaymentsOptions = {}): P
           apiKey: config.NOWPAYMENTS_API_KEY ?? "",
           callbackUrl: `${config.APP_URL}/webhooks/crypto`,
         })
-      : sandbox;
+      : null;
+  const crypto = nowpayments ?? sandbox;
   const stripe =
     config.STRIPE_SECRET_KEY && config.STRIPE_WEBHOOK_SECRET
       ? {
@@ -48,6 +52,7 @@ export function createPayments(config: Config, options: PaymentsOptions = {}): P
   return {
     crypto,
     card,
+    nowpayments,
     stripe,
     sandboxEnabled: !config.isProduction && (crypto === sandbox || card === sandbox),
   };

@@ -1,8 +1,7 @@
 import { type Database, schema } from "@bytetoll/db";
-import { and, eq, isNull } from "drizzle-orm";
-import type { OrderRow, Tx } from "../orders/index.ts";
+import type { Tx } from "../orders/index.ts";
 
-const { orders, paymentEvents, paymentRejections, stripeEvents } = schema;
+const { paymentEvents, paymentRejections, providerEvents } = schema;
 
 /** A signed, verified provider callback about an order, as the order page shows it: amounts and
  * currencies only in `summary`, never a signature or the provider's payload. */
@@ -15,8 +14,8 @@ export interface ProviderEvent {
   summary: Record<string, string | number | null>;
 }
 
-/** What the payment callbacks record beside the order itself: Stripe events seen, the payment
- * intent behind a card order, and signed callbacks that were refused. */
+/** What the payment callbacks record beside the order itself: provider events seen, each
+ * callback's outcome, and signed callbacks that were refused. */
 export function createPaymentRecords(database: Database) {
   const { db } = database;
 
@@ -33,19 +32,6 @@ export function createPaymentRecords(database: Database) {
   }
 
   return {
-    async findByStripePaymentIntent(paymentIntent: string): Promise<OrderRow | undefined> {
-      const [row] = await db.select().from(orders).where(eq(orders.stripePaymentIntent, paymentIntent));
-      return row;
-    },
-
-    /** Remembers the payment intent of the order's session (first one wins). */
-    async attachPaymentIntent(tx: Tx, orderId: string, paymentIntent: string): Promise<void> {
-      await tx
-        .update(orders)
-        .set({ stripePaymentIntent: paymentIntent })
-        .where(and(eq(orders.id, orderId), isNull(orders.stripePaymentIntent)));
-    },
-
     /** A signed callback that was not credited, and why (the same one again is not a new
      * rejection row), with its event row, in one transaction. */
     async recordRejection(rejection: typeof paymentRejections.$inferInsert, event?: ProviderEvent) {
@@ -64,10 +50,14 @@ export function createPaymentRecords(database: Database) {
 
     recordEvent,
 
-    /** True the first time an event id is seen; inside the caller's transaction so a failed
-     * handling rolls the record back and the redelivery is processed. */
-    async recordStripeEvent(tx: Tx, id: string, type: string): Promise<boolean> {
-      const rows = await tx.insert(stripeEvents).values({ id, type }).onConflictDoNothing().returning();
+    /** True the first time the provider's event id is seen; inside the caller's transaction so a
+     * failed handling rolls the record back and the redelivery is processed. */
+    async recordProviderEvent(tx: Tx, provider: string, eventId: string, type: string): Promise<boolean> {
+      const rows = await tx
+        .insert(providerEvents)
+        .values({ provider, eventId, type })
+        .onConflictDoNothing()
+        .returning();
       return rows.length > 0;
     },
   };

@@ -24,7 +24,7 @@ export const cardCheckoutPage = {
       maximumFractionDigits: 2,
     });
     const gb = (Number(row.bytes) / BYTES_PER_GB).toLocaleString("en-US", { maximumFractionDigits: 2 });
-    const payable = row.paymentStatus === "waiting" || row.paymentStatus === "expired";
+    const payable = ["awaiting_method", "waiting", "expired"].includes(row.paymentStatus);
     return page(
       "Sandbox card payment",
       `<h1>Sandbox card payment</h1>

@@ -1,11 +1,6 @@
 import { createHash } from "node:crypto";
 import type { Network } from "@bytetoll/contracts";
-import type {
-  CreatedPayment,
-  PaymentProvider,
-  PaymentReading,
-  PaymentRequest,
-} from "../../lib/payment-provider.ts";
+import type { CreatedPayment, PaymentProvider, PaymentRequest } from "../../lib/payment-provider.ts";
 import { qrCodeFor } from "../../lib/qr-png.ts";
 
 const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
@@ -43,6 +38,7 @@ export function createSandboxProvider(appUrl: string): PaymentProvider {
           payAddress: null,
           qrCode: null,
           priceAmountCents: null,
+          providerSessionId: null,
           redirectUrl: `${appUrl}/dev/card-checkout/${request.orderId}`,
         };
       }
@@ -53,12 +49,9 @@ export function createSandboxProvider(appUrl: string): PaymentProvider {
         qrCode: qrCodeFor(payAddress),
         // USDC is pegged 1:1 to USD in the sandbox.
         priceAmountCents: request.amountCents,
+        providerSessionId: null,
         redirectUrl: null,
       };
-    },
-    // Sandbox payments change only through the dev endpoint or the CLI, never by polling.
-    async readPayment(): Promise<PaymentReading> {
-      return { status: "waiting" };
     },
   };
 }

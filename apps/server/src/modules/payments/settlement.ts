@@ -31,11 +31,14 @@ export interface SettleOptions {
   /** The signed provider callback behind the reading: recorded with its outcome in the same
    * transaction, also when it changes nothing (docs/product.md, "Operator console"). */
   event?: ProviderEvent;
+  /** The provider's payment behind a hosted checkout (a Stripe payment intent), remembered on
+   * the order once the guard has passed: refunds and disputes name it. */
+  providerPaymentId?: string | undefined;
 }
 
-/** A case the types say cannot happen: compile-time exhaustiveness, and a loud stop if a new
- * status or outcome arrives at runtime without its case. */
-function unreachable(value: never): never {
+/** A case the types say cannot happen (each switch ends `satisfies never`, so a new status or
+ * outcome without its case fails the type check): at runtime it stops the transaction. */
+function noCase(value: unknown): never {
   throw new Error(`settlement has no case for ${JSON.stringify(value)}`);
 }
 
@@ -52,8 +55,13 @@ function outcomeOf(reading: PaymentReading, row: OrderRow): string {
     case "refunded":
     case "charged_back":
       return row.paymentStatus === "refunded" ? "refunded" : reading.status;
-    default:
+    case "waiting":
+    case "partially_paid":
+    case "failed":
+    case "expired":
       return reading.status;
+    default:
+      return noCase(reading.status satisfies never);
   }
 }
 
@@ -108,8 +116,7 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
       deltaBytes: target - credited,
     });
     if (!ledger.applied) throw new Error(`ledger already holds ${ledger.reference}`);
-    const updated = await repository.recordCredit(tx, row.id, {
-      fromCredited: credited,
+    const updated = await repository.recordCredit(tx, row, {
       toCredited: target,
       balanceBytesAfter: ledger.balanceBytes,
       payinHash: reading.payinHash ?? null,
@@ -138,7 +145,7 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
    */
   async function reverseInTransaction(tx: Tx, row: OrderRow, reading: PaymentReading) {
     const credited = Number(row.creditedBytes);
-    if (credited === 0) return (await repository.closeUncredited(tx, row.id)) ?? null;
+    if (credited === 0) return (await repository.closeUncredited(tx, row)) ?? null;
     const reversed = Number(row.reversedBytes);
     const target = reversedBytes(row, reading);
     if (target <= reversed) return null;
@@ -151,10 +158,8 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
     });
     // A chargeback after a partial refund: the dispute's entry is already there.
     if (!ledger.applied) return null;
-    const updated = await repository.recordReversal(tx, row.id, {
-      fromReversed: reversed,
+    const updated = await repository.recordReversal(tx, row, {
       toReversed: target,
-      status: target >= credited ? "refunded" : row.paymentStatus,
       balanceBytesAfter: ledger.balanceBytes,
     });
     if (!updated) throw new Error(`order ${row.id} changed while locked`);
@@ -171,7 +176,7 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
     if (!locked) throw orderNotFound();
     // A group-buy deposit is held by its deal, not credited.
     const dealOutcome: DealOutcome = deals
-      ? await deals.settleOrder(tx, locked, reading)
+      ? await deals.settleOrder(tx, locked, reading, repository)
       : { kind: "credit" };
     switch (dealOutcome.kind) {
       case "hold":
@@ -181,14 +186,14 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
       case "credit":
         break;
       default:
-        return unreachable(dealOutcome);
+        return noCase(dealOutcome satisfies never);
     }
     // A flash sale whose stock went to others meanwhile priced the order at the list price.
     const row = locked.dealId ? ((await repository.lock(tx, orderId)) ?? locked) : locked;
     switch (reading.status) {
       case "failed":
       case "expired":
-        return (await repository.closeWaiting(tx, orderId, reading.status)) ?? null;
+        return (await repository.closeOpen(tx, orderId, reading.status)) ?? null;
       case "refunded":
       case "charged_back":
         return reverseInTransaction(tx, row, reading);
@@ -199,7 +204,7 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
       case "waiting":
         return null;
       default:
-        return unreachable(reading.status);
+        return noCase(reading.status satisfies never);
     }
   }
 
@@ -222,6 +227,9 @@ export function createSettlement({ database, publishOrder, deals }: Deps) {
         if (options.guard && !(await options.guard(tx))) {
           if (event) await records.recordEvent(tx, orderId, event, "ignored_duplicate");
           return null;
+        }
+        if (options.providerPaymentId) {
+          await repository.attachProviderPayment(tx, orderId, options.providerPaymentId);
         }
         const row = await settleInTransaction(tx, orderId, reading);
         if (event) await records.recordEvent(tx, orderId, event, row ? outcomeOf(reading, row) : "unchanged");

@@ -1,11 +1,6 @@
 import type Stripe from "stripe";
 import { paymentUnavailable } from "../../errors.ts";
-import type {
-  CreatedPayment,
-  PaymentProvider,
-  PaymentReading,
-  PaymentRequest,
-} from "../../lib/payment-provider.ts";
+import type { CreatedPayment, PaymentProvider, PaymentRequest } from "../../lib/payment-provider.ts";
 
 /** Stripe Checkout for card payments: one hosted session per order, metadata.order_id ties the
  * webhook back to it. */
@@ -43,19 +38,13 @@ export function createStripeProvider(stripe: Stripe, appUrl: string): PaymentPro
       }
       if (!session.url) throw paymentUnavailable("Card payments are unavailable right now.");
       return {
-        providerPaymentId: session.id,
+        providerPaymentId: null,
+        providerSessionId: session.id,
         payAddress: null,
         qrCode: null,
         priceAmountCents: null,
         redirectUrl: session.url,
       };
-    },
-    async readPayment(sessionId: string): Promise<PaymentReading> {
-      const session = await stripe.checkout.sessions.retrieve(sessionId);
-      const orderId = session.metadata?.order_id ?? null;
-      if (session.payment_status === "paid") return { status: "paid", orderId };
-      if (session.status === "expired") return { status: "expired", orderId };
-      return { status: "waiting", orderId };
     },
   };
 }

@@ -59,7 +59,7 @@ function sessionMismatch(
   session: Stripe.Checkout.Session,
   reading: PaymentReading,
 ): string | null {
-  if (session.id !== order.stripeSessionId) return `session ${session.id} is not the order's`;
+  if (session.id !== order.providerSessionId) return `session ${session.id} is not the order's`;
   if (reading.status !== "paid") return null;
   const price = Number(order.amountCents);
   if (session.currency !== "usd" || session.amount_total !== price) {
@@ -71,7 +71,7 @@ function sessionMismatch(
 /** The Stripe order a session event is about: the one that opened this session, else the one its
  * metadata names (so a session that is not the order's can be recorded against it). */
 async function orderOfSession(app: App, session: Stripe.Checkout.Session): Promise<OrderRow | undefined> {
-  const own = await app.orders.findByProviderPayment("stripe", session.id);
+  const own = await app.orders.findByProviderSession("stripe", session.id);
   if (own) return own;
   const named = session.metadata?.order_id ?? session.client_reference_id;
   const order = named ? await app.orders.find(named) : undefined;
@@ -98,11 +98,7 @@ async function applySession(
     return;
   }
   const paymentIntent = reading.status === "paid" ? idOf(session.payment_intent) : null;
-  await app.settlement.settle(
-    order.id,
-    reading,
-    onceForEvent(app.settlement.records, event, order.id, paymentIntent),
-  );
+  await app.settlement.settle(order.id, reading, onceForEvent(app.settlement.records, event, paymentIntent));
 }
 
 /** The order page's record of a Stripe event: its type and id, and the amount of the session,
@@ -118,20 +114,17 @@ function stripeEvent(event: Stripe.Event): ProviderEvent {
   return { provider: "stripe", type: event.type, reference: event.id, summary };
 }
 
-/** Settles only the first time the event id is seen, and remembers the order's payment intent. */
+/** Settles only the first time the event id is seen, and remembers the order's payment intent
+ * (its provider payment). */
 function onceForEvent(
   records: PaymentRecords,
   event: Stripe.Event,
-  orderId: string,
   paymentIntent: string | null,
 ): SettleOptions {
   return {
     event: stripeEvent(event),
-    guard: async (tx: Tx) => {
-      if (!(await records.recordStripeEvent(tx, event.id, event.type))) return false;
-      if (paymentIntent) await records.attachPaymentIntent(tx, orderId, paymentIntent);
-      return true;
-    },
+    guard: (tx: Tx) => records.recordProviderEvent(tx, "stripe", event.id, event.type),
+    providerPaymentId: paymentIntent ?? undefined,
   };
 }
 
@@ -142,11 +135,11 @@ async function orderOfPayment(
   stripe: Stripe,
   paymentIntent: string,
 ): Promise<OrderRow | undefined> {
-  const known = await app.settlement.records.findByStripePaymentIntent(paymentIntent);
+  const known = await app.orders.findByProviderPayment("stripe", paymentIntent);
   if (known) return known;
   const sessions = await stripe.checkout.sessions.list({ payment_intent: paymentIntent, limit: 1 });
   const session = sessions.data[0];
-  return session ? app.orders.findByProviderPayment("stripe", session.id) : undefined;
+  return session ? app.orders.findByProviderSession("stripe", session.id) : undefined;
 }
 
 async function applyToPayment(
@@ -167,11 +160,7 @@ async function applyToPayment(
     // back now would let the credit through later, so Stripe is asked to send this one again.
     throw new AppError(409, "The payment is not credited yet; send the event again later.", "not_credited");
   }
-  await app.settlement.settle(
-    order.id,
-    reading,
-    onceForEvent(app.settlement.records, event, order.id, paymentIntent),
-  );
+  await app.settlement.settle(order.id, reading, onceForEvent(app.settlement.records, event, paymentIntent));
 }
 
 /** POST /webhooks/stripe: signature checked over the raw body; each event id is handled once. */

@@ -72,6 +72,12 @@ describe("signing in with purchaseAmount", () => {
       price_amount: null,
       stripe_redirect_url: null,
     });
+    // Stored as awaiting its method, with none: the API shows it as a waiting order.
+    const [stored] = await t.database.query<{ payment_status: string; method: string | null }>(
+      "SELECT payment_status, method FROM orders WHERE id = $1",
+      [orderId],
+    );
+    expect(stored).toEqual({ payment_status: "awaiting_method", method: null });
     const asBob = await t.app.inject({
       method: "GET",
       url: `/transactions/${orderId}`,

@@ -207,7 +207,9 @@ describe("POST /webhooks/stripe", () => {
     expect(deliveries.map((d) => d.statusCode)).toEqual([200, 200, 200]);
     expect((await getOrder(t.app, alice, order.order_id)).payment_status).toBe("paid");
     expect(await balanceBytes(t.app, alice)).toBe(start + 5 * GB);
-    const events = await t.database.query("SELECT id FROM stripe_events WHERE id = 'evt_paid_1'");
+    const events = await t.database.query(
+      "SELECT event_id FROM provider_events WHERE provider = 'stripe' AND event_id = 'evt_paid_1'",
+    );
     expect(events).toHaveLength(1);
 
     // A different event for the same paid order changes nothing either.
@@ -259,7 +261,9 @@ describe("POST /webhooks/stripe", () => {
     }
     expect((await getOrder(t.app, alice, order.order_id)).payment_status).toBe("waiting");
     expect(await balanceBytes(t.app, alice)).toBe(start);
-    expect(await t.database.query("SELECT id FROM stripe_events WHERE id = 'evt_forged'")).toHaveLength(0);
+    expect(
+      await t.database.query("SELECT event_id FROM provider_events WHERE event_id = 'evt_forged'"),
+    ).toHaveLength(0);
   });
 
   it("acknowledges signed events about orders it does not know without changing anything", async () => {
@@ -424,7 +428,7 @@ describe("POST /webhooks/stripe refunds and disputes", () => {
     const { order, session } = await paidCardOrder(hank, 6, "evt_hank_paid");
     const paid = await balanceBytes(t.app, hank);
     // As the orders paid before payment intents were kept.
-    await t.database.query("UPDATE orders SET stripe_payment_intent = NULL WHERE id = $1", [order.order_id]);
+    await t.database.query("UPDATE orders SET provider_payment_id = NULL WHERE id = $1", [order.order_id]);
     await deliver(chargeEvent("evt_hank_refund", session, 600));
     expect(await balanceBytes(t.app, hank)).toBe(paid - 2 * GB);
     expect((await getOrder(t.app, hank, order.order_id)).payment_status).toBe("refunded");

@@ -1,0 +1,70 @@
+import { PAYMENT_STATUSES, type PaymentStatus } from "@bytetoll/contracts";
+
+/**
+ * Every status an order is stored with: the API's statuses and `awaiting_method`, an order made
+ * at sign-in before its customer chose how to pay (it has no method, network or provider payment
+ * yet). docs/product.md#order-statuses describes them as customers see them.
+ */
+export const ORDER_STATUSES = ["awaiting_method", ...PAYMENT_STATUSES] as const;
+export type OrderStatus = (typeof ORDER_STATUSES)[number];
+
+/**
+ * THE moves an order's status may make, from → to. Every UPDATE that sets a status goes through
+ * `moveStatus` (status-writes.ts), which refuses a move not listed here before any SQL and puts
+ * the allowed sources in its WHERE, so a row that moved meanwhile is left alone. A move to the
+ * same status is listed where a write changes the row but not its status (more credit, a part
+ * refund, a newer partial payment note, a method chosen).
+ * - A payment that arrives is always credited, also after expiry, cancel or failure — never
+ *   once refunded (a refunded order is closed).
+ * - Part of a payment marks the order partially paid and credits nothing.
+ * - A refund or chargeback of all that was credited (or of a part payment) ends in refunded.
+ */
+export const ORDER_TRANSITIONS = {
+  awaiting_method: ["waiting", "paid", "partially_paid", "failed", "expired", "cancelled"],
+  waiting: ["paid", "partially_paid", "failed", "expired", "cancelled"],
+  partially_paid: ["paid", "partially_paid", "refunded"],
+  paid: ["paid", "refunded"],
+  expired: ["paid", "partially_paid"],
+  cancelled: ["paid", "partially_paid"],
+  failed: ["paid"],
+  refunded: [],
+} as const satisfies Record<OrderStatus, readonly OrderStatus[]>;
+
+export function canMove(from: OrderStatus, to: OrderStatus): boolean {
+  return (ORDER_TRANSITIONS[from] as readonly OrderStatus[]).includes(to);
+}
+
+/** Statuses an order still waits for its payment in (the expiry sweep's and cancel's). */
+export const OPEN_STATUSES = ["awaiting_method", "waiting"] as const satisfies readonly OrderStatus[];
+
+export const isOpen = (status: string): boolean => (OPEN_STATUSES as readonly string[]).includes(status);
+
+/** A stored status as the API shows it: an order awaiting its method is waiting for its payment
+ * like any other (the page then offers the choice of method). */
+export function publicStatus(status: OrderStatus): PaymentStatus {
+  switch (status) {
+    case "awaiting_method":
+      return "waiting";
+    case "waiting":
+    case "paid":
+    case "partially_paid":
+    case "failed":
+    case "expired":
+    case "refunded":
+    case "cancelled":
+      return status;
+    default:
+      throw new Error(`order status with no public name: ${status satisfies never}`);
+  }
+}
+
+/** The stored statuses behind a status the API names (a filter by "waiting" finds both). */
+export function storedStatuses(status: PaymentStatus): OrderStatus[] {
+  return status === "waiting" ? ["awaiting_method", "waiting"] : [status];
+}
+
+/** A status read from the database; one the table does not know is a stop, not a guess. */
+export function asOrderStatus(value: string): OrderStatus {
+  if ((ORDER_STATUSES as readonly string[]).includes(value)) return value as OrderStatus;
+  throw new Error(`unknown order status in the database: ${value}`);
+}
