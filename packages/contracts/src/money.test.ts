@@ -4,6 +4,7 @@ import {
   assertWhole,
   balanceBytesFor,
   bytesForCents,
+  centsForBytes,
   costMicros,
   gbToBytes,
   MoneyAssertionError,
@@ -72,6 +73,28 @@ describe("what bytes cost: rounded up, so used data is never priced below what i
         expect((owed - 1n) * BigInt(mobile) < BigInt(used) * BigInt(dc)).toBe(true);
         expect(balanceBytesFor(BigInt(used), mobile, mobile)).toBe(BigInt(used));
       }),
+    );
+  });
+});
+
+describe("the price of whole GB: rounded up to the cent, so the order then gives every byte asked for", () => {
+  it("charges $3 × N at the list price, and enough at an odd one", () => {
+    expect(centsForBytes(100 * 1e9, usdToMicros(3))).toBe(30_000);
+    // 7 GB at $1.1111/GB is $7.7777: 777 cents would buy 6.9930… GB, so 778.
+    expect(centsForBytes(7e9, usdToMicros(1.1111))).toBe(778);
+  });
+
+  it("always buys at least the bytes, and a cent less never does", () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 100_000 }),
+        fc.integer({ min: 1, max: 50_000_000 }),
+        (gb, micros) => {
+          const cents = centsForBytes(gb * 1e9, micros);
+          expect(bytesForCents(cents, micros)).toBeGreaterThanOrEqual(gb * 1e9);
+          if (cents > 0) expect(bytesForCents(cents - 1, micros)).toBeLessThan(gb * 1e9);
+        },
+      ),
     );
   });
 });

@@ -79,6 +79,14 @@ export function costMicros(bytes: number, priceMicrosPerGb: number): number {
   return exactNumber((product + gb - 1n) / gb, "micro-dollars");
 }
 
+/** The cents that buy at least `bytes` at `priceMicrosPerGb` (what the pages charge for N GB):
+ * rounded up, so the order the server prices by `bytesForCents` gives every byte asked for. */
+export function centsForBytes(bytes: number, priceMicrosPerGb: number): number {
+  const micros = BigInt(costMicros(bytes, priceMicrosPerGb));
+  const cent = BigInt(MICROS_PER_CENT);
+  return exactNumber((micros + cent - 1n) / cent, "cents");
+}
+
 /** Bytes relayed at one price, in balance bytes of another (datacenter traffic debited from the
  * premium balance): rounded up, for the same reason as costMicros. */
 export function balanceBytesFor(

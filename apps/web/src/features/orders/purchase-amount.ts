@@ -1,21 +1,35 @@
 import {
+  BYTES_PER_GB,
   belowMinimumOrderMessage,
+  bytesForCents,
+  CENTS_PER_USD,
+  centsForBytes,
+  centsToUsd,
   DEFAULT_PURCHASE_GB,
   MAX_ORDER_USD,
   MIN_PURCHASE_GB,
   minimumOrderUsd,
+  usdToCents,
+  usdToMicros,
 } from "@bytetoll/contracts";
 
 // Buy More and checkout share the server's limits (docs/product.md#formats-and-limits).
 export { DEFAULT_PURCHASE_GB, MIN_PURCHASE_GB };
 
-/** USD for `gb` at `pricePerGb`, in whole cents as the API accepts at most 2 decimals. */
+/** USD for `gb` whole GB at `pricePerGb`: the money module's rule (whole cents, rounded up, so
+ * the order the server prices from them buys every GB asked for). */
 export function totalUsd(gb: number, pricePerGb: number): number {
-  return Math.round(gb * pricePerGb * 100) / 100;
+  return centsToUsd(centsForBytes(gb * BYTES_PER_GB, usdToMicros(pricePerGb)));
 }
 
+/** The most whole GB one order (at most MAX_ORDER_USD) buys at `pricePerGb`. */
 export function maxPurchaseGb(pricePerGb: number): number {
-  return Math.floor(MAX_ORDER_USD / pricePerGb);
+  return Math.floor(bytesForCents(MAX_ORDER_USD * CENTS_PER_USD, usdToMicros(pricePerGb)) / BYTES_PER_GB);
+}
+
+/** The GB `usd` buys at `pricePerGb`, by the server's rule for an order (rounded down to a byte). */
+export function gbForUsd(usd: number, pricePerGb: number): number {
+  return bytesForCents(usdToCents(usd), usdToMicros(pricePerGb)) / BYTES_PER_GB;
 }
 
 /** Why `input` is not a GB amount that can be bought, or null when it is. */

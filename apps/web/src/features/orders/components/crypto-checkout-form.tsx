@@ -8,6 +8,7 @@ import { type PaymentChoice, useStartPurchase } from "../hooks/use-start-purchas
 import { paymentProviderName } from "../payment-provider.ts";
 import {
   DEFAULT_PURCHASE_GB,
+  gbForUsd,
   minimumOrderUsd,
   totalUsd,
   usdAmountProblem,
@@ -110,7 +111,9 @@ export function CryptoCheckoutForm({
           {orderGb !== undefined ? (
             <span className="block text-xs text-slate-500">{formatGb(orderGb)} of data</span>
           ) : dealId === null && !problem ? (
-            <span className="block text-xs text-slate-500">{formatGb(amountUsd / pricePerGb)} of data</span>
+            <span className="block text-xs text-slate-500">
+              {formatGb(gbForUsd(amountUsd, pricePerGb))} of data
+            </span>
           ) : null}
         </dd>
       </dl>
