@@ -84,9 +84,9 @@ export function createTopups({
           reference: result.paymentId,
           summary: { amount: order.amountCents / 100, currency: "usd" },
         },
+        // Stripe's payment intent is the order's provider payment: its refunds and disputes name it.
+        providerPaymentId: order.provider === "stripe" ? result.paymentId : undefined,
         changed: async (tx, paid) => {
-          if (order.provider === "stripe")
-            await settlement.records.attachPaymentIntent(tx, paid.id, result.paymentId);
           await repository.recordOutcome(tx, paid.userId, true, AUTO_TOPUP_MAX_FAILURES);
           await webhooks.emit(topupSucceededEvent(paid), tx);
         },

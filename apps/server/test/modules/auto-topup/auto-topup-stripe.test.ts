@@ -208,7 +208,7 @@ describe("auto top-up with Stripe", () => {
     expect(await balanceBytesOf(t.app, alice.id)).toBe(10.5 * GB);
     // Stripe's refund names the payment intent: the order holds it.
     const [held] = await t.database.query<{ pi: string }>(
-      "SELECT stripe_payment_intent AS pi FROM orders WHERE id = $1",
+      "SELECT provider_payment_id AS pi FROM orders WHERE id = $1",
       [order?.id],
     );
     expect(held?.pi).toBe("pi_topup_1");
