@@ -94,24 +94,20 @@ export function createAutoTopupSettings({ database, repository, vault, vaults, c
           "below_minimum",
         );
       }
-      const turnedOn = await inTransaction(database.db, async (tx) => {
+      await inTransaction(database.db, async (tx) => {
         const row = await repository.lock(tx, userId);
         if (input.enabled && !row.providerMethodId) throw new AppError(409, ADD_A_CARD_FIRST, "no_card");
-        const on = input.enabled && !row.enabled;
-        await repository.save(
-          tx,
-          userId,
-          {
-            enabled: input.enabled,
-            thresholdBytes: gbToBytes(input.threshold_gb),
-            amountCents: usdToCents(input.amount_usd),
-            monthlyCapCents: usdToCents(input.monthly_cap_usd),
-          },
-          on,
-        );
-        return on;
+        const values = {
+          enabled: input.enabled,
+          thresholdBytes: gbToBytes(input.threshold_gb),
+          amountCents: usdToCents(input.amount_usd),
+          monthlyCapCents: usdToCents(input.monthly_cap_usd),
+        };
+        await repository.save(tx, userId, values, input.enabled && !row.enabled);
       });
-      if (turnedOn) judge(userId);
+      // Judged now, not at the next balance change: turned on (or a threshold raised) above the
+      // balance tops up at once.
+      if (input.enabled) judge(userId);
       return read(userId);
     },
 

@@ -1,6 +1,7 @@
 import { DEAL_UPDATED_EVENT, DEALS_CHANNEL } from "@bytetoll/contracts";
 import { GetStartedChecklist } from "../../components/onboarding/get-started-checklist.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
+import { AutoTopupLine } from "../../features/auto-topup/components/auto-topup-line.tsx";
 import { useAccountStatus } from "../../features/balance/api/get-account-status.ts";
 import { DataBalanceCard } from "../../features/balance/components/data-balance-card.tsx";
 import { ZeroBalanceWarning } from "../../features/balance/components/zero-balance-warning.tsx";
@@ -26,12 +27,18 @@ export function Component() {
       </h1>
       <ZeroBalanceWarning />
       <GetStarted />
-      <DataBalanceCard action={<BuyMoreDialog />} />
+      <DataBalanceCard action={<BuyMoreDialog />} footer={<AutoTopup />} />
       <LivePromotions />
       <TransactionHistory userId={session.user?.id ?? null} />
       <PayoutHistory />
     </section>
   );
+}
+
+/** The auto top-up line, told the balance so its dialog can say when a top-up is due at once. */
+function AutoTopup() {
+  const balance = useAccountStatus();
+  return <AutoTopupLine balanceGb={balance.data?.balance_gb ?? null} />;
 }
 
 /** A new account's checklist. The free GB counts as used once the balance is below it; copying the

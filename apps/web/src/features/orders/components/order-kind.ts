@@ -2,8 +2,11 @@ import { SOLD_OUT_LIST_PRICE_NOTE } from "@bytetoll/contracts";
 import type { Order } from "../api/order.ts";
 
 /** What an order was for: a group-buy deposit (a deal order without a quantity), a flash-sale
- * purchase, or a plain data purchase. */
-export function orderKind(order: Pick<Order, "deal_id" | "quantity">): "Deposit" | "Flash sale" | "Purchase" {
+ * purchase, an automatic top-up of the saved card, or a plain data purchase. */
+export function orderKind(
+  order: Pick<Order, "deal_id" | "quantity" | "origin">,
+): "Deposit" | "Flash sale" | "Auto top-up" | "Purchase" {
+  if (order.origin === "auto_topup") return "Auto top-up";
   if (order.deal_id === null) return "Purchase";
   return order.quantity === null ? "Deposit" : "Flash sale";
 }
