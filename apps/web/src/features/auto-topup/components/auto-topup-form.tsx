@@ -10,6 +10,38 @@ import { SavedCard } from "./saved-card.tsx";
 
 export const AUTO_TOPUP_SAVED = "Auto top-up saved";
 
+/** The dialog's draft, its problems, the confirmation step and the save. Without a card the draft
+ * cannot be on (the card may be removed while the dialog is open). */
+function useAutoTopupEditor(settings: AutoTopupSettings) {
+  const config = useConfig();
+  const minimumUsd = minimumOrderUsd(config.data?.price_per_gb_usd ?? FALLBACK_PRICE_PER_GB_USD, false);
+  const [typed, setDraft] = useState<AutoTopupDraft>(() => draftOf(settings));
+  const draft = settings.card ? typed : { ...typed, enabled: false };
+  const [confirming, setConfirming] = useState(false);
+  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
+  const save = useSaveAutoTopup();
+  const problems = draftProblems(draft, minimumUsd);
+
+  const edit = (change: Partial<AutoTopupDraft>) => {
+    setDraft((current) => ({ ...current, ...change }));
+    setNotice(null);
+  };
+  const send = () =>
+    save.mutate(updateOf(draft), {
+      onSuccess: () => setNotice({ error: false, text: AUTO_TOPUP_SAVED }),
+      onError: (error) => setNotice({ error: true, text: error.message }),
+      onSettled: () => setConfirming(false),
+    });
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (Object.keys(problems).length > 0 || save.isPending) return;
+    // Money moves only once the customer has read what will be charged.
+    if (draft.enabled) setConfirming(true);
+    else send();
+  }
+  return { draft, problems, confirming, setConfirming, notice, save, edit, send, submit };
+}
+
 /** The Auto top-up dialog's content: the card, the settings, and a confirmation before turning on
  * anything that charges the card. `balanceGb` says whether a top-up would be due at once. */
 export function AutoTopupForm({
@@ -19,38 +51,8 @@ export function AutoTopupForm({
   settings: AutoTopupSettings;
   balanceGb: number | null;
 }) {
-  const config = useConfig();
-  const minimumUsd = minimumOrderUsd(config.data?.price_per_gb_usd ?? FALLBACK_PRICE_PER_GB_USD, false);
-  const [draft, setDraft] = useState<AutoTopupDraft>(() => draftOf(settings));
-  const [confirming, setConfirming] = useState(false);
-  const [notice, setNotice] = useState<{ error: boolean; text: string } | null>(null);
-  const save = useSaveAutoTopup();
-  const problems = draftProblems(draft, minimumUsd);
-  const valid = Object.keys(problems).length === 0;
-
-  const edit = (change: Partial<AutoTopupDraft>) => {
-    setDraft((current) => ({ ...current, ...change }));
-    setNotice(null);
-  };
-  const send = () =>
-    save.mutate(updateOf(draft), {
-      onSuccess: () => {
-        setConfirming(false);
-        setNotice({ error: false, text: AUTO_TOPUP_SAVED });
-      },
-      onError: (error) => {
-        setConfirming(false);
-        setNotice({ error: true, text: error.message });
-      },
-    });
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!valid || save.isPending) return;
-    // Money moves only once the customer has read what will be charged.
-    if (draft.enabled) setConfirming(true);
-    else send();
-  }
-
+  const { draft, problems, confirming, setConfirming, notice, save, edit, send, submit } =
+    useAutoTopupEditor(settings);
   return (
     <div className="space-y-4">
       <DialogHeader
