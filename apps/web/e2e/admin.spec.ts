@@ -1,6 +1,6 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { launchBrowser, loadedScriptWith, recordScripts } from "./fixtures/browser.ts";
+import { launchBrowser, loadedScriptWith, recordScripts, SCREEN_SIZES } from "./fixtures/browser.ts";
 import { type ServerWithGateway, startServerWithGateway } from "./fixtures/gateway.ts";
 import type { RunningServer } from "./fixtures/server.ts";
 import { signInNewCustomer, signInThroughPage } from "./fixtures/sign-in.ts";
@@ -180,6 +180,58 @@ describe("the operator's console", () => {
     expect(await audit.getByText(OPERATOR).count()).toBeGreaterThanOrEqual(3);
 
     await Promise.all([customerContext.close(), operatorContext.close(), depositorContext.close()]);
+  });
+
+  it("shows a customer's sub-users with their use of the limit and their traffic, on a laptop and a phone", async () => {
+    const customerContext = await browser.newContext({ baseURL: server.url });
+    const { page: customer, email } = await signInNewCustomer(customerContext, server, "console-subusers");
+    const created = await api<{ username: string; password: string }>(customer, "/subusers", {
+      label: "nightly crawler",
+      limit_gb: 1,
+      limit_period: "day",
+    });
+    expect(created.status).toBe(200);
+    await api(customer, "/subusers", { label: "reports" });
+    // 20,000 bytes of body through the gateway with the sub-user's credentials.
+    await site.fetchThroughGateway(created.data.username, created.data.password);
+    const { data: main } = await api<{ username: string; password: string }>(customer, "/credentials/latest");
+    await site.fetchThroughGateway(main.username, main.password);
+
+    for (const size of SCREEN_SIZES) {
+      const context = await browser.newContext({ baseURL: server.url, viewport: size });
+      const operator = await context.newPage();
+      await signInThroughPage(operator, server, OPERATOR);
+      await operator.goto(`/admin/customers?email=${encodeURIComponent(email)}`);
+      await operator.getByRole("link", { name: email }).click();
+      const table = operator.getByRole("table", { name: "Sub-users" });
+      const row = table.getByRole("row").filter({ hasText: "nightly crawler" });
+      // The gateway commits the sub-user's use within seconds: the page shows it once reloaded.
+      await expect
+        .poll(
+          async () => {
+            await operator.reload();
+            await table.waitFor();
+            return row.textContent();
+          },
+          { timeout: 20_000, interval: 500 },
+        )
+        .toMatch(/2\d(\.\d)? KB of 1 GB per day \(0%\)/);
+      expect(await row.textContent()).toContain(created.data.username);
+      expect(await row.textContent()).toContain("Enabled");
+      expect(await table.getByRole("row").filter({ hasText: "reports" }).textContent()).toContain(
+        "used, no limit",
+      );
+      await operator.getByRole("heading", { name: "Sub-users (2)" }).waitFor();
+      await expect
+        .poll(() => operator.getByTestId("subuser-traffic-split").textContent(), { timeout: 20_000 })
+        .toMatch(/main credentials 2\d(\.\d)? KB \(1 request\)/);
+      expect(await operator.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+        true,
+      );
+      await operator.screenshot({ path: `/tmp/console-subusers-${size.name}.png`, fullPage: true });
+      await context.close();
+    }
+    await customerContext.close();
   });
 
   it("shows a customer who opens /admin a refusal page, and never sends them the console's code", async () => {

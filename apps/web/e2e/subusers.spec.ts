@@ -36,7 +36,7 @@ describe("the Sub-users page", () => {
       await item.getByText("crawler").waitFor();
       await item.getByText("of 2.5 GB per week").waitFor();
       expect(await item.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("0");
-      const username = (await item.locator("dd.font-mono").first().textContent()) ?? "";
+      const username = (await item.getByTestId("subuser-username").textContent()) ?? "";
       expect(username).toMatch(/^su[a-z0-9]{10}$/);
       await item.getByRole("button", { name: "Copy crawler username" }).click();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(username);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { adminAccount, adminOrder, creditFields } from "./admin.ts";
+import { SUBUSER_LIMIT_PERIODS } from "./subusers.ts";
 
 /** The console's customers: GET /admin/customers (search by e-mail substring, `page`, `per_page`),
  * GET /admin/customers/{id}, and the actions on one customer. Every action writes an audit row. */
@@ -25,7 +26,8 @@ export const adminCustomersPage = z.object({
 });
 export type AdminCustomersPage = z.infer<typeof adminCustomersPage>;
 
-/** Pages of the customer page's ledger and orders (20 rows each, newest first). */
+/** Pages of the customer page's ledger and orders (20 rows each, newest first), and of its
+ * sub-users (20 each, oldest first). */
 export const CUSTOMER_PAGE_ROWS = 20;
 export const customerDetailQuery = z
   .object({
@@ -40,6 +42,12 @@ export const customerDetailQuery = z
       .int("orders_page must be a whole number")
       .min(1, "orders_page must be at least 1")
       .max(1_000_000, "orders_page must be at most 1000000")
+      .default(1),
+    subusers_page: z.coerce
+      .number({ error: "subusers_page must be a number" })
+      .int("subusers_page must be a whole number")
+      .min(1, "subusers_page must be at least 1")
+      .max(1_000_000, "subusers_page must be at most 1000000")
       .default(1),
   })
   .strict();
@@ -65,6 +73,28 @@ export const adminUsageDay = z.object({
   requests: z.number(),
 });
 
+/** Traffic over the customer page's 30 days (both proxy types). */
+export const adminTraffic = z.object({ bytes: z.number(), gb: z.number(), requests: z.number() });
+
+/** One of the customer's sub-users as the operator sees it (never its password): its limit and
+ * this period's use (as the customer's Sub-users page shows them), and its last 30 days. */
+export const adminSubuser = z.object({
+  id: z.string(),
+  label: z.string(),
+  username: z.string(),
+  limit_gb: z.number().nullable(),
+  limit_bytes: z.number().nullable(),
+  limit_period: z.enum(SUBUSER_LIMIT_PERIODS),
+  used_gb: z.number(),
+  used_bytes: z.number(),
+  /** When the current period began (YYYY-MM-DD, UTC). */
+  period_start: z.string(),
+  enabled: z.boolean(),
+  created_at: z.string(),
+  last_30_days: adminTraffic,
+});
+export type AdminSubuser = z.infer<typeof adminSubuser>;
+
 export const adminCustomerDetail = adminCustomer.extend({
   /** Bytes gateway instances have reserved of the balance and may still relay. */
   leased_bytes: z.number(),
@@ -85,6 +115,16 @@ export const adminCustomerDetail = adminCustomer.extend({
     total: z.number(),
   }),
   orders: z.object({ data: z.array(adminOrder), page: z.number(), per_page: z.number(), total: z.number() }),
+  /** A page of the sub-users; `main_credentials` and `deleted` split the 30 days' traffic that
+   * was not a current sub-user's (the account's own credentials, sub-users deleted since). */
+  subusers: z.object({
+    data: z.array(adminSubuser),
+    page: z.number(),
+    per_page: z.number(),
+    total: z.number(),
+    main_credentials: adminTraffic,
+    deleted: adminTraffic,
+  }),
 });
 export type AdminCustomerDetail = z.infer<typeof adminCustomerDetail>;
 export const adminCustomerDetailResponse = z.object({ success: z.literal(true), data: adminCustomerDetail });

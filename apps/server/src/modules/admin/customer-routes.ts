@@ -64,7 +64,7 @@ export async function adminCustomerRoutes(app: App) {
       schema: {
         tags: ["admin"],
         summary:
-          "One customer: balance, lease, sessions, API token, credentials, 30 days of usage, ledger and orders",
+          "One customer: balance, lease, sessions, API token, credentials, 30 days of usage, ledger, orders and sub-users (a page, with each one's limit, use and 30 days)",
         security,
         params: adminUuidParams,
         querystring: customerDetailQuery,

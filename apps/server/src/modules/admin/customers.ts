@@ -10,6 +10,7 @@ import { CHANGES_CHANNEL, type Database, type SqlExecutor, schema } from "@bytet
 import { desc, eq, sql } from "drizzle-orm";
 import { AppError } from "../../errors.ts";
 import { appendAudit } from "./audit.ts";
+import { customerSubusers } from "./customer-subusers.ts";
 import { likePattern, toAdminOrder } from "./service.ts";
 
 const USAGE_DAYS = 30;
@@ -92,7 +93,7 @@ export function createCustomersService(database: Database) {
       const days = lastDays(USAGE_DAYS);
       const ledgerOffset = (query.ledger_page - 1) * CUSTOMER_PAGE_ROWS;
       const ordersOffset = (query.orders_page - 1) * CUSTOMER_PAGE_ROWS;
-      const [sessions, token, credential, usage, ledger, ledgerTotal, orders, ordersTotal] =
+      const [sessions, token, credential, usage, ledger, ledgerTotal, orders, ordersTotal, subusers] =
         await Promise.all([
           database.query<{ active: string; latest_at: Date | string | null }>(
             `SELECT count(*) FILTER (WHERE revoked_at IS NULL AND expires_at > now()) AS active,
@@ -138,6 +139,7 @@ export function createCustomersService(database: Database) {
             .limit(CUSTOMER_PAGE_ROWS)
             .offset(ordersOffset),
           database.query<{ total: string }>("SELECT count(*) AS total FROM orders WHERE user_id = $1", [id]),
+          customerSubusers(database, id, query.subusers_page, days[0] as string),
         ]);
       const usageByDay = new Map(usage.map((day) => [day.day, day]));
       return {
@@ -177,6 +179,7 @@ export function createCustomersService(database: Database) {
           per_page: CUSTOMER_PAGE_ROWS,
           total: Number(ordersTotal[0]?.total ?? 0),
         },
+        subusers,
       };
     },
 

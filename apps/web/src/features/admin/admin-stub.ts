@@ -102,6 +102,29 @@ export function customerDetailFixture(overrides: Partial<AdminCustomerDetail> = 
       total: 1,
     },
     orders: { data: [adminOrderFixture()], page: 1, per_page: 20, total: 1 },
+    subusers: {
+      data: [
+        {
+          id: "5d1e2f3a-0000-4000-8000-000000000003",
+          label: "crawler",
+          username: "suabcdefghij",
+          limit_gb: 2,
+          limit_bytes: 2e9,
+          limit_period: "day",
+          used_gb: 0.5,
+          used_bytes: 5e8,
+          period_start: "2026-11-21",
+          enabled: false,
+          created_at: new Date(2026, 10, 2, 9, 0).toISOString(),
+          last_30_days: { bytes: 7.5e8, gb: 0.75, requests: 50 },
+        },
+      ],
+      page: 1,
+      per_page: 20,
+      total: 1,
+      main_credentials: { bytes: 70_000, gb: 0, requests: 7 },
+      deleted: { bytes: 0, gb: 0, requests: 0 },
+    },
     ...overrides,
   };
 }

@@ -7,16 +7,25 @@ export interface CustomerParams {
   id: string;
   ledgerPage: number;
   ordersPage: number;
+  subusersPage: number;
 }
 
-/** GET /admin/customers/{id}: balance, sessions, token, usage, and a page each of ledger and orders. */
+/** GET /admin/customers/{id}: balance, sessions, token, usage, and a page each of ledger, orders
+ * and sub-users. */
 export async function getCustomer(
   params: CustomerParams,
   signal?: AbortSignal,
 ): Promise<AdminCustomerDetail> {
   const body = await apiRequest<ApiSuccess<AdminCustomerDetail>>(
     `/admin/customers/${encodeURIComponent(params.id)}`,
-    { query: { ledger_page: params.ledgerPage, orders_page: params.ordersPage }, signal },
+    {
+      query: {
+        ledger_page: params.ledgerPage,
+        orders_page: params.ordersPage,
+        subusers_page: params.subusersPage,
+      },
+      signal,
+    },
   );
   return body.data;
 }
@@ -26,7 +35,7 @@ export const customerQueryKey = (id: string) => adminQueryKey("customer", id);
 
 export const customerQueryOptions = (params: CustomerParams) =>
   queryOptions({
-    queryKey: [...customerQueryKey(params.id), params.ledgerPage, params.ordersPage],
+    queryKey: [...customerQueryKey(params.id), params.ledgerPage, params.ordersPage, params.subusersPage],
     queryFn: ({ signal }) => getCustomer(params, signal),
     placeholderData: keepPreviousData,
   });

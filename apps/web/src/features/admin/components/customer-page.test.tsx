@@ -56,11 +56,35 @@ describe("a customer's page", { timeout: 40_000 }, () => {
       usage_by_day: [{ day: "2026-11-21", bytes: 0, gb: 0, requests: 0 }],
       ledger: { data: [], page: 1, per_page: 20, total: 0 },
       orders: { data: [], page: 1, per_page: 20, total: 0 },
+      subusers: {
+        data: [],
+        page: 1,
+        per_page: 20,
+        total: 0,
+        main_credentials: { bytes: 0, gb: 0, requests: 0 },
+        deleted: { bytes: 0, gb: 0, requests: 0 },
+      },
     });
     openConsole(PATH, { [`GET ${PATH}`]: () => ok(empty) });
     expect(await screen.findByText("No traffic in the last 30 days.")).toBeInTheDocument();
     expect(screen.getByText("No balance changes yet.")).toBeInTheDocument();
     expect(screen.getByText("No orders yet.")).toBeInTheDocument();
+    expect(screen.getByText("No sub-users.")).toBeInTheDocument();
+  });
+
+  it("shows the customer's sub-users with their use and limit, and the main credentials' traffic", async () => {
+    openConsole(PATH, { [`GET ${PATH}`]: () => ok(customerDetailFixture()) });
+    const table = await screen.findByRole("table", { name: "Sub-users" });
+    const row = within(table).getAllByRole("row")[1]!;
+    expect(row).toHaveTextContent("crawler");
+    expect(row).toHaveTextContent("suabcdefghij");
+    expect(row).toHaveTextContent("500 MB of 2 GB per day (25%)");
+    expect(row).toHaveTextContent("Disabled");
+    expect(row).toHaveTextContent("750 MB");
+    expect(screen.getByTestId("subuser-traffic-split")).toHaveTextContent(
+      "Last 30 days: main credentials 70 KB (7 requests).",
+    );
+    expect(screen.getByRole("heading", { name: "Sub-users (1)" })).toBeInTheDocument();
   });
 
   it("credits GB after a confirmation that says exactly what will happen, with one Idempotency-Key per dialog", async () => {

@@ -8,6 +8,7 @@ import { usePageParam } from "../hooks/use-list-params.ts";
 import { AdminCard, AdminPageHeader, AdminScreen } from "./admin-card.tsx";
 import { AccountStateBadge, StatusBadge } from "./badges.tsx";
 import { CustomerActions } from "./customer-actions.tsx";
+import { CustomerSubusersCard } from "./customer-subusers-card.tsx";
 import { type Column, DataTable, tableLinkClass } from "./data-table.tsx";
 import { DayChart } from "./day-chart.tsx";
 import { formatBytes } from "./network-figures.ts";
@@ -58,7 +59,13 @@ export function CustomerPage() {
   const { id = "" } = useParams();
   const ledger = usePageParam("ledger_page");
   const orders = usePageParam("orders_page");
-  const query = useCustomer({ id, ledgerPage: ledger.page, ordersPage: orders.page });
+  const subusers = usePageParam("subusers_page");
+  const query = useCustomer({
+    id,
+    ledgerPage: ledger.page,
+    ordersPage: orders.page,
+    subusersPage: subusers.page,
+  });
   const customer = query.data;
 
   const back = (
@@ -158,6 +165,7 @@ export function CustomerPage() {
           />
         )}
       </AdminCard>
+      <CustomerSubusersCard subusers={customer.subusers} pageHref={subusers.pageHref} />
       <AdminCard title="Ledger">
         {customer.ledger.data.length === 0 ? (
           <StateMessage>{NO_LEDGER}</StateMessage>

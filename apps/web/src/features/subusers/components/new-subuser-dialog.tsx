@@ -3,8 +3,8 @@ import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Dialog, DialogHeader } from "../../../components/ui/dialog.tsx";
+import { PERIOD_LABELS } from "../../../lib/subuser-periods.ts";
 import { useCreateSubuser } from "../api/subusers.ts";
-import { PERIOD_LABELS } from "./period-labels.ts";
 
 const FIELD = "mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm";
 

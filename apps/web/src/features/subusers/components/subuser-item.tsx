@@ -5,8 +5,8 @@ import { CopyButton } from "../../../components/ui/copy-button.tsx";
 import { Dialog, DialogHeader } from "../../../components/ui/dialog.tsx";
 import { ToggleSwitch } from "../../../components/ui/toggle-switch.tsx";
 import { formatDataAmount } from "../../../lib/format.ts";
+import { PERIOD_LABELS } from "../../../lib/subuser-periods.ts";
 import { useDeleteSubuser, useRegenerateSubuserPassword, useUpdateSubuser } from "../api/subusers.ts";
-import { PERIOD_LABELS } from "./period-labels.ts";
 
 /** Used / limit with a bar; "no limit" when there is none. */
 function UsageBar({ subuser }: { subuser: Subuser }) {
@@ -86,13 +86,19 @@ export function SubuserItem({ subuser }: { subuser: Subuser }) {
       <dl className="grid gap-2 text-sm sm:grid-cols-2">
         <div className="flex min-w-0 items-center gap-2">
           <dt className="text-slate-500">Username</dt>
-          <dd className="truncate font-mono">{subuser.username}</dd>
-          <CopyButton value={subuser.username} label={`Copy ${subuser.label} username`} />
+          <dd className="flex min-w-0 items-center gap-2">
+            <span className="truncate font-mono" data-testid="subuser-username">
+              {subuser.username}
+            </span>
+            <CopyButton value={subuser.username} label={`Copy ${subuser.label} username`} />
+          </dd>
         </div>
         <div className="flex min-w-0 items-center gap-2">
           <dt className="text-slate-500">Password</dt>
-          <dd className="truncate font-mono">{"•".repeat(12)}</dd>
-          <CopyButton value={subuser.password} label={`Copy ${subuser.label} password`} />
+          <dd className="flex min-w-0 items-center gap-2">
+            <span className="truncate font-mono">{"•".repeat(12)}</span>
+            <CopyButton value={subuser.password} label={`Copy ${subuser.label} password`} />
+          </dd>
         </div>
       </dl>
       <UsageBar subuser={subuser} />
