@@ -60,6 +60,12 @@ async function seed(): Promise<void> {
   customerId = (await call<{ id: string }>("/auth/session", token)).id;
   const credentials = await call<{ username: string; password: string }>("/credentials/latest", token);
   await site.fetchThroughGateway(credentials.username, credentials.password);
+  const subuser = await call<{ username: string; password: string }>("/subusers", token, {
+    label: "crawler",
+    limit_gb: 1,
+    limit_period: "day",
+  });
+  await site.fetchThroughGateway(subuser.username, subuser.password);
   await newDeal("flash_sale", "Flash sale: mobile data at $2/GB", 2);
   const groupBuy = await newDeal("group_buy", "Group buy: mobile data at $1/GB", 1);
   const order = (body: object) =>
@@ -168,6 +174,18 @@ const customerViews: Array<[string, Check]> = [
   ],
 ];
 
+/** The Sub-users page (a sub-user with traffic) and its dialog, checked on their own. */
+const subuserViews: Array<[string, Check]> = [
+  ["/subusers", (page) => page.getByTestId("subuser-item").first().waitFor()],
+  [
+    "/subusers new sub-user dialog",
+    async (page) => {
+      await page.getByRole("button", { name: "New sub-user" }).click();
+      await page.getByTestId("new-subuser-dialog").waitFor();
+    },
+  ],
+];
+
 const phoneViews: Array<[string, Check]> = [
   [
     "/ phone menu",
@@ -181,7 +199,7 @@ const phoneViews: Array<[string, Check]> = [
 const consoleViews: Array<[string, Check]> = [
   ["/admin", (page) => page.getByRole("heading", { name: "Overview" }).waitFor()],
   ["/admin/customers", (page) => page.getByRole("table", { name: "Customers" }).waitFor()],
-  ["/admin/customers/CUSTOMER", (page) => page.getByTestId("customer-balance").waitFor()],
+  ["/admin/customers/CUSTOMER", (page) => page.getByRole("table", { name: "Sub-users" }).waitFor()],
   ["/admin/orders", (page) => page.getByRole("table").first().waitFor()],
   ["/admin/orders/PAID", (page) => page.getByRole("heading").first().waitFor()],
   ["/admin/deals", (page) => page.getByRole("table").first().waitFor()],
@@ -236,6 +254,17 @@ describe.each(SCREEN_SIZES)("every page at $name size ($width×$height)", (size:
     const page = await context.newPage();
     const views = size.name === "phone" ? [...customerViews, ...phoneViews] : customerViews;
     expect(await visit(page, views)).toEqual([]);
+    await context.close();
+  });
+
+  it("has none on the Sub-users page and its dialog", async () => {
+    const context = await browser.newContext({
+      baseURL: server.url,
+      viewport,
+      bypassCSP: true,
+      storageState: customerState,
+    });
+    expect(await visit(await context.newPage(), subuserViews)).toEqual([]);
     await context.close();
   });
 

@@ -20,9 +20,10 @@ function acceptsHtml(accept: string | undefined): boolean {
 }
 
 /** Pages of the SPA whose paths the API answers too: the operator's console (/admin/customers …)
- * beside the admin API, and the Webhooks page beside GET /webhooks. A browser opening one asks for
- * HTML and gets the SPA; the SPA's own calls (Accept: application/json) and scripts reach the API. */
-const PAGES_BESIDE_API = /^\/(?:admin(?:[/?]|$)|webhooks(?:\?|$))/;
+ * beside the admin API, the Webhooks page beside GET /webhooks and the Sub-users page beside GET
+ * /subusers. A browser opening one asks for HTML and gets the SPA; the SPA's own calls (Accept:
+ * application/json) and scripts reach the API. */
+const PAGES_BESIDE_API = /^\/(?:admin(?:[/?]|$)|(?:webhooks|subusers)(?:\?|$))/;
 
 /**
  * Serves the built SPA from the same origin. Unknown GETs that accept HTML get index.html (the

@@ -161,6 +161,7 @@ describe("the operator's console beside the admin API", () => {
     "/admin/customers/3f0c6c8e-4c1a-4f7e-9d5b-7a1e2b3c4d5e",
     "/admin/orders?page=2",
     "/webhooks",
+    "/subusers",
   ])("answers a browser opening %s with the SPA", async (url) => {
     const response = await admin.app.inject({ method: "GET", url, headers: html });
     expect(response.statusCode).toBe(200);
@@ -184,6 +185,13 @@ describe("the operator's console beside the admin API", () => {
       headers: { accept: "application/json" },
     });
     expect(hooks.statusCode).toBe(401);
+    // So is the Sub-users page's the API's list of sub-users.
+    const subusers = await admin.app.inject({
+      method: "GET",
+      url: "/subusers",
+      headers: { accept: "application/json" },
+    });
+    expect(subusers.statusCode).toBe(401);
     const write = await admin.app.inject({ method: "POST", url: "/admin/deals", headers: html, payload: {} });
     expect(write.statusCode).toBe(401);
     // A path that merely starts with the same letters is not the console.
