@@ -78,6 +78,70 @@ describe("the Usage page", () => {
     await context.close();
   });
 
+  it("filters the cards and the CSV export by the sub-user chosen", async () => {
+    const context = await browser.newContext({ baseURL: server.url });
+    const { page } = await signInNewCustomer(context, server, "usage-subuser");
+    const call = <T>(path: string, body?: unknown) =>
+      tokenOf(page).then((token) =>
+        fetch(`${server.url}${path}`, {
+          method: body === undefined ? "GET" : "POST",
+          headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        }).then(async (response) => ((await response.json()) as { data: T }).data),
+      );
+    const main = await call<{ username: string; password: string }>("/credentials/latest");
+    const crawler = await call<{ username: string; password: string }>("/subusers", { label: "crawler" });
+    const carried = site.origin.bytesCarried();
+    await site.fetchThroughGateway(main.username, main.password);
+    const mainBytes = site.origin.bytesCarried() - carried;
+    await site.fetchThroughGateway(crawler.username, crawler.password);
+    await site.fetchThroughGateway(crawler.username, crawler.password);
+    const crawlerBytes = site.origin.bytesCarried() - carried - mainBytes;
+
+    await page.goto("/usage");
+    const choice = page.getByRole("combobox", { name: "Sub-user" });
+    // The filter appears once the gateway has flushed the sub-user's traffic.
+    await expect
+      .poll(
+        async () => {
+          if ((await choice.count()) === 0) await page.reload();
+          return choice.count();
+        },
+        { timeout: 20_000, interval: 1_000 },
+      )
+      .toBe(1);
+    const exported = async () => {
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Export CSV" }).click(),
+      ]);
+      const rows = readFileSync(await download.path(), "utf8")
+        .trim()
+        .split("\r\n")
+        .slice(1);
+      return rows.map((row) => row.split(","));
+    };
+    const typeCard = page.getByRole("region", { name: "Usage by Proxy Type" });
+    await typeCard.getByText("Requests", { exact: true }).click();
+    await expect.poll(() => typeCard.getByTestId("donut-centre").textContent()).toBe("Total3");
+
+    await choice.selectOption({ label: "crawler" });
+    await expect.poll(() => typeCard.getByTestId("donut-centre").textContent()).toBe("Total2");
+    const crawlerRows = await exported();
+    expect(crawlerRows).toEqual([
+      [expect.any(String), "127.0.0.1", "mobile", String(crawlerBytes), "2", "crawler"],
+    ]);
+
+    await choice.selectOption({ label: "Main credentials" });
+    await expect.poll(() => typeCard.getByTestId("donut-centre").textContent()).toBe("Total1");
+    const mainRows = await exported();
+    expect(mainRows).toEqual([[expect.any(String), "127.0.0.1", "mobile", String(mainBytes), "1", ""]]);
+
+    await choice.selectOption({ label: "All credentials" });
+    expect((await exported()).map((row) => row[5]).sort()).toEqual(["", "crawler"]);
+    await context.close();
+  });
+
   it("fits a 375 px phone and works by keyboard", async () => {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 375, height: 800 } });
     const { page } = await signInNewCustomer(context, server, "usage-phone");

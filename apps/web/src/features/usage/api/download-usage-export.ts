@@ -14,9 +14,18 @@ function filenameOf(response: Response, days: UsagePeriod): string {
  * Decision 005: the export needs the bearer token, which a plain link cannot send, so it is
  * fetched and handed to the browser as a blob download. No token ever lands in a URL.
  */
-export async function downloadUsageExport(days: UsagePeriod): Promise<void> {
+export async function downloadUsageExport({
+  days,
+  subuser,
+}: {
+  days: UsagePeriod;
+  /** A sub-user's id or "main": only those credentials' rows, as the page's filter shows them. */
+  subuser?: string;
+}): Promise<void> {
   const token = readUsableToken();
-  const response = await fetch(`${API_BASE_URL}/proxies/usage/export?days=${days}&format=csv`, {
+  const query = new URLSearchParams({ days: String(days), format: "csv" });
+  if (subuser !== undefined) query.set("subuser", subuser);
+  const response = await fetch(`${API_BASE_URL}/proxies/usage/export?${query}`, {
     headers: token ? { Authorization: `Bearer ${token}` } : {},
     credentials: "omit",
   }).catch(() => null);

@@ -230,6 +230,45 @@ describe("Usage export", SLOW, () => {
     expect(exportCall.headers.get("authorization")).toBe("Bearer usage-token");
   });
 
+  it("exports only the rows of the sub-user chosen on the page", async () => {
+    const SUBUSER_ID = "0b8a4c8e-61a4-4c39-9d0e-7cf0f1a7b001";
+    const cards = answer({
+      day: DAYS,
+      domain: DOMAINS,
+      proxy_type: TYPES,
+      subuser: [
+        { value: "crawler", subuser_id: SUBUSER_ID, ...TYPES[0] },
+        { value: "Main credentials", subuser_id: null, ...TYPES[0] },
+      ],
+    });
+    const api = usagePage((url) =>
+      url.pathname.endsWith("/export")
+        ? new Response("date,domain,proxy_type,bytes,requests,subuser\r\n", {
+            headers: { "content-type": "text/csv; charset=utf-8" },
+          })
+        : cards(url),
+    );
+    vi.stubGlobal(
+      "URL",
+      Object.assign(URL, { createObjectURL: vi.fn(() => "blob:x"), revokeObjectURL: vi.fn() }),
+    );
+    vi.spyOn(HTMLAnchorElement.prototype, "click").mockImplementation(() => {});
+    const exports = () => api.calls.filter((call) => call.url.pathname === "/proxies/usage/export");
+
+    await userEvent.selectOptions(await screen.findByRole("combobox", { name: "Sub-user" }), "crawler");
+    await userEvent.click(screen.getByRole("button", { name: "Export CSV" }));
+    await waitFor(() => expect(exports()).toHaveLength(1));
+    expect(Object.fromEntries(exports()[0]!.url.searchParams)).toEqual({
+      days: "30",
+      format: "csv",
+      subuser: SUBUSER_ID,
+    });
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Sub-user" }), "All credentials");
+    await userEvent.click(screen.getByRole("button", { name: "Export CSV" }));
+    await waitFor(() => expect(exports()).toHaveLength(2));
+    expect(exports()[1]!.url.searchParams.has("subuser")).toBe(false);
+  });
+
   it("filters every card by the sub-user chosen, once the account has sub-users", async () => {
     const SUBUSER_ID = "0b8a4c8e-61a4-4c39-9d0e-7cf0f1a7b001";
     const api = usagePage(

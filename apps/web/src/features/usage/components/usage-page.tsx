@@ -18,7 +18,7 @@ export function UsagePage() {
         </div>
         <div className="flex flex-wrap items-center gap-3">
           <SubuserFilter value={subuser} onChange={setSubuser} />
-          <UsageExport />
+          <UsageExport subuser={subuser} />
         </div>
       </div>
       <UsageCard kind={DAY_USAGE} subuser={subuser} />
