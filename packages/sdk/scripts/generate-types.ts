@@ -46,6 +46,8 @@ export const GENERATED_TYPES = {
   Subuser: "z.output<typeof c.subuserSchema>",
   CreateSubuser: "z.input<typeof c.createSubuserSchema>",
   UpdateSubuser: "z.input<typeof c.updateSubuserSchema>",
+  AutoTopupSettings: "z.output<typeof c.autoTopupSettingsSchema>",
+  AutoTopupUpdate: "z.input<typeof c.autoTopupUpdateSchema>",
 } as const;
 
 function expand(): string {

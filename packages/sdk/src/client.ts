@@ -1,4 +1,5 @@
 import { connectionTestRequestSchema, usageQuerySchema } from "@bytetoll/contracts";
+import { autoTopupApi } from "./auto-topup.ts";
 import { ByteTollError } from "./errors.ts";
 import { DEFAULT_RETRIES, DEFAULT_RETRY_BASE_MS, dataOf, type HttpOptions } from "./http.ts";
 import { dealsApi, hostnamesApi, routingRulesApi, transactionsApi } from "./resources.ts";
@@ -157,6 +158,7 @@ export function createClient(options: ClientOptions) {
     hostnames: hostnamesApi(http),
     routingRules: routingRulesApi(http),
     subusers: subusersApi(http),
+    autoTopup: autoTopupApi(http),
   };
 }
 

@@ -14,7 +14,7 @@ export interface HttpOptions {
 }
 
 export interface HttpRequest {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   query?: Record<string, string | undefined>;
   body?: unknown;

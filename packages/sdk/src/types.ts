@@ -236,3 +236,20 @@ export type UpdateSubuser = {
   limit_period?: "day" | "total" | "week" | "month" | undefined;
   enabled?: boolean | undefined;
 };
+
+export type AutoTopupSettings = {
+  enabled: boolean;
+  threshold_gb: number;
+  amount_usd: number;
+  monthly_cap_usd: number;
+  card: { brand: string; last4: string } | null;
+  spent_this_month_usd: number;
+  failures: number;
+};
+
+export type AutoTopupUpdate = {
+  enabled: boolean;
+  threshold_gb: number;
+  amount_usd: number;
+  monthly_cap_usd: number;
+};

@@ -34,3 +34,5 @@ export const SubuserLimitPeriod: Same<T.SubuserLimitPeriod, c.SubuserLimitPeriod
 export const Subuser: Same<T.Subuser, z.output<typeof c.subuserSchema>> = true;
 export const CreateSubuser: Same<T.CreateSubuser, z.input<typeof c.createSubuserSchema>> = true;
 export const UpdateSubuser: Same<T.UpdateSubuser, z.input<typeof c.updateSubuserSchema>> = true;
+export const AutoTopupSettings: Same<T.AutoTopupSettings, z.output<typeof c.autoTopupSettingsSchema>> = true;
+export const AutoTopupUpdate: Same<T.AutoTopupUpdate, z.input<typeof c.autoTopupUpdateSchema>> = true;
