@@ -11,6 +11,7 @@ import {
 import type { ByteTollClient, UsagePeriod } from "@bytetoll/sdk";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { registerAutoTopupTools } from "./auto-topup-tools.ts";
 import { registerOrderTools } from "./order-tools.ts";
 import { registerSubuserTools } from "./subuser-tools.ts";
 import { FREE, readOnly, run } from "./tool-kit.ts";
@@ -223,4 +224,5 @@ export function registerTools(server: McpServer, sdk: ByteTollClient, appUrl: st
   registerDealTools(server, sdk);
   registerIntelligenceTools(server, sdk);
   registerSubuserTools(server, sdk, run);
+  registerAutoTopupTools(server, sdk, run);
 }

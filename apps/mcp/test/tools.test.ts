@@ -52,10 +52,12 @@ describe("the ByteToll MCP server", () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => tool.name).sort()).toEqual(
       [
+        "add_auto_topup_card",
         "cancel_order",
         "create_crypto_order",
         "create_subuser",
         "delete_subuser",
+        "get_auto_topup",
         "get_balance",
         "get_deal",
         "get_deal_deposit",
@@ -69,7 +71,9 @@ describe("the ByteToll MCP server", () => {
         "list_subusers",
         "list_transactions",
         "regenerate_subuser_password",
+        "remove_auto_topup_card",
         "save_hostnames",
+        "set_auto_topup",
         "set_routing_rule",
         "test_connection",
         "update_subuser",

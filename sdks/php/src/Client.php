@@ -285,6 +285,12 @@ final class Client
         return $this->data('PATCH', "/settings/routing/rules/{$ruleId}", [], ['enabled' => $enabled]);
     }
 
+    /** Auto top-up by card: its settings and the saved card. */
+    public function autoTopup(): AutoTopup
+    {
+        return new AutoTopup($this->http);
+    }
+
     /** Your sub-users (extra proxy credentials with their own limits), oldest first. */
     public function listSubusers(): array
     {
