@@ -60,7 +60,12 @@ export const dealIdParams = z.object({ id: z.string().max(64) });
 
 export const depositsResponse = z.object({
   success: z.literal(true),
-  data: z.object({ total_deposit: z.number() }),
+  data: z.object({
+    /** Held by the deal, or owed back (withdrawable). */
+    total_deposit: z.number(),
+    /** What bought data when the group buy activated (no longer withdrawable). */
+    credited_deposit: z.number(),
+  }),
 });
 export type DepositsResponse = z.infer<typeof depositsResponse>;
 

@@ -175,7 +175,7 @@ export type Deal = {
   deal_target_gb: number;
 };
 
-export type DealDeposits = { total_deposit: number };
+export type DealDeposits = { total_deposit: number; credited_deposit: number };
 
 export type Hostnames = {
   hostnames: { hostname: string; override?: "datacenter" | "premium" | null | undefined }[];

@@ -234,7 +234,7 @@ final class Client
         return $this->data('GET', '/deals/' . self::id('dealId', $dealId));
     }
 
-    /** @return array{total_deposit: float|int} the caller's deposit in a group buy */
+    /** @return array{total_deposit: float|int, credited_deposit: float|int} the caller's deposit in a group buy (held or owed back; credited: bought data) */
     public function dealDeposits(string $dealId): array
     {
         return $this->data('GET', '/deals/' . self::id('dealId', $dealId) . '/deposits');

@@ -143,7 +143,7 @@ final class ClientTest extends TestCase
         $order = $client->createCryptoOrder(4, 'solana', $deal['id']);
         $paid = self::post("/dev/orders/{$order['order_id']}/pay");
         self::assertTrue($paid['success'] ?? false, json_encode($paid));
-        self::assertEquals(['total_deposit' => 4], $client->dealDeposits($deal['id']));
+        self::assertEquals(['total_deposit' => 4, 'credited_deposit' => 0], $client->dealDeposits($deal['id']));
         self::assertIsString($client->withdrawDeal($deal['id'], '0x52908400098527886E0F7030069857D2E4169EE7'));
         $again = $this->failure(fn () => $client->withdrawDeal($deal['id'], '0x52908400098527886E0F7030069857D2E4169EE7'));
         self::assertSame(409, $again->getStatus());

@@ -127,18 +127,16 @@ export function createDepositRepository(database: Database) {
     },
 
     /** The caller's deposits in the deal that are still theirs to withdraw or be credited. */
-    async openDepositCents(userId: string, dealId: number): Promise<number> {
+    /** The caller's deposits in a deal: open (held or owed back) and credited (bought data). */
+    async depositCents(userId: string, dealId: number): Promise<{ open: number; credited: number }> {
       const [row] = await db
-        .select({ cents: sql<string>`coalesce(sum(${dealDeposits.amountCents}), 0)` })
+        .select({
+          open: sql<string>`coalesce(sum(${dealDeposits.amountCents}) FILTER (WHERE ${dealDeposits.status} IN ('held', 'refundable')), 0)`,
+          credited: sql<string>`coalesce(sum(${dealDeposits.amountCents}) FILTER (WHERE ${dealDeposits.status} = 'credited'), 0)`,
+        })
         .from(dealDeposits)
-        .where(
-          and(
-            eq(dealDeposits.userId, userId),
-            eq(dealDeposits.dealId, dealId),
-            inArray(dealDeposits.status, ["held", "refundable"]),
-          ),
-        );
-      return Number(row?.cents ?? 0);
+        .where(and(eq(dealDeposits.userId, userId), eq(dealDeposits.dealId, dealId)));
+      return { open: Number(row?.open ?? 0), credited: Number(row?.credited ?? 0) };
     },
 
     async listPayouts(filter: { status?: string; userId?: string; limit: number }): Promise<PayoutRow[]> {

@@ -79,7 +79,7 @@ export async function dealRoutes(app: App) {
     },
     async (request) => ({
       success: true as const,
-      data: { total_deposit: await app.deals.totalDeposit(requireUser(request).id, request.params.id) },
+      data: await app.deals.deposits(requireUser(request).id, request.params.id),
     }),
   );
 

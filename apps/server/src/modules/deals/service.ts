@@ -169,12 +169,17 @@ export function createDealsService({ database, publish, listPricePerGbUsd, joine
       return toDealView(row);
     },
 
-    /** GET /deals/{id}/deposits: the caller's deposits still held by the deal or owed back. */
-    async totalDeposit(userId: string, encodedId: string): Promise<number> {
+    /** GET /deals/{id}/deposits: the caller's deposits still held by the deal or owed back
+     * (`total_deposit`), and those that bought data when it activated (`credited_deposit`). */
+    async deposits(
+      userId: string,
+      encodedId: string,
+    ): Promise<{ total_deposit: number; credited_deposit: number }> {
       const id = decodeDealId(encodedId);
       const deal = id === null ? undefined : await repository.find(id);
       if (!deal) throw dealUnavailable();
-      return (await deposits.openDepositCents(userId, deal.id)) / 100;
+      const cents = await deposits.depositCents(userId, deal.id);
+      return { total_deposit: cents.open / 100, credited_deposit: cents.credited / 100 };
     },
 
     /** POST /deals/{id}/withdraw: the caller's held or refundable deposits become one payout. Once

@@ -6,6 +6,7 @@ import {
   ADMIN_TOKEN,
   admin,
   createDeal,
+  depositsOf,
   EVM_WALLET,
   getDeal,
   orderFor,
@@ -217,6 +218,9 @@ describe("group buy", () => {
       status: "pending",
       wallet_address: EVM_WALLET,
     });
+    // The card shows what each one deposited: it bought data, so none of it is withdrawable.
+    expect(await depositsOf(t.app, c, deal.id)).toEqual({ total_deposit: 0, credited_deposit: 300 });
+    expect(await depositsOf(t.app, b, deal.id)).toEqual({ total_deposit: 0, credited_deposit: 0 });
     const activated = await withdraw(t.app, a, deal.id, { wallet_address: EVM_WALLET });
     expect(activated.statusCode).toBe(409);
     // A second scheduler pass credits nothing again.

@@ -45,10 +45,18 @@ export function orderFor(app: App, who: Customer, payload: Record<string, unknow
   });
 }
 
-export async function totalDeposit(app: App, who: Customer, id: string): Promise<number> {
+export async function depositsOf(
+  app: App,
+  who: Customer,
+  id: string,
+): Promise<{ total_deposit: number; credited_deposit: number }> {
   const response = await app.inject({ method: "GET", url: `/deals/${id}/deposits`, headers: who.headers });
   expect(response.statusCode, response.body).toBe(200);
-  return response.json().data.total_deposit;
+  return response.json().data;
+}
+
+export async function totalDeposit(app: App, who: Customer, id: string): Promise<number> {
+  return (await depositsOf(app, who, id)).total_deposit;
 }
 
 export function withdraw(app: App, who: Customer, id: string, payload: unknown) {

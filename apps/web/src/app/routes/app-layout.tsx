@@ -1,10 +1,11 @@
-import { Navigate, Outlet, useLocation } from "react-router";
+import { Navigate, Outlet, useLocation, useSearchParams } from "react-router";
 import { AppShell } from "../../components/layout/app-shell.tsx";
 import { HelpLinks } from "../../components/layout/help-links.tsx";
 import { LayoutSkeleton } from "../../components/layout/layout-skeleton.tsx";
 import { NAV_ITEMS, OPERATOR_CONSOLE_ITEM } from "../../components/layout/nav-items.ts";
 import { ProfileMenu } from "../../features/auth/components/profile-menu.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
+import { loginPathFor } from "../../features/auth/login-request.ts";
 import { BalanceBadge } from "../../features/balance/components/balance-badge.tsx";
 import { LowBalanceAlertForm } from "../../features/balance/components/low-balance-alert-form.tsx";
 import { ProfileApiToken } from "../../features/connect/components/profile-api-token.tsx";
@@ -17,12 +18,13 @@ export function Component() {
   const session = useSession();
   const { data: config } = useConfig();
   const { pathname } = useLocation();
+  const [search] = useSearchParams();
   // The session says who is an operator, so a customer's page never asks the admin API (a 403).
   const operator = session.status === "signed-in" && session.user.is_operator;
 
   if (session.status === "loading") return <LayoutSkeleton />;
   if (session.status === "anonymous" && !OPEN_TO_ANONYMOUS.has(pathname))
-    return <Navigate to="/login" replace />;
+    return <Navigate to={loginPathFor(search)} replace />;
 
   return (
     <AppShell

@@ -3,6 +3,7 @@ import Hashids from "hashids";
 import { describe, expect, it } from "vitest";
 import {
   buildLoginRequest,
+  loginPathFor,
   parsePurchaseAmount,
   readLoginPrefill,
   signedInDestination,
@@ -51,10 +52,18 @@ describe("readLoginPrefill", () => {
 });
 
 describe("signedInDestination", () => {
-  it("goes to checkout only with both di and usd", () => {
+  it("goes to checkout only with both di and usd, to the deal's card with di alone", () => {
     expect(signedInDestination(params("di=abc&usd=10"))).toBe("/checkout?di=abc&usd=10");
-    expect(signedInDestination(params("di=abc"))).toBe("/");
+    expect(signedInDestination(params("di=abc"))).toBe("/?di=abc");
     expect(signedInDestination(params("usd=10"))).toBe("/");
     expect(signedInDestination(params("di=&usd=10"))).toBe("/");
+  });
+});
+
+describe("loginPathFor", () => {
+  it("keeps a shared link's deal, amount and free-credit claim through sign-in, nothing else", () => {
+    expect(loginPathFor(params("di=abc"))).toBe("/login?di=abc");
+    expect(loginPathFor(params("s=cc&di=abc&usd=10&ss=false"))).toBe("/login?s=cc&di=abc&usd=10");
+    expect(loginPathFor(params("ss=false"))).toBe("/login");
   });
 });

@@ -41,12 +41,28 @@ export function buildLoginRequest(
   return request;
 }
 
-/** Where a signed-in visitor of /login goes: checkout when a deal and amount were given, else home. */
+/** Where a signed-in visitor of /login goes: checkout when a deal and amount were given, the
+ * deal's card on the dashboard for a deal alone, else home. */
 export function signedInDestination(search: URLSearchParams): string {
   const di = search.get("di");
   const usd = search.get("usd");
   if (di && usd) {
     return `/checkout?${new URLSearchParams({ di, usd }).toString()}`;
   }
+  if (di) return `/?${new URLSearchParams({ di }).toString()}`;
   return "/";
+}
+
+/** What /login understands of the page asked for: a shared deal link (`/?di=…`) keeps its deal
+ * (and amount, and free-credit claim) through sign-in. */
+const KEPT_THROUGH_SIGN_IN = ["s", "di", "usd"] as const;
+
+export function loginPathFor(search: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const name of KEPT_THROUGH_SIGN_IN) {
+    const value = search.get(name);
+    if (value !== null) kept.set(name, value);
+  }
+  const query = kept.toString();
+  return query ? `/login?${query}` : "/login";
 }

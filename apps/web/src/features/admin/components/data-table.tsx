@@ -7,6 +7,8 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** Numbers align right. */
   numeric?: boolean;
+  /** Its text may wrap (a long title) instead of widening the table past a laptop's screen. */
+  wrap?: boolean;
 }
 
 /** A plain table in the dashboard's style. Below 640 px each row is a card: the header row is
@@ -51,7 +53,8 @@ export function DataTable<T>({
                   key={column.header}
                   data-label={column.header}
                   className={classNames(
-                    "px-4 py-3 text-slate-700 sm:whitespace-nowrap first:sm:pl-6 last:sm:pr-6",
+                    "px-4 py-3 text-slate-700 first:sm:pl-6 last:sm:pr-6",
+                    !column.wrap && "sm:whitespace-nowrap",
                     column.numeric && "sm:text-right tabular-nums",
                     "max-sm:flex max-sm:items-baseline max-sm:justify-between max-sm:gap-4 max-sm:p-0 max-sm:text-right max-sm:wrap-anywhere",
                     "max-sm:before:shrink-0 max-sm:before:text-left max-sm:before:text-xs max-sm:before:font-medium max-sm:before:text-slate-500 max-sm:before:content-[attr(data-label)]",

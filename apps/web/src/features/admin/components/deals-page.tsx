@@ -19,7 +19,7 @@ export const NO_DEALS = "No deals yet. Create a flash sale or a group buy.";
 function Progress({ deal }: { deal: AdminDeal }) {
   const percent = Math.max(0, Math.round(deal.progress_percent));
   return (
-    <div className="w-40 space-y-1">
+    <div className="w-36 space-y-1">
       <div className="flex justify-between text-xs text-slate-500">
         <span>
           {deal.deal_type === "group_buy" ? formatMoney(deal.deposited_usd) : formatGb(deal.deal_reserved_gb)}{" "}
@@ -50,8 +50,9 @@ export function DealsPage() {
   const columns: readonly Column<AdminDeal>[] = [
     {
       header: "Deal",
+      wrap: true,
       cell: (deal) => (
-        <div>
+        <div className="sm:max-w-52 sm:min-w-36">
           <p className="font-medium text-slate-900">{deal.deal_title}</p>
           <p className="text-xs text-slate-500">
             {deal.deal_type === "flash_sale" ? "Flash sale" : "Group buy"}
@@ -65,8 +66,10 @@ export function DealsPage() {
     {
       header: "Runs",
       cell: (deal) => (
+        // Start and end on two lines: one line of both made the table wider than a 1366 px screen.
         <span className="text-xs">
-          {formatDateTime(deal.deal_start_time)} → {formatDateTime(deal.deal_end_time)}
+          <span className="block">{formatDateTime(deal.deal_start_time)} →</span>
+          <span className="block">{formatDateTime(deal.deal_end_time)}</span>
         </span>
       ),
     },

@@ -5,10 +5,14 @@ import { DEALS_QUERY_KEY } from "./get-latest-deals.ts";
 
 export const dealDepositsQueryKey = (id: string) => [...DEALS_QUERY_KEY, "deposits", id] as const;
 
-/** GET /deals/{id}/deposits: the signed-in user's deposit in a group buy, in USD. */
-export async function getDealDeposits(id: string, signal?: AbortSignal): Promise<number> {
+export type DealDeposits = DepositsResponse["data"];
+
+/** GET /deals/{id}/deposits: the signed-in user's deposit in a group buy, in USD: held or owed
+ * back (`total_deposit`), and what bought data when it activated (`credited_deposit`). */
+export async function getDealDeposits(id: string, signal?: AbortSignal): Promise<DealDeposits> {
   const body = await apiRequest<DepositsResponse>(`/deals/${encodeURIComponent(id)}/deposits`, { signal });
-  return body.data.total_deposit;
+  // An older server answers only total_deposit.
+  return { total_deposit: body.data.total_deposit, credited_deposit: body.data.credited_deposit ?? 0 };
 }
 
 export const dealDepositsQueryOptions = (id: string) =>

@@ -23,15 +23,23 @@ interface DealCardProps {
   signedIn: boolean;
   refundAddress: string | null;
   marketingUrl: string;
+  /** The deal a shared link (`?di=`) named: shown ringed, scrolled to and focused. */
+  shared?: boolean;
 }
 
 /** One deal: what it is, its status (with a countdown), progress, how to take part, and sharing. */
-export function DealCard({ deal, now, signedIn, refundAddress, marketingUrl }: DealCardProps) {
+export function DealCard({ deal, now, signedIn, refundAddress, marketingUrl, shared }: DealCardProps) {
   return (
     <article
+      id={`deal-${deal.id}`}
+      tabIndex={shared ? -1 : undefined}
       aria-labelledby={`deal-${deal.id}-title`}
-      className="flex h-full flex-col gap-4 rounded-xl border border-slate-200 p-4"
+      className={classNames(
+        "flex h-full flex-col gap-4 rounded-xl border border-slate-200 p-4 focus:outline-none",
+        shared && "ring-2 ring-indigo-500",
+      )}
       data-testid="deal-card"
+      data-shared={shared ? "true" : undefined}
     >
       <header className="flex items-start justify-between gap-3">
         <div className="space-y-1">

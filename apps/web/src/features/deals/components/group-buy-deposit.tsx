@@ -1,7 +1,7 @@
 import { DEFAULT_DEPOSIT_USD, type Deal, MIN_DEPOSIT_USD } from "@bytetoll/contracts";
 import { useId, useState } from "react";
 import { LinkButton } from "../../../components/ui/link-button.tsx";
-import { formatMoney } from "../../../lib/format.ts";
+import { formatGb, formatMoney } from "../../../lib/format.ts";
 import { useDealDeposits } from "../api/get-deal-deposits.ts";
 import { depositProblem } from "../quantity.ts";
 import { checkoutPath } from "./flash-sale-purchase.tsx";
@@ -13,10 +13,12 @@ interface GroupBuyDepositProps {
   refundAddress: string | null;
 }
 
-/** A group buy: a deposit (whole USD) while it is live, the user's deposit, and withdrawing it. */
+/** A group buy: a deposit (whole USD) while it is live, the user's deposit (once the deal is
+ * activated: what it bought), and withdrawing what is still held or owed back. */
 export function GroupBuyDeposit({ deal, signedIn, refundAddress }: GroupBuyDepositProps) {
   const deposits = useDealDeposits(deal.id, signedIn);
-  const deposit = deposits.data ?? 0;
+  const deposit = deposits.data?.total_deposit ?? 0;
+  const credited = deposits.data?.credited_deposit ?? 0;
   return (
     <div className="mt-auto space-y-3">
       {deal.status === "live" ? <DepositForm dealId={deal.id} /> : null}
@@ -25,8 +27,13 @@ export function GroupBuyDeposit({ deal, signedIn, refundAddress }: GroupBuyDepos
           <span className="text-slate-600">
             Your deposit{" "}
             <span className="font-semibold text-slate-900" data-testid="your-deposit">
-              {formatMoney(deposit)}
+              {formatMoney(deposit + credited)}
             </span>
+            {credited > 0 ? (
+              <span className="block text-xs text-slate-500" data-testid="deposit-bought">
+                Bought {formatGb(credited / deal.deal_price)} at {formatMoney(deal.deal_price)}/GB
+              </span>
+            ) : null}
           </span>
           {/* An activated group buy's deposits bought data; what it still owes (a payout that
               failed) is withdrawn like any other deposit. */}

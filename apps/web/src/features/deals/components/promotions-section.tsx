@@ -1,4 +1,6 @@
 import { DEALS_EMPTY, DEALS_LOAD_FAILED } from "@bytetoll/contracts";
+import { useEffect } from "react";
+import { useSearchParams } from "react-router";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
 import { useLatestDeals } from "../api/get-latest-deals.ts";
 import { useNow } from "../hooks/use-now.ts";
@@ -18,6 +20,16 @@ export interface PromotionsSectionProps {
 export function PromotionsSection({ poll, signedIn, refundAddress, marketingUrl }: PromotionsSectionProps) {
   const deals = useLatestDeals(poll);
   const now = useNow();
+  const [search] = useSearchParams();
+  const shared = search.get("di");
+  const sharedShown = deals.data?.some((deal) => deal.id === shared) ?? false;
+  // A shared deal link lands on its card: scrolled to and focused once the list is in.
+  useEffect(() => {
+    if (!sharedShown || !shared) return;
+    const card = document.getElementById(`deal-${shared}`);
+    card?.scrollIntoView({ block: "center" });
+    card?.focus({ preventScroll: true });
+  }, [shared, sharedShown]);
   return (
     <section
       aria-labelledby="promotions-title"
@@ -44,6 +56,7 @@ export function PromotionsSection({ poll, signedIn, refundAddress, marketingUrl 
                 signedIn={signedIn}
                 refundAddress={refundAddress}
                 marketingUrl={marketingUrl}
+                shared={deal.id === shared}
               />
             </li>
           ))}
