@@ -40,7 +40,7 @@ beforeAll(async () => {
   // Takes any account, so every filled-in username it was given is on record.
   template = await startUpstreamProxy();
   site = await startViaEcho();
-  const templateUrl = `http://acct-country-{country}-session-{session}-sesstime-{sesstime}:pw@127.0.0.1:${template.port}?country=fr`;
+  const templateUrl = `http://acct-country-{country}-city-{city}-session-{session}-sesstime-{sesstime}:pw@127.0.0.1:${template.port}?country=fr`;
   gateway = await startGateway(database, {
     mobileUpstreams: [
       parseUpstream(`${squid.url}?country=us`),
@@ -121,14 +121,16 @@ describe("a country in the username picks an exit that serves it", () => {
 });
 
 describe("a username template carries the request's choices", () => {
-  it("fills country, a per-account session and its lifetime, leaving out what the request lacks", async () => {
+  it("fills country, city, a per-account session and its lifetime, leaving out what the request lacks", async () => {
     await curl(["-x", proxyUrl(alice, "-country-fr-session-shared-sesstime-30"), siteUrl()]);
     await curl(["-x", proxyUrl(bob, "-session-shared-country-FR"), siteUrl()]);
     await curl(["-x", proxyUrl(bob, "-country-fr"), siteUrl()]);
-    expect(templateUsernames().slice(-3)).toEqual([
+    await curl(["-x", proxyUrl(alice, "-city-saint_denis-country-fr"), siteUrl()]);
+    expect(templateUsernames().slice(-4)).toEqual([
       `acct-country-fr-session-${accountSession(alice.userId, "shared")}-sesstime-30`,
       `acct-country-fr-session-${accountSession(bob.userId, "shared")}-sesstime-10`,
       "acct-country-fr",
+      "acct-country-fr-city-saint_denis",
     ]);
     // Two customers who chose the same id never share the upstream's session.
     expect(accountSession(alice.userId, "shared")).not.toBe(accountSession(bob.userId, "shared"));

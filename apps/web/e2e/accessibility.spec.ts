@@ -1,15 +1,11 @@
-import { createRequire } from "node:module";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { violations } from "./fixtures/axe.ts";
 import { launchBrowser, SCREEN_SIZES, type ScreenSize } from "./fixtures/browser.ts";
 import { type ServerWithGateway, startServerWithGateway } from "./fixtures/gateway.ts";
 import type { RunningServer } from "./fixtures/server.ts";
 import { signInThroughPage, tokenOf } from "./fixtures/sign-in.ts";
 
-/** axe-core's own build, injected into each page as a script. */
-const AXE_PATH = createRequire(import.meta.url).resolve("axe-core");
-/** WCAG 2.2 AA, as axe names its rules' tags. */
-const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22aa"];
 const ADMIN_TOKEN = "e2e-a11y-admin-token-0123456789ab";
 const OPERATOR = `a11y-ops-${Date.now()}@example.com`;
 const CUSTOMER = `a11y-customer-${Date.now()}@example.com`;
@@ -98,30 +94,6 @@ afterAll(async () => {
   await browser?.close();
   await site?.stop();
 });
-
-/** axe's WCAG 2.2 AA violations on the page as it is now, one line per rule and element. */
-async function violations(page: Page, what: string): Promise<string[]> {
-  await page.waitForLoadState("networkidle");
-  // A page of our own loaded anew has no axe yet; a menu opened on the same page keeps it.
-  if (!(await page.evaluate(() => "axe" in window))) await page.addScriptTag({ path: AXE_PATH });
-  const found = await page.evaluate(
-    (tags) =>
-      (
-        window as unknown as {
-          axe: {
-            run: (
-              context: Document,
-              options: object,
-            ) => Promise<{ violations: Array<{ id: string; nodes: Array<{ target: string[] }> }> }>;
-          };
-        }
-      ).axe.run(document, { runOnly: { type: "tag", values: tags } }),
-    WCAG_TAGS,
-  );
-  return found.violations.flatMap((rule) =>
-    rule.nodes.map((node) => `${what}: ${rule.id} at ${node.target.join(" ")}`),
-  );
-}
 
 type Check = (page: Page) => Promise<void>;
 
