@@ -7,6 +7,7 @@ import { eventually } from "../webhooks/receiver.ts";
 import {
   ADMIN_TOKEN,
   adjustBalance,
+  armed,
   balanceBytesOf,
   GB,
   outboxSubjects,
@@ -21,7 +22,7 @@ const signer = new Stripe("sk_test_signer_only");
 /** Stripe's API as far as saving a card (customer, Checkout in setup mode, its setup intent) and
  * charging it off-session go. `pm_card_visa` pays; `pm_card_chargeDeclined` is declined, as
  * Stripe's own test payment methods are. */
-function stripeStandIn(state: { completed: Set<string>; method: string }) {
+function stripeStandIn(state: { completed: Set<string>; method: string; down: boolean }) {
   let sessions = 0;
   let intents = 0;
   return (request: RecordedRequest) => {
@@ -72,6 +73,7 @@ function stripeStandIn(state: { completed: Set<string>; method: string }) {
       };
     }
     if (request.method === "POST" && request.url === "/v1/payment_intents") {
+      if (state.down) return { status: 500, body: { error: { type: "api_error", message: "down" } } };
       intents += 1;
       const id = `pi_topup_${intents}`;
       if (form.get("payment_method") === "pm_card_chargeDeclined") {
@@ -100,7 +102,7 @@ function stripeStandIn(state: { completed: Set<string>; method: string }) {
   };
 }
 
-const state = { completed: new Set<string>(), method: "pm_card_visa" };
+const state = { completed: new Set<string>(), method: "pm_card_visa", down: false };
 let t: TestApp;
 let stripeApi: StandIn;
 let alice: Customer;
@@ -240,5 +242,50 @@ describe("auto top-up with Stripe", () => {
       failures: 1,
       spent_this_month_usd: 30,
     });
+  });
+
+  it("charges a top-up left waiting by an unreachable provider from the sweep, once, with the same key", async () => {
+    const card = await openCardPage();
+    state.method = "pm_card_visa";
+    state.completed.add(card);
+    expect((await readSettings(t.app, alice)).card?.last4).toBe("4242");
+    // Back above the threshold (re-armed), then down again while Stripe cannot be reached.
+    await adjustBalance(t.app, alice, 2);
+    await armed(t.app, alice.id);
+    state.down = true;
+    const before = (await topupOrders(t.app, alice.id)).length;
+    await adjustBalance(t.app, alice, -2);
+    const waiting = await eventually(
+      "the top-up made, its charge refused",
+      () => topupOrders(t.app, alice.id),
+      (rows) => rows.length === before + 1,
+    );
+    const orderId = waiting.at(-1)?.id ?? "";
+    await eventually(
+      "the charge tried",
+      () => stripeApi.requests.filter((r) => r.headers["idempotency-key"] === `topup-${orderId}`),
+      (tries) => tries.length >= 1,
+    );
+    expect((await topupOrders(t.app, alice.id)).at(-1)?.payment_status).toBe("waiting");
+    // The provider is back; the order is older than the sweep's wait (as after a stopped instance).
+    state.down = false;
+    await t.database.query("UPDATE orders SET created_at = created_at - interval '1 minute' WHERE id = $1", [
+      orderId,
+    ]);
+    await Promise.all([t.app.autoTopup.topups.sweep(), t.app.autoTopup.topups.sweep()]);
+    expect((await topupOrders(t.app, alice.id)).find((row) => row.id === orderId)?.payment_status).toBe(
+      "paid",
+    );
+    const keys = new Set(
+      stripeApi.requests
+        .filter((r) => r.url === "/v1/payment_intents" && r.body.includes(orderId))
+        .map((r) => r.headers["idempotency-key"]),
+    );
+    expect([...keys]).toEqual([`topup-${orderId}`]);
+    const [credited] = await t.database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM ledger_entries WHERE user_id = $1 AND kind = 'purchase' AND reference LIKE $2",
+      [alice.id, `order:${orderId}:%`],
+    );
+    expect(credited?.n).toBe(1);
   });
 });
