@@ -2,8 +2,8 @@ import { shareOf } from "@bytetoll/contracts";
 import { reverseDeposit } from "@bytetoll/db";
 import { dealPrice, depositBytes } from "./deal-view.ts";
 import { type DepositRepository, REFUNDABLE_BY_PROVIDER } from "./deposit-repository.ts";
-import type { DealOrderWrites } from "./order-writes.ts";
 import type { DealRow, DealsRepository, OrderRow, Tx } from "./repository.ts";
+import type { DealOrderWrites } from "./settlement-hook.ts";
 
 /** What a provider says it gave back of a deposit order: a refund with the share refunded so far
  * (`amount` of `of`, the provider's unit; absent: all of it), or a chargeback (all of it). */

@@ -7,8 +7,8 @@ import {
 } from "@bytetoll/contracts";
 import { AppError } from "../../errors.ts";
 import { dealUnavailable, soldOut } from "./order-terms.ts";
-import type { DealOrderWrites } from "./order-writes.ts";
 import type { DealRow, DealsRepository, OrderRow, Tx } from "./repository.ts";
+import type { DealOrderWrites } from "./settlement-hook.ts";
 
 /** Ended orders whose stock one sweep gives back at most (the next pass takes the rest). */
 const SWEEP_BATCH = 500;

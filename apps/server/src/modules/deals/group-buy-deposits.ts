@@ -2,8 +2,8 @@ import { encodeDealId } from "@bytetoll/contracts";
 import { creditDeposit, type Tx } from "@bytetoll/db";
 import { dealPrice, depositBytes } from "./deal-view.ts";
 import type { DepositRepository } from "./deposit-repository.ts";
-import type { DealOrderWrites } from "./order-writes.ts";
 import type { DealRow, DealsRepository, OrderRow } from "./repository.ts";
+import type { DealOrderWrites } from "./settlement-hook.ts";
 
 interface Deps {
   repository: Pick<DealsRepository, "activate" | "addDeposited" | "find">;

@@ -9,36 +9,24 @@ import {
 import { afterCommit, type Database } from "@bytetoll/db";
 import { AppError } from "../../errors.ts";
 import { toDealView } from "./deal-view.ts";
-import { createDepositRefunds, type DepositReversal } from "./deposit-refunds.ts";
+import { createDepositRefunds } from "./deposit-refunds.ts";
 import { createDepositRepository } from "./deposit-repository.ts";
 import { createFlashSaleStock } from "./flash-sale-stock.ts";
 import { createGroupBuyDeposits } from "./group-buy-deposits.ts";
 import { type DealOrderInput, type DealTerms, dealTerms, dealUnavailable } from "./order-terms.ts";
-import type { DealOrderWrites } from "./order-writes.ts";
 import { createPayouts } from "./payouts.ts";
 import { createDealsRepository, type DealRow, type OrderRow, type Tx } from "./repository.ts";
+import {
+  CREDIT,
+  type DealOrderWrites,
+  type DealOutcome,
+  type DealPaymentReading,
+  held,
+  SKIP,
+} from "./settlement-hook.ts";
 
 export type { DealTerms } from "./order-terms.ts";
-export type { DealOrderWrites } from "./order-writes.ts";
-
-/** What a deal did with an order's payment reading, inside the settlement's transaction:
- * `hold` — the deal took the money (a group-buy deposit held, credited or refunded) and `order` is
- * the order as changed; `skip` — the deal's money, but nothing changed (a replay, a part payment
- * of a deposit); `credit` — not the deal's to settle: the settlement treats it as any order. */
-export type DealOutcome = { kind: "hold"; order: OrderRow } | { kind: "skip" } | { kind: "credit" };
-
-const CREDIT: DealOutcome = { kind: "credit" };
-const SKIP: DealOutcome = { kind: "skip" };
-const held = (order: OrderRow | null | undefined): DealOutcome =>
-  order === undefined ? CREDIT : order === null ? SKIP : { kind: "hold", order };
-
-/** What an order's payment reading says, as far as deals care. */
-export interface DealPaymentReading {
-  status: string;
-  payinHash?: string | null | undefined;
-  /** For refunds: the share refunded so far; absent means all of it. */
-  refunded?: DepositReversal["refunded"];
-}
+export type { DealOrderWrites, DealOutcome, DealPaymentReading } from "./settlement-hook.ts";
 
 interface Deps {
   database: Database;
