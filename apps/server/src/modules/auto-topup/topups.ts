@@ -92,6 +92,7 @@ export function createTopups({
         },
       },
     );
+    webhooks.sent();
   }
 
   async function settleDeclined(order: OrderRow, paymentId: string | null, message: string) {
@@ -132,6 +133,7 @@ export function createTopups({
         },
       },
     );
+    webhooks.sent();
     // Only the call that failed the order tells the customer (a replay changes nothing).
     for (const outcome of told) {
       const turnedOff = !outcome.enabled && outcome.failures >= AUTO_TOPUP_MAX_FAILURES;
