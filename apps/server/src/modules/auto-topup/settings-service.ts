@@ -19,6 +19,8 @@ import { SANDBOX_CARDS } from "./card-vault.ts";
 import type { AutoTopupRepository, AutoTopupRow } from "./repository.ts";
 
 const CARD_UNAVAILABLE = "Card payments are not available.";
+/** How long a card page can still be completed (Stripe Checkout sessions last 24 hours). */
+const SETUP_PAGE_LIFETIME_MS = 24 * 60 * 60 * 1000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 interface Deps {
@@ -58,7 +60,9 @@ export function createAutoTopupSettings({ database, repository, vault, vaults, c
   /** A card page the customer completed at the provider but whose webhook has not arrived: read
    * it now, so coming back to the dashboard shows the card. */
   async function completePendingSetup(row: AutoTopupRow | undefined): Promise<void> {
-    if (!row?.setupId || !row.setupSessionId) return;
+    if (!row?.setupId || !row.setupSessionId || !row.setupStartedAt) return;
+    // Stripe's Checkout sessions expire after a day: an abandoned card page is not read forever.
+    if (Date.now() - new Date(row.setupStartedAt).getTime() > SETUP_PAGE_LIFETIME_MS) return;
     const provider = vaults.stripe;
     if (!provider) return;
     try {
