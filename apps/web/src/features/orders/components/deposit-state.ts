@@ -23,7 +23,13 @@ export function depositState(
   return withdrawn ? "Withdrawn" : null;
 }
 
-/** A group buy's credit is noted "Group buy <deal id>: <title>"; the id means nothing to a customer. */
+/** A group buy's credit is noted "Group buy <deal id>: <title>"; the id means nothing to a
+ * customer, and a title that names itself a group buy is not told so twice ("Group buy: Group
+ * buy: together to 100 GB"). */
 export function ledgerNoteText(note: string | null): string | null {
-  return note?.replace(/^Group buy [^\s:]+: /, "Group buy: ") ?? null;
+  if (note === null) return null;
+  const titled = /^Group buy [^\s:]+: (.*)$/s.exec(note);
+  if (!titled) return note;
+  const title = titled[1] as string;
+  return /^group buy\b/i.test(title) ? title : `Group buy: ${title}`;
 }
