@@ -140,7 +140,7 @@ describe.each(SCREEN_SIZES)("deals and charts at $width px", (size) => {
   });
 });
 
-describe("the operator's Deals table at 1366 px", () => {
+describe("the operator's Deals table and audit log at 1366 px", () => {
   it("shows every column, the last one included, without scrolling sideways", async () => {
     for (const [title, type] of [
       ["Flash sale: 1,000 GB blocks of mobile data at half price this weekend", "flash_sale"],
@@ -167,6 +167,30 @@ describe("the operator's Deals table at 1366 px", () => {
     expect(fit.sideways).toBe(0);
     expect(fit.lastRight).toBeLessThanOrEqual(1366);
     await table.getByRole("button", { name: /^Cancel Group buy: together/ }).waitFor();
+
+    // The audit log names those deals by their titles, and an operator's long note: it fits too.
+    const customer = `noted-${Date.now()}@example.com`;
+    const visitor = await newPage(SCREEN_SIZES[0]);
+    await signInThroughPage(visitor, site.server, customer);
+    await visitor.context().close();
+    const customers = await fetch(`${site.server.url}/admin/customers`, {
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+    }).then((response) => response.json() as Promise<{ data: { id: string; email: string }[] }>);
+    const id = customers.data.find((row) => row.email === customer)?.id;
+    const credited = await fetch(`${site.server.url}/admin/customers/${id}/credit`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${ADMIN_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ gb: 5, note: "Goodwill after the outage of the 24th: ".repeat(4).trim() }),
+    });
+    expect(credited.status).toBe(200);
+    await page.goto("/admin/audit");
+    const audit = page.getByRole("table", { name: "Audit log" });
+    await audit.getByText(customer).waitFor();
+    expect(
+      await audit.evaluate(
+        (element) => element.parentElement!.scrollWidth - element.parentElement!.clientWidth,
+      ),
+    ).toBe(0);
     await page.context().close();
   });
 });

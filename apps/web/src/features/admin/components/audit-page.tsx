@@ -63,8 +63,9 @@ const COLUMNS: readonly Column<AuditEntry>[] = [
   { header: "When", cell: (entry) => formatDateTime(entry.created_at) },
   { header: "Who", cell: (entry) => entry.actor },
   { header: "Action", cell: (entry) => <span className="font-mono text-xs">{entry.action}</span> },
-  { header: "Subject", cell: (entry) => <Subject entry={entry} /> },
-  { header: "Note", cell: (entry) => entry.note ?? <span className="text-slate-500">—</span> },
+  // A deal's title and an operator's note are free text: they wrap rather than widen the table.
+  { header: "Subject", wrap: true, cell: (entry) => <Subject entry={entry} /> },
+  { header: "Note", wrap: true, cell: (entry) => entry.note ?? <span className="text-slate-500">—</span> },
   { header: "Change", cell: (entry) => <Change entry={entry} /> },
 ];
 

@@ -33,7 +33,7 @@ const LEDGER_COLUMNS: readonly Column<AdminLedgerEntry>[] = [
       </span>
     ),
   },
-  { header: "Note", cell: (entry) => entry.note ?? <span className="text-slate-500">—</span> },
+  { header: "Note", wrap: true, cell: (entry) => entry.note ?? <span className="text-slate-500">—</span> },
   { header: "Reference", cell: (entry) => <span className="font-mono text-xs">{entry.reference}</span> },
 ];
 
