@@ -2,7 +2,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { ConfigError, loadGatewayConfig, parseEgressAllowTarget } from "./config.ts";
+import {
+  ConfigError,
+  loadGatewayConfig,
+  parseEgressAllowTarget,
+  parseGatewayEnv,
+  workerCount,
+} from "./config.ts";
 import { selfSignedCertificate } from "./tls-certificate.ts";
 
 describe("EGRESS_ALLOW_TARGETS", () => {
@@ -119,5 +125,24 @@ describe("the gateway's variables", () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("GATEWAY_WORKERS", () => {
+  const pg = "postgres://gateway@db.example/bytetoll";
+  it("is one process per core on PostgreSQL, one on the embedded database, unless set", () => {
+    expect(workerCount(parseGatewayEnv({ DATABASE_URL: pg }), 16)).toBe(16);
+    expect(workerCount(parseGatewayEnv({}), 16)).toBe(1);
+    expect(workerCount(parseGatewayEnv({ DATABASE_URL: pg, GATEWAY_WORKERS: "3" }), 16)).toBe(3);
+  });
+
+  it("stops the start naming the variable when it is not a count, or above 1 without PostgreSQL", () => {
+    for (const bad of ["0", "two", "1.5"])
+      expect(() => parseGatewayEnv({ DATABASE_URL: pg, GATEWAY_WORKERS: bad }), bad).toThrow(
+        /GATEWAY_WORKERS/,
+      );
+    expect(() => parseGatewayEnv({ GATEWAY_WORKERS: "2" })).toThrow(
+      /GATEWAY_WORKERS: more than 1 needs DATABASE_URL/,
+    );
   });
 });

@@ -61,6 +61,9 @@ export interface GatewayConfig {
    * default 256 MiB and ~1.5 GB/s one instance renews ~6 times a second, and what an account can
    * overdraw stays below instances × this. */
   leaseMaxBytes: number;
+  /** Journal directories of other instances whose usage this one commits at start (a worker
+   * that no longer exists, or the single process before workers): nothing they metered is lost. */
+  adoptJournals?: string[];
   /** DNS hook for the egress guard; default is the system resolver. */
   resolveHost?: ResolveHost;
   /** Open client connections per client address (IPv6: per /64), tunnels included. */
@@ -245,11 +248,38 @@ export function gatewayConfigFrom(env: GatewayEnv): GatewayConfig {
   };
 }
 
-const gatewayOnlySchema = gatewayEnvSchema.superRefine(checkGatewayEnv);
+/** The gateway alone reads one more: how many processes serve its ports (the embedded gateway
+ * of `npm start` is one process). */
+const gatewayOnlySchema = gatewayEnvSchema
+  .extend({
+    GATEWAY_WORKERS: z.coerce
+      .number({ error: "must be a number of processes" })
+      .int("must be a whole number")
+      .min(1, "must be at least 1")
+      .max(256, "must be at most 256")
+      .optional(),
+  })
+  .superRefine((env, ctx) => {
+    checkGatewayEnv(env, ctx);
+    if ((env.GATEWAY_WORKERS ?? 1) > 1 && !env.DATABASE_URL)
+      ctx.addIssue({
+        code: "custom",
+        path: ["GATEWAY_WORKERS"],
+        message: "more than 1 needs DATABASE_URL (PostgreSQL): the embedded database serves one process",
+      });
+  });
+
+export type StandaloneGatewayEnv = z.output<typeof gatewayOnlySchema>;
 
 /** The gateway's variables when it runs alone; a wrong value throws a ConfigError naming it. */
-export function parseGatewayEnv(env: Env): GatewayEnv {
+export function parseGatewayEnv(env: Env): StandaloneGatewayEnv {
   return parseEnv(gatewayOnlySchema, env);
+}
+
+/** GATEWAY_WORKERS, or by default one process per core on PostgreSQL (the embedded database
+ * serves one process, so one there). */
+export function workerCount(env: StandaloneGatewayEnv, cores: number): number {
+  return env.GATEWAY_WORKERS ?? (env.DATABASE_URL ? cores : 1);
 }
 
 /** Reads the gateway's environment once; a wrong value throws a ConfigError naming the variable.

@@ -38,6 +38,7 @@ export function createBilling(database: Database, config: GatewayConfig, logger:
   const tariff = new Tariff(config);
   const stateDir = config.stateDir === undefined ? undefined : join(config.stateDir, "gateway-usage");
   const journal = stateDir === undefined ? null : new UsageJournal(stateDir);
+  for (const dir of config.adoptJournals ?? []) journal?.adopt(join(dir, "gateway-usage"));
   const instanceId = stateDir === undefined ? randomUUID() : UsageJournal.instanceId(stateDir);
   const leaseDeps = { database, instanceId, maxBytes: config.leaseMaxBytes, upkeepMs: config.cacheTtlMs };
   const leases = new Leases<AccountBalance>(BALANCE, (account) => account.userId, leaseDeps);

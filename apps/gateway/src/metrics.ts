@@ -61,6 +61,8 @@ export function createGatewayMetrics(sources: MetricSources) {
     name: "bytetoll_gateway_flush_lag_seconds",
     help: "Age of the oldest metered byte not yet committed to the database",
     registers,
+    // Summed over GATEWAY_WORKERS the lag would grow with the workers: the oldest is what counts.
+    aggregator: "max",
     collect() {
       this.set(sources.lagSeconds());
     },

@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  existsSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { join } from "node:path";
 import type { UsageRow } from "./meter.ts";
 import type { ProxyType } from "./tariff.ts";
@@ -89,6 +99,17 @@ export class UsageJournal {
     const id = randomUUID();
     writeFileSync(file, `${id}\n`);
     return id;
+  }
+
+  /** Takes over another instance's journal (`dir`, as given to its constructor): its batches are
+   * appended here under their own ids, and its file removed, so they are committed with this
+   * instance's own at start; a batch it had committed already stays a no-op. */
+  adopt(dir: string): void {
+    const file = join(dir, "usage-journal.ndjson");
+    if (file === this.file || !existsSync(file)) return;
+    const text = readFileSync(file, "utf8");
+    if (text.length > 0) writeSync(this.fd, text.endsWith("\n") ? text : `${text}\n`);
+    unlinkSync(file);
   }
 
   /** Batches a previous run journaled but may not have committed. */

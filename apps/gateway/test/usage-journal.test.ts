@@ -47,6 +47,8 @@ async function startGatewayProcess(httpPort: number, httpsPort: number): Promise
       GATEWAY_SOCKS_PORT: "0",
       GATEWAY_HTTPS_PORT: String(httpsPort),
       GATEWAY_METRICS_PORT: "off",
+      // One process: its journal is DATA_DIR's own (workers.test.ts kills workers).
+      GATEWAY_WORKERS: "1",
       EGRESS_ALLOW: "127.0.0.0/8",
     },
   });
