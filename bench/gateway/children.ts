@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 /** What a bench child process (origin, gateway) says once it listens. */
 export interface Ready {
@@ -9,6 +9,8 @@ export interface Ready {
   socksPort?: number;
   username?: string;
   password?: string;
+  /** The process whose tree carries the traffic, when it is not the child itself. */
+  pid?: number;
 }
 
 /** Starts a bench child (a TypeScript file), with `env` added to this process's environment,
@@ -34,4 +36,19 @@ export function cpuMs(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
   const ticksPerSecond = 100;
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+}
+
+/** cpuMs of a process and of every process under it (a gateway's workers). */
+export function treeCpuMs(pid: number): number {
+  let total = 0;
+  try {
+    total = cpuMs(pid);
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
+      for (const child of children.split(" ").filter(Boolean)) total += treeCpuMs(Number(child));
+    }
+  } catch {
+    // The process ended meanwhile.
+  }
+  return total;
 }

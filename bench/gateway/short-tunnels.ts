@@ -5,7 +5,7 @@ import { join } from "node:path";
 import tls from "node:tls";
 import { fileURLToPath } from "node:url";
 import { SQUID, startSquid, startTinyproxy, TINYPROXY } from "../footprint/processes.ts";
-import { cpuMs, startChild } from "./children.ts";
+import { type Ready, startChild, treeCpuMs } from "./children.ts";
 
 /**
  * `npm run bench:tunnels`: the workload scrapers send — many short connections, each a new TCP
@@ -34,7 +34,11 @@ interface Subject {
 }
 
 type Workload = "tunnel" | "tunnel, TLS to the site" | "plain HTTP";
-const WORKLOADS: Workload[] = ["tunnel", "tunnel, TLS to the site", "plain HTTP"];
+/** BENCH_WORKLOADS=tunnel,plain HTTP and BENCH_ONLY=gateway,squid narrow a run (a profile, strace). */
+const WORKLOADS = (["tunnel", "tunnel, TLS to the site", "plain HTTP"] as Workload[]).filter(
+  (workload) => !process.env.BENCH_WORKLOADS || process.env.BENCH_WORKLOADS.split(",").includes(workload),
+);
+const only = (name: string) => !process.env.BENCH_ONLY || process.env.BENCH_ONLY.split(",").includes(name);
 
 /** Writes `send` (if any) and collects what arrives until `complete` says how much of it was the
  * answer (null: not yet); resolves with the answer's bytes. */
@@ -182,7 +186,7 @@ interface RoundResult {
 
 async function round(subject: Subject, workload: Workload, site: { port: number; tlsPort: number }) {
   const latencies: number[] = [];
-  const cpuBefore = subject.pid === null ? 0 : cpuMs(subject.pid);
+  const cpuBefore = subject.pid === null ? 0 : treeCpuMs(subject.pid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -196,7 +200,7 @@ async function round(subject: Subject, workload: Workload, site: { port: number;
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  const cpu = subject.pid === null ? null : cpuMs(subject.pid) - cpuBefore;
+  const cpu = subject.pid === null ? null : treeCpuMs(subject.pid) - cpuBefore;
   return {
     perSecond: latencies.length / seconds,
     p50: at(0.5),
@@ -215,9 +219,28 @@ function line(label: string, values: Array<string | number | null>, digits = 0):
 
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
 
+/** The clustered gateway's 8080 and SOCKS5 fronts; its CPU is its whole process tree's. */
+function workerSubjects(ready: Ready): Subject[] {
+  const name = `gateway ×${process.env.BENCH_WORKERS ?? 2}`;
+  const { username = "", password = "" } = ready;
+  const pid = ready.pid ?? null;
+  return [
+    { name, front: { kind: "http", port: ready.port, authorization: basic(username, password) }, pid },
+    {
+      name: `${name} SOCKS5`,
+      front: { kind: "socks", port: ready.socksPort as number, username, password },
+      pid,
+    },
+  ];
+}
+
 async function main(): Promise<void> {
   const origin = await startChild(join(here, "origin-process.ts"));
   const gateway = await startChild(join(here, "gateway-process.ts"));
+  // Tunnels relayed in JavaScript (GATEWAY_SPLICE=off): what the splice set-up costs a short one.
+  const javascript = await startChild(join(here, "gateway-process.ts"), { GATEWAY_SPLICE: "off" });
+  // On PostgreSQL, the standalone gateway with its workers too (GATEWAY_WORKERS=BENCH_WORKERS).
+  const workers = process.env.DATABASE_URL ? await startChild(join(here, "workers-process.ts")) : null;
   const tinyproxy = await startTinyproxy();
   const squid = await startSquid();
   const peers: Array<{ child: ChildProcess; dir: string }> = [tinyproxy, squid].filter(
@@ -240,6 +263,12 @@ async function main(): Promise<void> {
       front: { kind: "socks", port: gateway.ready.socksPort as number, username, password },
       pid: gatewayPid,
     },
+    {
+      name: "gateway JS",
+      front: { kind: "http", port: javascript.ready.port, authorization },
+      pid: javascript.child.pid ?? null,
+    },
+    ...(workers ? workerSubjects(workers.ready) : []),
     ...(tinyproxy
       ? [
           {
@@ -257,6 +286,7 @@ async function main(): Promise<void> {
       ? [{ name: "squid", front: { kind: "http", port: squid.port } as Front, pid: squid.child.pid ?? null }]
       : []),
   ];
+  const measured = subjects.filter((subject) => only(subject.name));
   try {
     console.log(
       `ByteToll short-connection benchmark — loopback, ${CLIENTS} clients × ${PER_CLIENT} connections per round, ` +
@@ -266,13 +296,13 @@ async function main(): Promise<void> {
     const applies = (subject: Subject, workload: Workload) =>
       !(workload === "plain HTTP" && subject.front.kind === "socks");
     process.stdout.write("warming up…\n");
-    for (const subject of subjects)
+    for (const subject of measured)
       for (const workload of WORKLOADS)
         if (applies(subject, workload)) await once(subject.front, workload, site);
     for (let r = 1; r <= ROUNDS; r++) {
       process.stdout.write(`round ${r}/${ROUNDS}…\n`);
       for (const workload of WORKLOADS) {
-        for (const subject of subjects) {
+        for (const subject of measured) {
           if (!applies(subject, workload)) continue;
           const key = `${workload}\u0000${subject.name}`;
           results.set(key, [...(results.get(key) ?? []), await round(subject, workload, site)]);
@@ -288,7 +318,7 @@ async function main(): Promise<void> {
     console.log(
       line(
         "",
-        subjects.map((s) => s.name),
+        measured.map((s) => s.name),
       ),
     );
     for (const workload of WORKLOADS) {
@@ -296,37 +326,37 @@ async function main(): Promise<void> {
       console.log(
         line(
           "  connections/s",
-          subjects.map((s) => pick(workload, s, (r) => r.perSecond)),
+          measured.map((s) => pick(workload, s, (r) => r.perSecond)),
         ),
       );
       console.log(
         line(
           "  latency p50 (ms)",
-          subjects.map((s) => pick(workload, s, (r) => r.p50)),
+          measured.map((s) => pick(workload, s, (r) => r.p50)),
           1,
         ),
       );
       console.log(
         line(
           "  latency p99 (ms)",
-          subjects.map((s) => pick(workload, s, (r) => r.p99)),
+          measured.map((s) => pick(workload, s, (r) => r.p99)),
           1,
         ),
       );
       console.log(
         line(
           "  proxy CPU per 1,000 (ms)",
-          subjects.map((s) => pick(workload, s, (r) => r.cpuMsPer1000)),
+          measured.map((s) => pick(workload, s, (r) => r.cpuMsPer1000)),
         ),
       );
     }
-    const squidSubject = subjects.find((s) => s.name === "squid");
+    const squidSubject = measured.find((s) => s.name === "squid");
     if (squidSubject) {
       console.log("\nAgainst squid (its plain port; the same workload):");
       for (const workload of WORKLOADS) {
         const base = pick(workload, squidSubject, (r) => r.perSecond);
         const baseP99 = pick(workload, squidSubject, (r) => r.p99);
-        for (const subject of subjects.filter((s) => s.name.startsWith("gateway"))) {
+        for (const subject of measured.filter((s) => s.name.startsWith("gateway"))) {
           const rate = pick(workload, subject, (r) => r.perSecond);
           const p99 = pick(workload, subject, (r) => r.p99);
           if (rate === null || base === null || p99 === null || baseP99 === null) continue;
@@ -336,11 +366,16 @@ async function main(): Promise<void> {
           );
         }
       }
-    } else console.log(`squid skipped: ${SQUID} is not installed (apt-get install -y squid)`);
+    } else if (!squid) console.log(`squid skipped: ${SQUID} is not installed (apt-get install -y squid)`);
     if (!tinyproxy)
       console.log(`tinyproxy skipped: ${TINYPROXY} is not installed (apt-get install -y tinyproxy)`);
   } finally {
-    for (const child of [origin.child, gateway.child]) {
+    for (const child of [
+      origin.child,
+      gateway.child,
+      javascript.child,
+      ...(workers ? [workers.child] : []),
+    ]) {
       child.removeAllListeners("exit");
       child.disconnect();
     }

@@ -123,10 +123,12 @@ class HttpClientSession {
   }
 
   /** The next request's head, or null when the connection is done with (closed by the client,
-   * refused, timed out). The first head has the head deadline from accept; a stranger's wait for
-   * a later one is short. */
+   * refused, timed out). The first head has the head deadline from accept; a later one waits as
+   * long as a customer's connection may idle (a stranger's: briefly). */
   private async nextRequest(first: boolean): Promise<ReadRequest | null> {
-    this.client.setTimeout(first || this.admittedOnce ? CLIENT_IDLE_MS : STRANGER_IDLE_MS);
+    // The first head's wait is the head deadline's alone: an idle timer of its own would be set
+    // and cleared on every short connection for nothing.
+    if (!first) this.client.setTimeout(this.admittedOnce ? CLIENT_IDLE_MS : STRANGER_IDLE_MS);
     try {
       const raw = await readHead(this.reader, this.deadline.start);
       if (this.deadline.expired) return null;
@@ -149,7 +151,7 @@ class HttpClientSession {
       return null;
     } finally {
       this.deadline.stop();
-      this.client.setTimeout(0);
+      if (!first) this.client.setTimeout(0);
     }
   }
 
