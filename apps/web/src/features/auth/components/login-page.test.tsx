@@ -173,6 +173,28 @@ describe("login screen", () => {
     });
   });
 
+  it("signs in without a deal that is no longer live (an old shared link), keeping the person's e-mail", async () => {
+    const unavailable = "This deal is no longer available. Please check back again soon.";
+    const api = loginApi({
+      "POST /magic/check": (call) =>
+        (call.body as { dealId?: number }).dealId === undefined
+          ? ok({ orderId: null })
+          : fail(404, unavailable),
+    });
+    await openLogin(`/login?di=${encodeDealId(7)}`);
+    fireEvent.change(emailField(), { target: { value: "late@example.com" } });
+    fireEvent.click(sendButton());
+    await screen.findByText("Login link sent to late@example.com");
+    expect(api.callsTo("POST", "/magic/check").map((call) => call.body)).toEqual([
+      { email: "late@example.com", addFreeCredit: false, dealId: 7 },
+      { email: "late@example.com", addFreeCredit: false },
+    ]);
+    expect(api.callsTo("POST", "/auth/login")[0]?.body).toEqual({
+      email: "late@example.com",
+      addFreeCredit: false,
+    });
+  });
+
   it("says the account could not be prepared when /magic/check fails", async () => {
     const api = loginApi({ "POST /magic/check": fail(500, "Internal server error") });
     await openLogin();
