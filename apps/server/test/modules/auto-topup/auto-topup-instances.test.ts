@@ -3,10 +3,10 @@ import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { customer } from "../orders/helpers.ts";
 import { eventually, nothingLeftToSend, startReceiver } from "../webhooks/receiver.ts";
 import {
-  ADMIN_TOKEN,
   adjustBalance,
   armed,
   balanceBytesOf,
+  FAST,
   GB,
   outboxSubjects,
   putSettings,
@@ -14,13 +14,6 @@ import {
   saveSandboxCard,
   topupOrders,
 } from "./helpers.ts";
-
-const FAST = {
-  EGRESS_ALLOW: "127.0.0.0/8",
-  WEBHOOK_RETRY_BASE_MS: "100",
-  WEBHOOK_POLL_MS: "50",
-  ADMIN_TOKEN,
-};
 
 let first: TestApp;
 let second: TestApp;

@@ -5,6 +5,14 @@ import type { Customer } from "../orders/helpers.ts";
 import { eventually } from "../webhooks/receiver.ts";
 
 export const ADMIN_TOKEN = "admin-token-auto-topup-0123456789";
+
+/** An app whose webhooks reach a receiver on this host at once and retry within a test's time. */
+export const FAST = {
+  EGRESS_ALLOW: "127.0.0.0/8",
+  WEBHOOK_RETRY_BASE_MS: "100",
+  WEBHOOK_POLL_MS: "50",
+  ADMIN_TOKEN,
+};
 export const GB = 1e9;
 
 export async function readSettings(app: App, who: Customer): Promise<AutoTopupSettings> {
