@@ -11,6 +11,9 @@ export interface Ready {
   password?: string;
   /** The process whose tree carries the traffic, when it is not the child itself. */
   pid?: number;
+  /** A sub-user of the same account (the gateway only). */
+  subuserUsername?: string;
+  subuserPassword?: string;
 }
 
 /** Starts a bench child (a TypeScript file), with `env` added to this process's environment,

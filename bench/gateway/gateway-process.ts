@@ -19,6 +19,15 @@ await database.db.insert(schema.proxyCredentials).values({
   passwordHash: hashSecret(password),
   passwordEnc: "unused",
 });
+// A sub-user of the same account without a limit: its credentials cost one more look-up and
+// lease per connection (bench:gateway and bench:tunnels measure them beside the owner's).
+const subuserUsername = "subench";
+const subuserPassword = "subench-password";
+await database.query(
+  `INSERT INTO subusers (user_id, label, username, password_hash, password_enc, limit_period, period_start)
+   VALUES ($1, 'bench', $2, $3, 'unused', 'total', subuser_period_start('total'))`,
+  [user.id, subuserUsername, hashSecret(subuserPassword)],
+);
 await applyLedgerEntry(database.db, {
   userId: user.id,
   kind: "purchase",
@@ -53,6 +62,8 @@ process.send?.({
   socksPort: gateway.socksPort ?? undefined,
   username,
   password,
+  subuserUsername,
+  subuserPassword,
 });
 
 /** BENCH_PROFILE=dir: CPU profile of the measured phases only (not start-up), for `--cpu-prof`

@@ -219,6 +219,14 @@ function gatewaySubjects(name: string, process: { child: ChildProcess; ready: Re
       gc,
     });
   }
+  if (process.ready.subuserUsername) {
+    const subuser = basic(process.ready.subuserUsername, process.ready.subuserPassword ?? "");
+    subjects.push({
+      path: { name: `${name} sub-user`, port: process.ready.port, proxy: true, authorization: subuser },
+      pid,
+      gc,
+    });
+  }
   return subjects;
 }
 

@@ -268,6 +268,15 @@ async function main(): Promise<void> {
       front: { kind: "http", port: javascript.ready.port, authorization },
       pid: javascript.child.pid ?? null,
     },
+    {
+      name: "gateway sub-user",
+      front: {
+        kind: "http",
+        port: gateway.ready.port,
+        authorization: basic(gateway.ready.subuserUsername ?? "", gateway.ready.subuserPassword ?? ""),
+      },
+      pid: gatewayPid,
+    },
     ...(workers ? workerSubjects(workers.ready) : []),
     ...(tinyproxy
       ? [
