@@ -1,19 +1,29 @@
 import { cpus, loadavg } from "node:os";
 import { performance } from "node:perf_hooks";
-import { type Database, openDatabase } from "@bytetoll/db";
+import { type Database, openDatabase, schema } from "@bytetoll/db";
 import { createThrowawayPostgres } from "@bytetoll/db/testing";
 import pg from "pg";
 import { insertGeneratedUsage } from "../../apps/server/src/cli/usage-generator.ts";
 import { createUsageService } from "../../apps/server/src/modules/usage/service.ts";
+import { seedUsageSql } from "./seed-sql.ts";
 
 /**
- * `npm run bench:usage`: p50/p95 of each usage grouping at 90 days for an account with 1,000,000
- * rollup rows (two years, 2,000 domains), on PGlite and — when reachable — PostgreSQL, beside a
- * trivial reference query measured in the same run on the same connection. Fixed work, so it
- * ends by itself; loopback only; every database it makes is thrown away.
+ * `npm run bench:usage`: p50/p95 of each usage grouping at 90 days, beside a trivial reference
+ * query measured in the same run on the same connection. On PGlite: an account with 1,000,000
+ * rollup rows (two years, 2,000 domains). On PostgreSQL (when reachable): a table of 10,000,000
+ * rollup rows — an account of 2 M rows all on its own credentials (usage as it was before
+ * sub-users), the same traffic of an account spread over 20 sub-users, and neighbours — with the
+ * sub-user grouping and a sub-user filter too. Fixed work, so it ends by itself; loopback only;
+ * every database it makes is thrown away.
  */
 
 const ROWS = Number(process.env.BENCH_USAGE_ROWS ?? 1_000_000);
+/** Rollup rows of the whole table on PostgreSQL, and of each measured account there. */
+const PG_ROWS = Number(process.env.BENCH_USAGE_PG_ROWS ?? 10_000_000);
+const PG_ACCOUNT_ROWS = PG_ROWS / 5;
+const PG_NEIGHBOURS = 30;
+const PG_DOMAINS = 3_000;
+const SUBUSERS = 20;
 const DAYS_OF_HISTORY = 730;
 const DOMAINS = 2_000;
 /** Another account's rows in the same table: the queries must not pay for them. */
@@ -21,7 +31,7 @@ const NEIGHBOUR_ROWS = 100_000;
 const WINDOW_DAYS = 90;
 const WARMUP = 5;
 const SAMPLES = 60;
-const GOAL_P95_MS = 50;
+const GOAL_P95_MS = 25;
 const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
 
 interface Timing {
@@ -92,28 +102,77 @@ async function windowSizes(database: Database, userId: string): Promise<string> 
   return `  90-day window: ${Number(sizes!.rollups).toLocaleString("en-US")} rollup rows, ${Number(sizes!.weekly).toLocaleString("en-US")} weekly domain rows, ${sizes!.daily} daily total rows`;
 }
 
-async function benchmark(label: string, database: Database): Promise<Timing[]> {
-  console.log(`\n${label}`);
-  const { userId } = await seed(database);
-  console.log(await windowSizes(database, userId));
+/** Each grouping at 90 days for the account, or only one sub-user's usage of it. */
+async function groupings(database: Database, userId: string, only: string | null = null): Promise<Timing[]> {
   const usage = createUsageService({ database });
-  const timings = [
-    await measure("reference: SELECT 1", () => database.query("SELECT 1")),
-    await measure(`by day, ${WINDOW_DAYS} d`, () => usage.byDay(userId, WINDOW_DAYS)),
-    await measure(`by domain + Others, ${WINDOW_DAYS} d`, () => usage.byDomain(userId, WINDOW_DAYS, true)),
-    await measure(`by domain, all, ${WINDOW_DAYS} d`, () => usage.byDomain(userId, WINDOW_DAYS, false)),
-    await measure(`by proxy type, ${WINDOW_DAYS} d`, () => usage.byProxyType(userId, WINDOW_DAYS)),
+  const of = only === null ? "" : " (1 sub-user)";
+  return [
+    await measure(`by day${of}`, () => usage.byDay(userId, WINDOW_DAYS, only)),
+    await measure(`by domain + Others${of}`, () => usage.byDomain(userId, WINDOW_DAYS, true, only)),
+    await measure(`by domain, all${of}`, () => usage.byDomain(userId, WINDOW_DAYS, false, only)),
+    await measure(`by proxy type${of}`, () => usage.byProxyType(userId, WINDOW_DAYS, only)),
+    await measure(`by sub-user${of}`, () => usage.bySubuser(userId, WINDOW_DAYS, only)),
   ];
-  // Other work on the machine inflates every number but the reference; say how busy it was.
-  const [load1] = loadavg();
-  console.log(`  (load average ${load1!.toFixed(2)} on ${cpus().length} cores while measuring)`);
+}
+
+function print(title: string, timings: Timing[]): void {
+  console.log(`  ${title}`);
   for (const t of timings) {
     console.log(
-      `  ${t.name.padEnd(30)} p50 ${t.p50.toFixed(2).padStart(8)} ms   p95 ${t.p95.toFixed(2).padStart(8)} ms` +
+      `    ${t.name.padEnd(34)} p50 ${t.p50.toFixed(2).padStart(8)} ms   p95 ${t.p95.toFixed(2).padStart(8)} ms` +
         `   max ${t.max.toFixed(2).padStart(8)} ms`,
     );
   }
-  return timings;
+}
+
+// Other work on the machine inflates every number but the reference; say how busy it was.
+const load = () => `(load average ${loadavg()[0]!.toFixed(2)} on ${cpus().length} cores while measuring)`;
+
+async function onPglite(): Promise<void> {
+  const database = await openDatabase({});
+  try {
+    console.log("\nPGlite (in memory)");
+    const { userId } = await seed(database);
+    console.log(await windowSizes(database, userId));
+    const reference = await measure("reference: SELECT 1", () => database.query("SELECT 1"));
+    const timings = await groupings(database, userId);
+    console.log(`  ${load()}`);
+    print("an account on its own credentials", [reference, ...timings]);
+  } finally {
+    await database.close();
+  }
+}
+
+/** The table at PG_ROWS: the account before sub-users, the one after, and neighbours. */
+async function seedPostgres(database: Database): Promise<{ before: string; after: string; subuser: string }> {
+  const started = performance.now();
+  const before = await createUser(database, "bench-before@example.com");
+  const after = await createUser(database, "bench-after@example.com");
+  const subusers = await database.query<{ id: string }>(
+    `INSERT INTO subusers (user_id, label, username, password_hash, password_enc, limit_period, period_start)
+     SELECT $1, 'sub-user ' || n, 'subench' || n, 'unused', 'unused', 'total', subuser_period_start('total')
+       FROM generate_series(1, $2::int) AS n RETURNING id`,
+    [after, SUBUSERS],
+  );
+  const account = { days: DAYS_OF_HISTORY, domains: PG_DOMAINS, rows: PG_ACCOUNT_ROWS };
+  let rows = await seedUsageSql(
+    database,
+    { ...account, userId: before, credentials: [schema.NO_SUBUSER] },
+    0.1,
+  );
+  const credentials = [schema.NO_SUBUSER, ...subusers.map((row) => row.id)];
+  rows += await seedUsageSql(database, { ...account, userId: after, credentials }, 0.2);
+  const neighbourRows = (PG_ROWS - rows) / PG_NEIGHBOURS;
+  for (let i = 0; i < PG_NEIGHBOURS; i++) {
+    const userId = await createUser(database, `bench-neighbour-${i}@example.com`);
+    const neighbour = { days: DAYS_OF_HISTORY, domains: PG_DOMAINS, rows: neighbourRows, userId };
+    rows += await seedUsageSql(database, { ...neighbour, credentials: [schema.NO_SUBUSER] }, 0.3 + i / 1000);
+  }
+  await database.query("VACUUM ANALYZE usage_rollups, usage_daily_totals, usage_weekly_domains, subusers");
+  console.log(
+    `  seeded ${rows.toLocaleString("en-US")} rollup rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  return { before, after, subuser: subusers[0]!.id };
 }
 
 async function reachable(url: string): Promise<boolean> {
@@ -132,10 +191,23 @@ async function onPostgres(baseUrl: string): Promise<Timing[]> {
   const database = await createThrowawayPostgres(baseUrl, "bytetoll_bench", 2);
   const url = new URL(database.url as string);
   try {
-    return await benchmark(
-      `PostgreSQL (${url.host}, throw-away database ${url.pathname.slice(1)})`,
-      database,
+    console.log(`\nPostgreSQL (${url.host}, throw-away database ${url.pathname.slice(1)})`);
+    const { before, after, subuser } = await seedPostgres(database);
+    console.log(await windowSizes(database, before));
+    console.log(await windowSizes(database, after));
+    const reference = await measure("reference: SELECT 1", () => database.query("SELECT 1"));
+    const own = await groupings(database, before);
+    const spread = await groupings(database, after);
+    const one = await groupings(database, after, subuser);
+    console.log(`  ${load()}`);
+    print("reference", [reference]);
+    print(
+      `before sub-users: ${PG_ACCOUNT_ROWS.toLocaleString("en-US")} rows, all on the own credentials`,
+      own,
     );
+    print(`after: the same traffic spread over the own credentials and ${SUBUSERS} sub-users`, spread);
+    print("after, filtered to one sub-user", one);
+    return [...own, ...spread, ...one];
   } finally {
     await database.close();
   }
@@ -143,15 +215,10 @@ async function onPostgres(baseUrl: string): Promise<Timing[]> {
 
 async function main() {
   console.log(
-    `bench:usage — ${ROWS.toLocaleString("en-US")} rollup rows (${DAYS_OF_HISTORY} days, ${DOMAINS} domains), ` +
-      `${SAMPLES} samples per query after ${WARMUP} warm-ups, window ${WINDOW_DAYS} days`,
+    `bench:usage — PGlite ${ROWS.toLocaleString("en-US")} rollup rows, PostgreSQL ${PG_ROWS.toLocaleString("en-US")} ` +
+      `(${DAYS_OF_HISTORY} days of history), ${SAMPLES} samples per query after ${WARMUP} warm-ups, window ${WINDOW_DAYS} days`,
   );
-  const pglite = await openDatabase({});
-  try {
-    await benchmark("PGlite (in memory)", pglite);
-  } finally {
-    await pglite.close();
-  }
+  if (process.env.BENCH_USAGE_PGLITE !== "off") await onPglite();
 
   const baseUrl = process.env.DATABASE_URL || LOCAL_POSTGRES;
   if (!(await reachable(baseUrl))) {
@@ -159,10 +226,10 @@ async function main() {
     return;
   }
   const timings = await onPostgres(baseUrl);
-  const worst = Math.max(...timings.slice(1).map((t) => t.p95));
+  const worst = timings.reduce((a, b) => (b.p95 > a.p95 ? b : a));
   console.log(
-    `\nGoal p95 ≤ ${GOAL_P95_MS} ms on PostgreSQL: ${worst <= GOAL_P95_MS ? "met" : "NOT met"} ` +
-      `(worst grouping p95 ${worst.toFixed(2)} ms)`,
+    `\nGoal p95 ≤ ${GOAL_P95_MS} ms on PostgreSQL for every grouping: ${worst.p95 <= GOAL_P95_MS ? "met" : "NOT met"} ` +
+      `(worst: ${worst.name}, p95 ${worst.p95.toFixed(2)} ms)`,
   );
 }
 
