@@ -10,7 +10,7 @@ import {
   workerCount,
 } from "./config.ts";
 import { createGateway } from "./gateway.ts";
-import { orphanedStateDirs, reportToPrimary, runPrimary, workerStateDir } from "./workers.ts";
+import { answerParent, orphanedStateDirs, runPrimary, workerStateDir } from "./workers.ts";
 
 const logger = pino({ name: "gateway" });
 
@@ -53,7 +53,7 @@ async function serve(
     logger: worker === null ? logger : logger.child({ worker }),
   });
   await gateway.listen();
-  if (worker !== null) reportToPrimary(gateway, gateway.metricsRegistry);
+  answerParent(gateway, worker === null ? null : gateway.metricsRegistry);
   let closing: Promise<void> | undefined;
   shutdown = () => {
     closing ??= gateway.close().then(() => database.close());

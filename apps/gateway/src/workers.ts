@@ -203,14 +203,25 @@ function serveClusterMetrics(port: number, host: string): Promise<http.Server> {
   });
 }
 
-/** In a worker: the primary hears when this gateway listens, and may ask it to flush. */
-export function reportToPrimary(
-  gateway: { httpPort: number; httpsPort: number; socksPort: number | null; flush(): Promise<boolean> },
-  registry: Registry,
+/** To whoever started this process with an IPC channel — the primary, for a worker; a test or a
+ * bench, for a gateway alone: that it listens (its ports), and a flush when asked. A worker's
+ * registry is also what it answers the primary's scrape with. */
+export function answerParent(
+  gateway: {
+    httpPort: number;
+    httpsPort: number;
+    socksPort: number | null;
+    metricsPort: number | null;
+    flush(): Promise<boolean>;
+  },
+  workerRegistry: Registry | null,
 ): void {
-  AggregatorRegistry.setRegistries([registry]);
-  // Constructing one installs prom-client's answer to the primary's scrape in this worker.
-  new AggregatorRegistry();
+  if (!process.send) return;
+  if (workerRegistry) {
+    AggregatorRegistry.setRegistries([workerRegistry]);
+    // Constructing one installs prom-client's answer to the primary's scrape in this worker.
+    new AggregatorRegistry();
+  }
   process.on("message", (message: ControlMessage) => {
     if (message.type !== "flush") return;
     gateway.flush().then(
@@ -218,6 +229,6 @@ export function reportToPrimary(
       () => process.send?.({ type: "flushed", id: message.id, ok: false } satisfies ControlMessage),
     );
   });
-  const { httpPort, httpsPort, socksPort } = gateway;
-  process.send?.({ type: "ready", httpPort, httpsPort, socksPort } satisfies ControlMessage);
+  const { httpPort, httpsPort, socksPort, metricsPort } = gateway;
+  process.send({ type: "ready", httpPort, httpsPort, socksPort, metricsPort } satisfies ControlMessage);
 }
