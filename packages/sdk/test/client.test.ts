@@ -212,7 +212,7 @@ describe("deals", () => {
     const group = await createDeal("group_buy");
     expect((await sdk.deals.list()).map((deal) => deal.id).sort()).toEqual([flash, group].sort());
     expect(await sdk.deals.get(group)).toMatchObject({ id: group, deal_type: "group_buy", status: "live" });
-    expect(await sdk.deals.deposits(group)).toEqual({ total_deposit: 0 });
+    expect(await sdk.deals.deposits(group)).toEqual({ total_deposit: 0, credited_deposit: 0 });
 
     const order = await sdk.transactions.createCryptoOrder({
       amount: 5,
@@ -221,10 +221,10 @@ describe("deals", () => {
     });
     const paid = await fetch(`${install.url}/dev/orders/${order.order_id}/pay`, { method: "POST" });
     expect(paid.status).toBe(200);
-    expect(await sdk.deals.deposits(group)).toEqual({ total_deposit: 5 });
+    expect(await sdk.deals.deposits(group)).toEqual({ total_deposit: 5, credited_deposit: 0 });
     const wallet = "0x52908400098527886E0F7030069857D2E4169EE7";
     expect(await sdk.deals.withdraw(group, wallet)).toEqual(expect.any(String));
-    expect(await sdk.deals.deposits(group)).toEqual({ total_deposit: 0 });
+    expect(await sdk.deals.deposits(group)).toEqual({ total_deposit: 0, credited_deposit: 0 });
 
     const again = await failure(() => sdk.deals.withdraw(group, wallet));
     expect(again).toMatchObject({ status: 409, message: "You have no deposit to withdraw from this deal." });
