@@ -159,10 +159,14 @@ describe.skipIf(!onPostgres)("two gateway workers on the same ports", () => {
       return new Promise((resolve) => tunnel.on("close", resolve));
     });
     const startedAt = Date.now();
-    // Right after a flush (the first usage appears), then well inside the next flush interval:
-    // without the journal, everything relayed since that flush would go unbilled.
-    while ((await billed(user.userId)) === 0) await new Promise((r) => setTimeout(r, 20));
-    await new Promise((r) => setTimeout(r, 600));
+    // After a flush (the first usage appears), once the clients have received 8 MB more than
+    // that flush billed: without the journal, those bytes would go unbilled.
+    let flushed = 0;
+    while (flushed === 0) {
+      flushed = await billed(user.userId);
+      if (flushed === 0) await new Promise((r) => setTimeout(r, 20));
+    }
+    while (received < flushed + 8_000_000) await new Promise((r) => setTimeout(r, 20));
     const killed = gateway.workerPids();
     for (const pid of killed) process.kill(pid, "SIGKILL");
     await Promise.all(closed);
