@@ -1,32 +1,14 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RunningInstall, startRunningInstall } from "../../server/test/helpers/running-install.ts";
-import { createByteTollMcpServer } from "../src/server.ts";
+import { type McpSession, startMcpSession } from "./support.ts";
 
-let install: RunningInstall;
-let client: Client;
-
+let session: McpSession;
 beforeAll(async () => {
-  install = await startRunningInstall();
-  const apiToken = await install.apiToken("mcp-auto-topup@example.com");
-  const server = createByteTollMcpServer({ baseUrl: install.url, apiToken });
-  client = new Client({ name: "test", version: "1.0.0" });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  await client.connect(clientSide);
+  session = await startMcpSession("mcp-auto-topup@example.com");
 });
 afterAll(async () => {
-  await client?.close();
-  await install?.close();
+  await session?.close();
 });
-
-async function call(name: string, args: Record<string, unknown> = {}) {
-  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
-  const text = result.content.map((part) => (part.type === "text" ? part.text : "")).join("");
-  return { isError: result.isError === true, text, json: () => JSON.parse(text) };
-}
+const call = (name: string, args: Record<string, unknown> = {}) => session.call(name, args);
 
 const on = { enabled: true, threshold_gb: 1, amount_usd: 30, monthly_cap_usd: 60 };
 
