@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { AccountBalance, RENEWAL_GRACE_MS } from "./account-balance.ts";
+import { AccountBalance, LeaseOvershootError, READ_BYTES_MAX, RENEWAL_GRACE_MS } from "./account-balance.ts";
 import { Tariff } from "./tariff.ts";
 
 const tariff = new Tariff({ pricePerGbUsd: 3, dcPricePerGbUsd: 0.3 });
@@ -81,11 +81,71 @@ describe("AccountBalance", () => {
     expect(account.remaining).toBe(10_000 - 1004);
   });
 
-  it("never holds less than nothing after a commit", async () => {
+  it("refuses a commit past the lease held plus one read each way per connection and a rounding byte", async () => {
     const { account } = await leased(100);
-    account.commit(500, 0);
+    // One connection was open: it may have relayed one read each way past the cut.
+    expect(account.commitBound).toBe(2 * READ_BYTES_MAX + 1);
+    account.charge(100 + 2 * READ_BYTES_MAX, "mobile");
+    expect(() => account.assertCommit(100 + account.commitBound)).not.toThrow();
+    const refused = (() => {
+      try {
+        account.assertCommit(101 + account.commitBound);
+      } catch (error) {
+        return error;
+      }
+    })();
+    expect(refused).toBeInstanceOf(LeaseOvershootError);
+    expect(refused).toMatchObject({ account: "user", granted: 100, debit: 101 + account.commitBound });
+    // What the lease held is released; the rest was the run-ahead: nothing is left, nothing owed.
+    account.commit(100 + 2 * READ_BYTES_MAX, 100 + 2 * READ_BYTES_MAX);
     expect(account.remaining).toBe(0);
     expect(account.exhausted()).toBe(true);
+  });
+
+  it("lets a commit bill the run-ahead of a renewal that then granted nothing, and no more", async () => {
+    // Asked for 2000, got 1000: running dry, so the run-ahead is the last grant and no grace.
+    const account = new AccountBalance("user", tariff);
+    await account.renew(async () => 1000, { ...bounds, minBytes: 2000 });
+    expect(account.commitBound).toBe(1);
+    account.charge(1000, "mobile");
+    const renewing = account.renew(async () => 0, bounds);
+    account.charge(999, "mobile");
+    expect(account.exhausted()).toBe(false);
+    await renewing;
+    expect(account.exhausted()).toBe(true);
+    expect(account.commitBound).toBe(1000 + 1);
+    expect(() => account.assertCommit(1000 + 1001)).not.toThrow();
+    expect(() => account.assertCommit(1000 + 1002)).toThrow(LeaseOvershootError);
+    account.commit(1999, 1999);
+    expect(account.remaining).toBe(0);
+    // Everything relayed is billed: no earlier run-ahead can reach a commit any more.
+    expect(account.commitBound).toBe(1);
+  });
+
+  it("lets bytes relayed under a lease reclaimed meanwhile reach the ledger, and no more", async () => {
+    const account = new AccountBalance("user", tariff);
+    await account.renew(async () => 1000, { ...bounds, minBytes: 2000 });
+    account.charge(800, "mobile");
+    // Another instance reclaimed the lease while this one could not reach the database.
+    account.adopt(0);
+    expect(account.exhausted()).toBe(true);
+    expect(() => account.assertCommit(801)).not.toThrow();
+    expect(() => account.assertCommit(802)).toThrow(LeaseOvershootError);
+  });
+
+  it("bounds the grace of a slow renewal in bytes too: at most what the renewal asked for", async () => {
+    const small = { minBytes: 1000, maxBytes: 3000 };
+    const account = new AccountBalance("user", tariff);
+    await account.renew(async () => 1000, small);
+    account.charge(1000, "mobile");
+    // Spent at once: the renewal asks for the cap, 3000.
+    const renewing = account.renew(() => new Promise<number>(() => {}), small);
+    account.charge(2999, "mobile");
+    expect(account.exhausted()).toBe(false);
+    account.charge(1, "mobile");
+    expect(account.exhausted()).toBe(true);
+    expect(account.commitBound).toBe(3000 + 1);
+    void renewing;
   });
 
   it("after a failed renewal waits before asking again", async () => {

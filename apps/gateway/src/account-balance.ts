@@ -23,6 +23,24 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 /** How long a slow renewal is waited for past the usual run-ahead, when the last grant was given
  * in full (the balance had at least that much: the account is not running dry). */
 export const RENEWAL_GRACE_MS = 500;
+/** The most one connection moves in one direction before the meter sees it: the splice relay's
+ * pipe (a stream's read is at most 64 KiB). A connection is cut within one read each way. */
+export const READ_BYTES_MAX = 256 * 1024;
+
+/** A batch would bill an account (or a sub-user's allowance) more than this instance was granted
+ * plus the run-ahead it allowed: a bug somewhere between the meter and the ledger. The batch is
+ * not committed. */
+export class LeaseOvershootError extends Error {
+  constructor(
+    readonly account: string,
+    readonly granted: number,
+    readonly debit: number,
+    readonly bound: number,
+  ) {
+    super(`a debit of ${debit} bytes exceeds the lease held (${granted}) by more than the bound (${bound})`);
+    this.name = "LeaseOvershootError";
+  }
+}
 
 /**
  * One paying user's balance as this gateway instance sees it: the lease it holds of the shared
@@ -39,6 +57,14 @@ export class AccountBalance {
   /** What the last renewal asked for; the next one is due when less than half is left. */
   private size = 0;
   private renewing: Promise<void> | null = null;
+  /** How far past its lease the renewal in flight lets the account run (0: none in flight). */
+  private renewalRunAhead = 0;
+  /** How far past its lease the account may have run since it last had nothing relayed past it:
+   * the largest run-ahead of the renewals in that time, plus bytes relayed under a lease that
+   * was lost meanwhile (reclaimed, or given back because the source could no longer pay). */
+  private runAheadSinceCovered = 0;
+  /** The most live connections in that time (each may relay one read each way past a cut). */
+  private flowsSinceCovered = 0;
   /** Bytes the last renewal granted: how far a renewal in flight lets the account run ahead. */
   private lastGrant = 0;
   /** The last renewal got all it asked for. */
@@ -75,26 +101,58 @@ export class AccountBalance {
     this.uncommitted += this.tariff.estimate(bytes, proxyType);
   }
 
-  /** A batch was committed: its ledger debit released that much of the lease, and what the meter
-   * had estimated for the same bytes is no longer uncommitted. */
+  /**
+   * How far past the lease it holds this instance may bill the account in one commit: the
+   * run-ahead allowed since it last had nothing relayed past its lease, one read each way per
+   * connection it had open meanwhile (the read that crosses a limit is relayed before the cut),
+   * and 1 byte (a batch's datacenter debit is rounded up to a whole byte).
+   */
+  get commitBound(): number {
+    return this.runAheadSinceCovered + this.flowsSinceCovered * 2 * READ_BYTES_MAX + 1;
+  }
+
+  /** Refuses a debit past the lease held plus `commitBound`: checked before the batch's
+   * transaction, so a refused batch changes nothing and stays queued (and journaled). */
+  assertCommit(debit: number, account: string = this.userId): void {
+    const bound = this.commitBound;
+    if (!(debit <= this.granted + bound)) throw new LeaseOvershootError(account, this.granted, debit, bound);
+  }
+
+  /** A batch was committed (after `assertCommit`): its ledger debit released the lease, and what
+   * the meter had estimated for the same bytes is no longer uncommitted. The part of the debit
+   * past the lease is the run-ahead `assertCommit` bounded: the lease row released what it held
+   * (lease.ts releaseLease), and so does this. */
   commit(debit: number, estimate: number): void {
-    this.granted = Math.max(0, this.granted - debit);
-    this.uncommitted = Math.max(0, this.uncommitted - estimate);
+    this.granted -= Math.min(this.granted, debit);
+    this.uncommitted -= estimate;
+    this.coveredCheck();
+  }
+
+  /** Once the lease covers every byte not yet committed, no earlier run-ahead can reach a
+   * commit any more: the window of `commitBound` starts again. */
+  private coveredCheck(): void {
+    if (this.remaining < 0) return;
+    this.runAheadSinceCovered = this.renewalRunAhead;
+    this.flowsSinceCovered = this.flows.size;
   }
 
   /**
    * Nothing left to relay with. While a renewal is on its way the account may run ahead of it by
    * what the last one granted; past that, a renewal of an account whose last grant was given in
-   * full is still waited for up to RENEWAL_GRACE_MS: a database slower than usual for a moment
-   * does not cut a paying customer's fast transfer (an account running dry got less than it
-   * asked for, and has no such grace).
+   * full is still waited for up to RENEWAL_GRACE_MS and up to what it asked for (at most
+   * leaseMaxBytes): a database slower than usual for a moment does not cut a paying customer's
+   * fast transfer (an account running dry got less than it asked for, and has no such grace).
    */
   exhausted(now = Date.now()): boolean {
     const remaining = this.remaining;
     if (remaining > 0) return false;
     if (!this.renewing) return true;
     if (remaining > -this.lastGrant) return false;
-    return !(this.lastGrantFull && now - this.renewStartedAt < RENEWAL_GRACE_MS);
+    return !(
+      this.lastGrantFull &&
+      remaining > -this.renewalRunAhead &&
+      now - this.renewStartedAt < RENEWAL_GRACE_MS
+    );
   }
 
   /** Closes every live connection once the account is exhausted. */
@@ -135,6 +193,7 @@ export class AccountBalance {
     // Disabled while its connection was being made: cut once the caller holds the flow.
     if (this.disabledNow) queueMicrotask(() => flow.abort());
     this.flows.add(flow);
+    if (this.flows.size > this.flowsSinceCovered) this.flowsSinceCovered = this.flows.size;
   }
 
   removeFlow(flow: LiveFlow): void {
@@ -151,8 +210,13 @@ export class AccountBalance {
     return this.flows.size === 0 && this.activeAt + idleMs <= now;
   }
 
-  /** What the database says this instance holds for the account (0: nothing). */
+  /** What the database says this instance holds for the account (0: nothing). Bytes already
+   * relayed under a part of the lease that is gone (reclaimed by another instance after a long
+   * outage, or given back because the source can no longer pay) still reach the ledger: they
+   * join the run-ahead the next commits may bill past the lease. */
   adopt(heldBytes: number): void {
+    const relayedUnderLease = Math.min(this.granted, Math.max(0, this.uncommitted));
+    if (heldBytes < relayedUnderLease) this.runAheadSinceCovered += relayedUnderLease - heldBytes;
     this.granted = heldBytes;
   }
 
@@ -170,6 +234,9 @@ export class AccountBalance {
     }
     const want = this.nextSize(bounds);
     this.renewStartedAt = Date.now();
+    // What exhausted() lets the account run past its lease while this renewal is on its way.
+    this.renewalRunAhead = this.lastGrantFull ? Math.max(this.lastGrant, want) : this.lastGrant;
+    this.runAheadSinceCovered = Math.max(this.runAheadSinceCovered, this.renewalRunAhead);
     const renewing = grant(want)
       .then((granted) => {
         this.granted += granted;
@@ -183,6 +250,8 @@ export class AccountBalance {
       })
       .finally(() => {
         this.renewing = null;
+        this.renewalRunAhead = 0;
+        this.coveredCheck();
         this.enforce();
       });
     this.renewing = renewing;

@@ -12,10 +12,13 @@ export interface UsageBatch {
   attempted: boolean;
   /** Whole bytes of premium balance each user owes for this batch. */
   debits: Map<string, number>;
+  /** Read back from the journal of a previous run: metered and leased by that run, so nothing
+   * of it is held in this run's accounts. */
+  recovered: boolean;
 }
 
 export function makeBatch(rows: UsageRow[], tariff: Tariff, id: string = randomUUID()): UsageBatch {
-  return { id, rows, debits: tariff.debits(rows), attempted: false };
+  return { id, rows, debits: tariff.debits(rows), attempted: false, recovered: false };
 }
 
 /** Adds rows to a batch that was never sent (while the database is down, usage piles up in one

@@ -98,7 +98,9 @@ async function grantLease(
 }
 
 /** Gives back up to `bytes` of this instance's lease (the part a debit consumed). Runs inside the
- * usage flush's transaction, after it locked the source row. */
+ * usage flush's transaction, after it locked the source row. A debit past the lease row is the
+ * run-ahead the flusher checked before the transaction (AccountBalance.assertCommit), or bytes
+ * relayed under a lease reclaimed meanwhile: the row gives back what it holds. */
 export async function releaseLease(
   executor: SqlExecutor,
   source: LeaseSource,

@@ -57,6 +57,11 @@ export function createGatewayMetrics(sources: MetricSources) {
     help: "Usage batches that failed to commit (they are retried)",
     registers,
   });
+  const leaseOvershoots = new Counter({
+    name: "bytetoll_gateway_lease_overshoots_total",
+    help: "Usage batches not committed because they bill an account or sub-user past its lease plus the run-ahead bound (they stay queued)",
+    registers,
+  });
   new Gauge({
     name: "bytetoll_gateway_flush_lag_seconds",
     help: "Age of the oldest metered byte not yet committed to the database",
@@ -76,6 +81,7 @@ export function createGatewayMetrics(sources: MetricSources) {
     openTunnels,
     flushDuration,
     flushFailures,
+    leaseOvershoots,
   };
 }
 

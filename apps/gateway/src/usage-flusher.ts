@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
+import { LeaseOvershootError } from "./account-balance.ts";
 import type { AccountDirectory } from "./accounts.ts";
 import { commitBatch, makeBatch, mergeInto, subuserBytes, type UsageBatch } from "./flush.ts";
 import type { BalanceLeases } from "./lease.ts";
@@ -42,6 +43,7 @@ export class UsageFlusher {
       for (const batch of deps.journal.recovered()) {
         const recovered = makeBatch(batch.rows, deps.tariff, batch.id);
         recovered.attempted = true;
+        recovered.recovered = true;
         this.queue.push(recovered);
       }
       if (this.queue.length > 0) this.oldestQueuedAt = Date.now();
@@ -125,6 +127,7 @@ export class UsageFlusher {
     const { database, leases } = this.deps;
     while (this.queue.length > 0) {
       const batch = this.queue[0] as UsageBatch;
+      if (!this.withinLeases(batch)) return;
       batch.attempted = true;
       const stopTimer = this.deps.metrics.flushDuration.startTimer();
       try {
@@ -156,8 +159,39 @@ export class UsageFlusher {
     this.journaling(() => journal.rewrite([...this.queue, pending]));
   }
 
-  /** Committed: the batch's debit was released from this instance's leases. */
+  /**
+   * A batch bills each account and sub-user at most what this instance was granted plus the
+   * run-ahead it allowed (AccountBalance.commitBound). One that bills more is a bug between the
+   * meter and the ledger: it is logged and counted, and not committed — it stays queued and in
+   * the journal, so nothing is lost, and is checked again at the next flush (a grant meanwhile
+   * may cover it). A recovered batch was leased by the previous run, whose grants this one
+   * never saw: it is committed unchecked (decision 007 counts it outside the bound).
+   */
+  private withinLeases(batch: UsageBatch): boolean {
+    if (batch.recovered) return true;
+    const { accounts } = this.deps;
+    try {
+      for (const [userId, debit] of batch.debits) accounts.known.get(userId)?.assertCommit(debit);
+      for (const [subuserId, bytes] of subuserBytes(batch.rows)) {
+        accounts.knownSubusers.get(subuserId)?.assertCommit(bytes, subuserId);
+      }
+      return true;
+    } catch (error) {
+      if (!(error instanceof LeaseOvershootError)) throw error;
+      this.deps.metrics.leaseOvershoots.inc();
+      const { account, granted, debit, bound } = error;
+      this.deps.logger.error(
+        { batchId: batch.id, account, granted, debit, bound },
+        "usage batch bills more than the lease held plus its bound; not committed",
+      );
+      return false;
+    }
+  }
+
+  /** Committed: the batch's debit was released from this instance's leases (a recovered batch
+   * released the previous run's; this run's accounts hold nothing of it). */
   private settle(batch: UsageBatch): void {
+    if (batch.recovered) return;
     for (const [userId, estimate] of this.deps.tariff.estimates(batch.rows)) {
       this.deps.accounts.accountFor(userId).commit(batch.debits.get(userId) ?? 0, estimate);
     }

@@ -5,6 +5,7 @@ import type { Gateway } from "../src/gateway.ts";
 import {
   balanceOf,
   basic,
+  leaseOvershoots,
   rawExchange,
   type SeededUser,
   seedUser,
@@ -116,6 +117,8 @@ describe("a balance is one budget however many gateway instances spend it", () =
       // Everything relayed is billed, and the balance is the ledger's: BALANCE minus the usage.
       expect(billed).toBeGreaterThanOrEqual(relayed);
       expect(await balanceOf(database, user.userId)).toBe(BALANCE - billed);
+      // Renewals in flight and run-aheads on three instances: no batch billed past its bound.
+      for (const gateway of gateways) expect(await leaseOvershoots(gateway)).toBe(0);
     } finally {
       await Promise.all(gateways.map((gateway) => gateway.close()));
     }

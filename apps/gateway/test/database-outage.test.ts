@@ -9,6 +9,7 @@ import {
   basic,
   eventually,
   getOver,
+  leaseOvershoots,
   openTunnel,
   rawExchange,
   seedUser,
@@ -98,6 +99,7 @@ describe("a PostgreSQL outage", () => {
       expect(billed).toBe(origin.bytes());
       expect(await balanceOf(database, user.userId)).toBe(BALANCE - billed);
       expect(await usageOf(database, stranger.userId)).toEqual([]);
+      expect(await leaseOvershoots(gateway)).toBe(0);
     },
     30_000,
   );

@@ -9,6 +9,7 @@ import {
   balanceOf,
   basic,
   curl,
+  leaseOvershoots,
   openTunnel,
   rawExchange,
   type SeededUser,
@@ -347,6 +348,7 @@ describe("a sub-user's limit is one allowance however many gateway instances spe
       expect(used).toBeGreaterThanOrEqual(relayed);
       const billed = (await usageBySubuser(owner.userId)).reduce((sum, row) => sum + row.bytes, 0);
       expect(await balanceOf(database, owner.userId)).toBe(1_000_000_000 - billed);
+      for (const g of gateways) expect(await leaseOvershoots(g)).toBe(0);
     } finally {
       await Promise.all(gateways.map((g) => g.close()));
     }

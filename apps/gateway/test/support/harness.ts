@@ -237,3 +237,11 @@ export async function eventually(check: () => Promise<boolean>, what: string): P
   }
   throw new Error(`never settled: ${what}`);
 }
+
+/** Usage batches the gateway refused to commit because they billed past its leases plus the
+ * run-ahead bound (AccountBalance.commitBound): normal traffic never makes one. */
+export async function leaseOvershoots(gateway: Gateway): Promise<number> {
+  const metric = gateway.metricsRegistry.getSingleMetric("bytetoll_gateway_lease_overshoots_total");
+  const values = (await metric?.get())?.values ?? [];
+  return values.reduce((sum, value) => sum + value.value, 0);
+}
