@@ -27,6 +27,8 @@ export interface Gateway {
   /** The SOCKS5 listener's port; null when it is off. */
   readonly socksPort: number | null;
   readonly metricsPort: number | null;
+  /** Bytes this instance metered since it started (committed or not). */
+  readonly meteredBytes: number;
   /** Prometheus registry, for a host process that mounts /metrics itself. */
   readonly metricsRegistry: Registry;
 }
@@ -160,6 +162,9 @@ function handle(
     },
     get metricsPort() {
       return listeners.ports.metrics;
+    },
+    get meteredBytes() {
+      return billing.meter.relayed;
     },
     metricsRegistry: billing.metrics.registry,
   };

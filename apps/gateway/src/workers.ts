@@ -25,7 +25,9 @@ export type ControlMessage =
       metricsPort?: number | null;
     }
   | { type: "flush"; id: number }
-  | { type: "flushed"; id: number; ok: boolean };
+  /** `metered`: the bytes each process metered since it started (a worker's own; from the
+   * primary, one entry per worker by index), so a parent sees which worker carried traffic. */
+  | { type: "flushed"; id: number; ok: boolean; metered: number[] };
 
 /** Where worker `index` keeps its journal and instance id. */
 export function workerStateDir(dataDir: string, index: number): string {
@@ -53,6 +55,12 @@ export function orphanedStateDirs(dataDir: string, index: number | null, workers
   if (index === null) return existing.map((i) => workerStateDir(dataDir, i));
   const orphans = existing.filter((i) => i >= workers && i % workers === index);
   return [...(index === 0 ? [dataDir] : []), ...orphans.map((i) => workerStateDir(dataDir, i))];
+}
+
+interface FlushAnswer {
+  ok: boolean;
+  /** Bytes metered since its start, per worker index (0 for one that did not answer). */
+  metered: number[];
 }
 
 /** A worker that dies within this long of its start is restarted after a doubling pause (up to
@@ -83,7 +91,7 @@ class Primary {
   /** Flushes asked for, with the workers that have not answered yet. */
   private readonly flushes = new Map<
     number,
-    { pending: Set<number>; ok: boolean; done: (ok: boolean) => void }
+    { pending: Set<number>; ok: boolean; metered: number[]; done: (answer: FlushAnswer) => void }
   >();
 
   constructor(private readonly options: PrimaryOptions) {}
@@ -99,7 +107,9 @@ class Primary {
     // Started by a parent with an IPC channel: it asks for flushes, and its going away stops us.
     process.on("message", (message: ControlMessage) => {
       if (message.type === "flush")
-        void this.flushAll().then((ok) => process.send?.({ ...message, type: "flushed", ok }));
+        void this.flushAll().then(({ ok, metered }) =>
+          process.send?.({ type: "flushed", id: message.id, ok, metered } satisfies ControlMessage),
+        );
     });
     process.on("disconnect", () => void this.stop("disconnect"));
   }
@@ -116,16 +126,17 @@ class Primary {
       this.ready.set(index, message);
       if (!this.announced && this.ready.size === this.options.workers) void this.announce(message);
     }
-    if (message.type === "flushed") this.answered(message.id, index, message.ok);
+    if (message.type === "flushed") this.answered(message.id, index, message.ok, message.metered[0] ?? 0);
   }
 
-  private answered(id: number, index: number, ok: boolean): void {
+  private answered(id: number, index: number, ok: boolean, metered: number): void {
     const flush = this.flushes.get(id);
     if (!flush?.pending.delete(index)) return;
     flush.ok &&= ok;
+    flush.metered[index] = metered;
     if (flush.pending.size > 0) return;
     this.flushes.delete(id);
-    flush.done(flush.ok);
+    flush.done({ ok: flush.ok, metered: flush.metered });
   }
 
   private exited(index: number, worker: Worker, code: number | null, signal: string | null): void {
@@ -134,7 +145,7 @@ class Primary {
     this.running.delete(index);
     this.ready.delete(index);
     // A worker that died before it answered a flush has not committed: its journal has the usage.
-    for (const id of [...this.flushes.keys()]) this.answered(id, index, false);
+    for (const id of [...this.flushes.keys()]) this.answered(id, index, false, 0);
     if (this.stopping) return;
     const quick = Date.now() - entry.startedAt < QUICK_DEATH_MS;
     const delay = quick ? Math.min(MAX_RESTART_DELAY_MS, Math.max(1_000, entry.delay * 2)) : 0;
@@ -155,14 +166,15 @@ class Primary {
     process.send?.(listening);
   }
 
-  /** Each worker commits what it metered; true when all did. */
-  private flushAll(): Promise<boolean> {
+  /** Each worker commits what it metered; ok when all did. */
+  private flushAll(): Promise<FlushAnswer> {
     // Only workers that listen can answer; one still starting has nothing metered yet.
     const indexes = [...this.ready.keys()].filter((index) => this.running.has(index));
-    if (indexes.length === 0) return Promise.resolve(true);
+    const metered = Array.from({ length: this.options.workers }, () => 0);
+    if (indexes.length === 0) return Promise.resolve({ ok: true, metered });
     const id = this.nextFlushId++;
     return new Promise((done) => {
-      this.flushes.set(id, { pending: new Set(indexes), ok: true, done });
+      this.flushes.set(id, { pending: new Set(indexes), ok: true, metered, done });
       for (const index of indexes)
         this.running.get(index)?.worker.send({ type: "flush", id } satisfies ControlMessage);
     });
@@ -212,6 +224,8 @@ export function answerParent(
     httpsPort: number;
     socksPort: number | null;
     metricsPort: number | null;
+    /** Bytes metered since start. */
+    readonly meteredBytes: number;
     flush(): Promise<boolean>;
   },
   workerRegistry: Registry | null,
@@ -224,10 +238,14 @@ export function answerParent(
   }
   process.on("message", (message: ControlMessage) => {
     if (message.type !== "flush") return;
-    gateway.flush().then(
-      (ok) => process.send?.({ type: "flushed", id: message.id, ok } satisfies ControlMessage),
-      () => process.send?.({ type: "flushed", id: message.id, ok: false } satisfies ControlMessage),
-    );
+    const answer = (ok: boolean) =>
+      process.send?.({
+        type: "flushed",
+        id: message.id,
+        ok,
+        metered: [gateway.meteredBytes],
+      } satisfies ControlMessage);
+    gateway.flush().then(answer, () => answer(false));
   });
   const { httpPort, httpsPort, socksPort, metricsPort } = gateway;
   process.send({ type: "ready", httpPort, httpsPort, socksPort, metricsPort } satisfies ControlMessage);

@@ -7,6 +7,7 @@ const repoRoot = fileURLToPath(new URL("../../../..", import.meta.url));
 const mainScript = fileURLToPath(new URL("../../src/main.ts", import.meta.url));
 
 type Ready = Extract<ControlMessage, { type: "ready" }>;
+type Flushed = Extract<ControlMessage, { type: "flushed" }>;
 
 /** The standalone gateway as production runs it (main.ts in a process of its own, PostgreSQL),
  * with an IPC channel the primary answers on: its ports once every worker listens, and flushes. */
@@ -18,6 +19,8 @@ export interface GatewayProcess {
   metricsPort: number;
   /** Every worker commits what it metered; true when all did. */
   flush(): Promise<boolean>;
+  /** After a flush: the bytes each worker metered since it started, by worker index. */
+  meteredByWorker(): Promise<number[]>;
   /** The worker processes' ids (the primary's children). */
   workerPids(): number[];
   /** SIGTERM, and resolves once the primary has exited. */
@@ -52,24 +55,26 @@ export async function startGatewayProcess(
     });
   });
   let flushes = 0;
+  const flush = () => {
+    const id = ++flushes;
+    return new Promise<Flushed>((resolve) => {
+      const answer = (message: ControlMessage) => {
+        if (message.type !== "flushed" || message.id !== id) return;
+        child.off("message", answer);
+        resolve(message);
+      };
+      child.on("message", answer);
+      child.send({ type: "flush", id } satisfies ControlMessage);
+    });
+  };
   return {
     child,
     httpPort: ready.httpPort,
     httpsPort: ready.httpsPort,
     socksPort: ready.socksPort ?? 0,
     metricsPort: ready.metricsPort ?? 0,
-    flush() {
-      const id = ++flushes;
-      return new Promise((resolve) => {
-        const answer = (message: ControlMessage) => {
-          if (message.type !== "flushed" || message.id !== id) return;
-          child.off("message", answer);
-          resolve(message.ok);
-        };
-        child.on("message", answer);
-        child.send({ type: "flush", id } satisfies ControlMessage);
-      });
-    },
+    flush: async () => (await flush()).ok,
+    meteredByWorker: async () => (await flush()).metered,
     workerPids() {
       try {
         const out = execFileSync("pgrep", ["-P", String(child.pid)], { encoding: "utf8" });
