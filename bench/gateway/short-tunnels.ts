@@ -241,6 +241,12 @@ async function main(): Promise<void> {
   const javascript = await startChild(join(here, "gateway-process.ts"), { GATEWAY_SPLICE: "off" });
   // On PostgreSQL, the standalone gateway with its workers too (GATEWAY_WORKERS=BENCH_WORKERS).
   const workers = process.env.DATABASE_URL ? await startChild(join(here, "workers-process.ts")) : null;
+  // BENCH_BASELINE=<another checkout, installed, its addon built>: that checkout's gateway too, so
+  // a change is measured against what it changes in the same run, rounds alternating.
+  const baselineDir = process.env.BENCH_BASELINE;
+  const baseline = baselineDir
+    ? await startChild(join(baselineDir, "bench", "gateway", "gateway-process.ts"))
+    : null;
   const tinyproxy = await startTinyproxy();
   const squid = await startSquid();
   const peers: Array<{ child: ChildProcess; dir: string }> = [tinyproxy, squid].filter(
@@ -278,6 +284,19 @@ async function main(): Promise<void> {
       pid: gatewayPid,
     },
     ...(workers ? workerSubjects(workers.ready) : []),
+    ...(baseline
+      ? [
+          {
+            name: "baseline",
+            front: {
+              kind: "http",
+              port: baseline.ready.port,
+              authorization: basic(baseline.ready.username ?? "", baseline.ready.password ?? ""),
+            } as Front,
+            pid: baseline.child.pid ?? null,
+          },
+        ]
+      : []),
     ...(tinyproxy
       ? [
           {
@@ -384,6 +403,7 @@ async function main(): Promise<void> {
       gateway.child,
       javascript.child,
       ...(workers ? [workers.child] : []),
+      ...(baseline ? [baseline.child] : []),
     ]) {
       child.removeAllListeners("exit");
       child.disconnect();
