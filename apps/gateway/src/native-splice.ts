@@ -73,9 +73,9 @@ export interface SplicedTunnel {
  * Relays a tunnel with the splice addon when it applies (the addon is there, GATEWAY_SPLICE is
  * not `off`, both sockets are plain TCP); returns false otherwise, and nothing was touched.
  *
- * Node keeps both sockets, idle, until the relay ends: their `close` events, `destroy()` from
- * anywhere (balance cut-off, a revoked credential, shutdown: it stops the relay first) and the
- * target's byte counters (`bytesRead`/`bytesWritten` go on counting what the relay moves, so
+ * Node keeps both sockets, idle, until the relay ends (the addon watches their descriptors and
+ * never closes them): their `close` events, `destroy()` from anywhere (balance cut-off, a revoked
+ * credential, shutdown: it stops the relay first) and the target's byte counters (`bytesRead`/`bytesWritten` go on counting what the relay moves, so
  * metering and connection outcomes read them as before) work as for a tunnel relayed in
  * JavaScript. A socket error is raised on the socket it happened on, with its errno code.
  */

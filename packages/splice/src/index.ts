@@ -23,9 +23,9 @@ export type SpliceEventHandler = (kind: number, side: number, code: string | und
 export type SpliceRelay = { readonly __spliceRelay: unique symbol };
 
 export interface SpliceAddon {
-  /** Relays between two connected, non-blocking TCP sockets' descriptors (duplicated: the
-   * caller's stay open and must stay idle) until both directions finished, a socket failed, or
-   * `stop`. `toTarget` / `toClient` are written first. `counts` (Float64Array of 4) is kept
+  /** Relays between two connected, non-blocking TCP sockets' descriptors (watched as they are:
+   * the caller keeps them open and idle, and closes them once the relay ended or was stopped)
+   * until both directions finished, a socket failed, or `stop`. `toTarget` / `toClient` are written first. `counts` (Float64Array of 4) is kept
    * current, indexed by SpliceCount. */
   start(
     clientFd: number,
@@ -35,12 +35,12 @@ export interface SpliceAddon {
     counts: Float64Array,
     onEvent: SpliceEventHandler,
   ): SpliceRelay;
-  /** Closes the relay's descriptors at once; no event follows. Harmless after the end. */
+  /** Stops watching the sockets at once; no event follows. Harmless after the end. */
   stop(relay: SpliceRelay): void;
   /** What the process holds now: running relays, pipes with bytes in them, and empty pipes kept
    * for reuse (a direction borrows a pipe only while bytes are in it; none is kept once no relay
-   * runs). */
-  stats(): { relays: number; pipesInUse: number; pipesPooled: number };
+   * runs), and the epoll sets the relays are watched in (one per event loop that ran one). */
+  stats(): { relays: number; pipesInUse: number; pipesPooled: number; sets: number };
   /** null, or why splice(2) does not work on TCP sockets here (one byte through a loopback
    * connection and a pipe, both ways; a sandbox or an emulated kernel may refuse it). */
   probe(): string | null;

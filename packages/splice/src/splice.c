@@ -4,9 +4,12 @@
  * while bytes are in it: pipes come from one pool per process and go back as soon as they are
  * empty, so thousands of open tunnels share the few pipes that the busy ones need (the kernel
  * gives an unprivileged user 64 MiB of pipe buffers in all, fs.pipe-user-pages-soft, and past
- * that only 8 KiB pipes). Readiness comes from the libuv loop Node already runs (uv_poll on
- * duplicates of the two sockets' file descriptors): no thread, no busy loop. Node keeps its own
- * handles on the sockets, idle, for their lifetime; this side only ever closes its duplicates.
+ * that only 8 KiB pipes). Readiness comes from an epoll set of the addon's own (one per event
+ * loop), which the libuv loop Node already runs watches as one descriptor: no thread, no busy
+ * loop, and a socket costs one epoll_ctl to add and one to remove (a uv_poll per socket cost
+ * six, an ioctl and, on a duplicated descriptor, three fcntl and a close). The sockets' own
+ * descriptors are watched: Node keeps its handles on them, idle (it stopped reading), for their
+ * lifetime, and closes them; this side never does.
  *
  * start(clientFd, targetFd, toTarget, toClient, counts, onEvent) -> relay
  *   toTarget / toClient: bytes Node already read from the other side, written first.
@@ -16,11 +19,12 @@
  *   onEvent(kind, side, code): kind 0 = bytes moved (at most one pipe's worth each way since the
  *   last event), 1 = one direction finished (side: 0 client->target, 1 target->client; its
  *   destination was shut down for writing), 2 = both directions finished, 3 = an error on one
- *   socket (side: 0 client, 1 target; code: the errno name). After 2 or 3 the relay has closed
- *   its descriptors and sends nothing more.
- * stop(relay): closes the relay's descriptors at once; no event follows.
- * stats() -> { relays, pipesInUse, pipesPooled }: running relays, pipes holding bytes now, empty
- *   pipes kept for reuse (none once no relay runs).
+ *   socket (side: 0 client, 1 target; code: the errno name). After 2 or 3 the relay no longer
+ *   watches the sockets and sends nothing more; the caller closes them.
+ * stop(relay): stops watching the sockets at once; no event follows.
+ * stats() -> { relays, pipesInUse, pipesPooled, sets }: running relays, pipes holding bytes now,
+ *   empty pipes kept for reuse (none once no relay runs), epoll sets open (one per event loop
+ *   that has run a relay, kept for the next).
  * probe() -> null, or why splice(2) does not work on TCP sockets here (a sandbox or an emulated
  *   kernel may refuse it): one byte through a loopback connection and a pipe, both ways.
  */
@@ -33,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -48,6 +53,13 @@ enum { EVENT_PROGRESS = 0, EVENT_HALF = 1, EVENT_DONE = 2, EVENT_ERROR = 3 };
 enum { READ_TARGET = 0, WRITTEN_TARGET = 1, READ_CLIENT = 2, WRITTEN_CLIENT = 3 };
 
 typedef struct relay relay_t;
+typedef struct watcher watcher_t;
+
+/* What an epoll event points at: one socket of one relay. */
+typedef struct {
+  relay_t *relay;
+  int side;
+} watch_t;
 
 /* One direction: bytes flow from socket `from` through the pipe to socket `to`. */
 typedef struct {
@@ -69,15 +81,30 @@ struct relay {
   napi_ref counts_ref;
   napi_async_context async_context;
   double *counts;
+  watcher_t *watcher;
   int fds[2];
-  uv_poll_t polls[2];
-  /* The events each poll waits for now (restarting a poll costs an epoll_ctl). */
+  watch_t watches[2];
+  /* The epoll events each socket is registered for now (0: not in the set). */
   int armed[2];
-  int open_handles;
   direction_t dirs[2]; /* [0] client -> target, [1] target -> client */
   int stopped;
   int released;
   int moved;
+  /* The JS handle was collected: the memory goes once the relay stopped, outside a dispatch. */
+  int finalized;
+  relay_t *next_free;
+};
+
+/* One per event loop (Node's main thread, each worker thread): the epoll set of every running
+ * relay's sockets, and the uv_poll that tells the loop when it has events. */
+struct watcher {
+  int epfd;
+  uv_poll_t poll;
+  int relays;
+  /* While events are dispatched, relays are not freed (a later event of the same batch may
+   * point at one): they wait here. */
+  int dispatching;
+  relay_t *to_free;
 };
 
 /* The pool, shared by every relay of the process (worker threads too, hence the lock). */
@@ -90,6 +117,8 @@ static pooled_pipe_t pool[POOL_MAX];
 static int pool_free;
 static int pipes_in_use;
 static int relays_running;
+/* Epoll sets open (one per event loop that ran a relay). */
+static int epoll_sets;
 
 static void close_pipe(int fds[2]) {
   close(fds[0]);
@@ -172,22 +201,41 @@ static void free_relay(relay_t *relay) {
   free(relay);
 }
 
-static void on_handle_closed(uv_handle_t *handle) {
-  relay_t *relay = handle->data;
-  if (--relay->open_handles == 0) free_relay(relay);
+/* Frees a stopped relay whose JS handle is gone, unless events are being dispatched. */
+static void free_when_done(relay_t *relay) {
+  if (!relay->stopped || !relay->finalized) return;
+  watcher_t *watcher = relay->watcher;
+  if (watcher && watcher->dispatching) {
+    relay->next_free = watcher->to_free;
+    watcher->to_free = relay;
+    return;
+  }
+  free_relay(relay);
 }
 
-/* Closes every descriptor and handle; memory goes once libuv has closed both polls. */
+/* Registers socket `side` for `events` in the watcher's set (0: removes it). */
+static void watch(relay_t *relay, int side, int events) {
+  int was = relay->armed[side];
+  if (events == was) return;
+  relay->armed[side] = events;
+  struct epoll_event e = {.events = (uint32_t)events, .data.ptr = &relay->watches[side]};
+  int op = events == 0 ? EPOLL_CTL_DEL : was == 0 ? EPOLL_CTL_ADD : EPOLL_CTL_MOD;
+  epoll_ctl(relay->watcher->epfd, op, relay->fds[side], &e);
+}
+
+/* Stops watching both sockets and gives the pipes back; the sockets stay Node's to close. */
 static void shut(relay_t *relay) {
   if (relay->stopped) return;
   relay->stopped = 1;
   for (int i = 0; i < 2; i++) {
-    uv_close((uv_handle_t *)&relay->polls[i], on_handle_closed);
-    close(relay->fds[i]);
+    watch(relay, i, 0);
     /* A pipe still holding bytes is closed with them; an empty one goes back. */
     return_pipe(&relay->dirs[i]);
   }
   relay_ended();
+  watcher_t *watcher = relay->watcher;
+  /* No relay left: the loop need not stay alive for the set. */
+  if (--watcher->relays == 0) uv_unref((uv_handle_t *)&watcher->poll);
 }
 
 /* Lets go of the JS callback and counts (after the last event, or on stop). */
@@ -312,9 +360,7 @@ static ssize_t fill(relay_t *relay, int index) {
   }
 }
 
-static void on_ready(uv_poll_t *handle, int status, int events);
-
-/* Asks libuv for what each socket is waited on for now. */
+/* Registers each socket for what it is waited on for now. */
 static void rearm(relay_t *relay) {
   for (int side = 0; side < 2; side++) {
     direction_t *out = &relay->dirs[side];     /* reads from this socket */
@@ -322,14 +368,9 @@ static void rearm(relay_t *relay) {
     int events = 0;
     /* Reading waits until the pipe is empty: level-triggered readiness on a socket whose bytes
      * cannot move on yet would wake the loop for nothing. */
-    if (!out->eof && out->in_pipe == 0 && out->prefix_off >= out->prefix_len) events |= UV_READABLE;
-    if (!in->done && (in->in_pipe > 0 || in->prefix_off < in->prefix_len)) events |= UV_WRITABLE;
-    if (events == relay->armed[side]) continue;
-    relay->armed[side] = events;
-    if (events)
-      uv_poll_start(&relay->polls[side], events, on_ready);
-    else
-      uv_poll_stop(&relay->polls[side]);
+    if (!out->eof && out->in_pipe == 0 && out->prefix_off >= out->prefix_len) events |= EPOLLIN;
+    if (!in->done && (in->in_pipe > 0 || in->prefix_off < in->prefix_len)) events |= EPOLLOUT;
+    watch(relay, side, events);
   }
 }
 
@@ -377,21 +418,85 @@ static void pump(relay_t *relay, int readable[2]) {
     if (halves[index]) emit(relay, EVENT_HALF, index, NULL);
 }
 
-static void on_ready(uv_poll_t *handle, int status, int events) {
-  relay_t *relay = handle->data;
+/* One socket is ready. EPOLLERR and EPOLLHUP come whatever was asked: a pending error fails
+ * the relay; otherwise the socket is read (the reads find the end) or written (the writes find
+ * the error). */
+static void on_ready(relay_t *relay, int side, uint32_t events) {
   if (relay->stopped) return;
-  int side = handle == &relay->polls[CLIENT] ? CLIENT : TARGET;
-  if (status < 0) {
+  if (events & EPOLLERR) {
     int error = 0;
     socklen_t length = sizeof error;
     getsockopt(relay->fds[side], SOL_SOCKET, SO_ERROR, &error, &length);
-    fail(relay, side, error ? error : EIO);
-    return;
+    if (error) {
+      fail(relay, side, error);
+      return;
+    }
   }
   /* Readable on the client feeds direction 0, on the target direction 1. */
   int readable[2] = {0, 0};
-  if (events & UV_READABLE) readable[side] = 1;
+  if ((events & (EPOLLIN | EPOLLHUP | EPOLLERR)) && !relay->dirs[side].eof) readable[side] = 1;
   pump(relay, readable);
+}
+
+#define EVENTS_PER_WAIT 64
+
+/* The set has events: each goes to its relay. Relays stopped meanwhile are skipped, and freed
+ * after the batch. */
+static void on_set_ready(uv_poll_t *handle, int status, int events) {
+  (void)status;
+  (void)events;
+  watcher_t *watcher = handle->data;
+  struct epoll_event ready[EVENTS_PER_WAIT];
+  int count = epoll_wait(watcher->epfd, ready, EVENTS_PER_WAIT, 0);
+  watcher->dispatching = 1;
+  for (int i = 0; i < count; i++) {
+    watch_t *w = ready[i].data.ptr;
+    on_ready(w->relay, w->side, ready[i].events);
+  }
+  watcher->dispatching = 0;
+  while (watcher->to_free) {
+    relay_t *relay = watcher->to_free;
+    watcher->to_free = relay->next_free;
+    free_relay(relay);
+  }
+}
+
+static void free_watcher(uv_handle_t *handle) { free(handle->data); }
+
+/* The environment (a thread's Node instance) ends: its loop no longer watches the set. */
+static void finalize_watcher(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  watcher_t *watcher = data;
+  uv_close((uv_handle_t *)&watcher->poll, free_watcher);
+  close(watcher->epfd);
+  pthread_mutex_lock(&pool_lock);
+  epoll_sets--;
+  pthread_mutex_unlock(&pool_lock);
+}
+
+/* This environment's watcher, made with its first relay; NULL on failure. */
+static watcher_t *watcher_for(napi_env env) {
+  watcher_t *watcher = NULL;
+  if (napi_get_instance_data(env, (void **)&watcher) == napi_ok && watcher) return watcher;
+  watcher = calloc(1, sizeof *watcher);
+  if (!watcher) return NULL;
+  watcher->epfd = epoll_create1(EPOLL_CLOEXEC);
+  uv_loop_t *loop;
+  if (watcher->epfd < 0 || napi_get_uv_event_loop(env, &loop) != napi_ok ||
+      uv_poll_init(loop, &watcher->poll, watcher->epfd) != 0) {
+    if (watcher->epfd >= 0) close(watcher->epfd);
+    free(watcher);
+    return NULL;
+  }
+  watcher->poll.data = watcher;
+  uv_poll_start(&watcher->poll, UV_READABLE, on_set_ready);
+  uv_unref((uv_handle_t *)&watcher->poll);
+  napi_set_instance_data(env, watcher, finalize_watcher, NULL);
+  pthread_mutex_lock(&pool_lock);
+  epoll_sets++;
+  pthread_mutex_unlock(&pool_lock);
+  return watcher;
 }
 
 #define CHECK(call)                                                        \
@@ -417,12 +522,14 @@ static int copy_prefix(napi_env env, napi_value value, direction_t *d) {
   return 0;
 }
 
-/* The JS handle counts as one holder of the memory, each libuv poll as another. */
+/* The JS handle is gone: a stopped relay's memory goes (a running one keeps its handle: its
+ * callback holds the sockets, which hold it). */
 static void finalize_relay(napi_env env, void *data, void *hint) {
   (void)env;
   (void)hint;
   relay_t *relay = data;
-  if (--relay->open_handles == 0) free_relay(relay);
+  relay->finalized = 1;
+  free_when_done(relay);
 }
 
 static napi_value start(napi_env env, napi_callback_info info) {
@@ -457,37 +564,27 @@ static napi_value start(napi_env env, napi_callback_info info) {
   const char *failure = NULL;
   if (copy_prefix(env, argv[2], &relay->dirs[0]) || copy_prefix(env, argv[3], &relay->dirs[1]))
     failure = "splice: toTarget and toClient must be Buffers or null";
-  else if ((relay->fds[CLIENT] = fcntl(client_fd, F_DUPFD_CLOEXEC, 0)) < 0 ||
-           (relay->fds[TARGET] = fcntl(target_fd, F_DUPFD_CLOEXEC, 0)) < 0)
-    failure = "splice: cannot duplicate the sockets' descriptors";
+  else if (!(relay->watcher = watcher_for(env)))
+    failure = "splice: cannot make the epoll set";
   if (failure) {
-    for (int i = 0; i < 2; i++)
-      if (relay->fds[i] >= 0) close(relay->fds[i]);
     free_relay(relay);
     napi_throw_error(env, NULL, failure);
     return NULL;
   }
+  /* Node made both sockets non-blocking. */
+  relay->fds[CLIENT] = client_fd;
+  relay->fds[TARGET] = target_fd;
+  for (int i = 0; i < 2; i++) relay->watches[i] = (watch_t){relay, i};
   relay->dirs[0].from = relay->fds[CLIENT];
   relay->dirs[0].to = relay->fds[TARGET];
   relay->dirs[1].from = relay->fds[TARGET];
   relay->dirs[1].to = relay->fds[CLIENT];
-  /* Node set both sockets non-blocking; the duplicates share that file status. */
-  for (int i = 0; i < 2; i++) {
-    int flags = fcntl(relay->fds[i], F_GETFL);
-    fcntl(relay->fds[i], F_SETFL, flags | O_NONBLOCK);
-  }
 
-  uv_loop_t *loop;
-  napi_get_uv_event_loop(env, &loop);
   pthread_mutex_lock(&pool_lock);
   relays_running++;
   pthread_mutex_unlock(&pool_lock);
-  relay->open_handles = 1;
-  for (int i = 0; i < 2; i++) {
-    uv_poll_init(loop, &relay->polls[i], relay->fds[i]);
-    relay->polls[i].data = relay;
-    relay->open_handles++;
-  }
+  /* A running relay keeps the loop alive, as the sockets' reads would have. */
+  if (relay->watcher->relays++ == 0) uv_ref((uv_handle_t *)&relay->watcher->poll);
   napi_create_reference(env, argv[5], 1, &relay->on_event);
   napi_create_reference(env, argv[4], 1, &relay->counts_ref);
   napi_value resource, name;
@@ -567,16 +664,16 @@ static napi_value probe(napi_env env, napi_callback_info info) {
   return result;
 }
 
-/* { relays, pipesInUse, pipesPooled }: what the process holds now. */
+/* { relays, pipesInUse, pipesPooled, sets }: what the process holds now. */
 static napi_value stats(napi_env env, napi_callback_info info) {
   (void)info;
   pthread_mutex_lock(&pool_lock);
-  int figures[3] = {relays_running, pipes_in_use, pool_free};
+  int figures[4] = {relays_running, pipes_in_use, pool_free, epoll_sets};
   pthread_mutex_unlock(&pool_lock);
-  const char *names[3] = {"relays", "pipesInUse", "pipesPooled"};
+  const char *names[4] = {"relays", "pipesInUse", "pipesPooled", "sets"};
   napi_value result, value;
   CHECK(napi_create_object(env, &result));
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 4; i++) {
     CHECK(napi_create_int32(env, figures[i], &value));
     CHECK(napi_set_named_property(env, result, names[i], value));
   }
