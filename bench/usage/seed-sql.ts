@@ -8,8 +8,9 @@ import type { Database } from "@bytetoll/db";
  * Each day, each of the `credentials` (sub-user ids; the nil id for the account's own) touches
  * about the same number of domains per proxy type, drawn with a strong bias to the top ranks
  * (rank = ⌈domains · u²⌉): a few domains every day, a long tail now and then. Bytes fall off with
- * the rank (Zipf-like). Only the rows wanted are generated (a draw that repeats a row of the same
- * day is dropped), so the account gets a little under `rows` rows.
+ * the rank (Zipf-like). A draw that repeats a row of the same day is dropped, so each day draws
+ * as many times as it takes for the expected number of distinct domains to be the rows wanted:
+ * the account gets `rows` rows give or take a fraction of a percent.
  */
 export interface SqlUsage {
   userId: string;
@@ -21,9 +22,32 @@ export interface SqlUsage {
 
 const DAYS_PER_STATEMENT = 30;
 
+/** Draws of rank = ⌈domains · u²⌉ needed for `distinct` different ranks on average: rank r comes
+ * up with chance p_r = √(r/domains) − √((r−1)/domains), so n draws give Σ 1 − (1 − p_r)^n. */
+export function drawsForDistinct(distinct: number, domains: number): number {
+  const expected = (draws: number) => {
+    let sum = 0;
+    for (let rank = 1; rank <= domains; rank++) {
+      const chance = Math.sqrt(rank / domains) - Math.sqrt((rank - 1) / domains);
+      sum += 1 - (1 - chance) ** draws;
+    }
+    return sum;
+  };
+  const wanted = Math.min(distinct, domains - 1);
+  let low = 1;
+  let high = domains * 1_000;
+  while (low < high) {
+    const middle = Math.floor((low + high) / 2);
+    if (expected(middle) >= wanted) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
 /** Inserts the account's rows, 30 days per statement; returns how many were written. */
 export async function seedUsageSql(database: Database, usage: SqlUsage, seed: number): Promise<number> {
-  const draws = Math.max(1, Math.round(usage.rows / (usage.days * 2 * usage.credentials.length)));
+  const perDay = Math.max(1, Math.round(usage.rows / (usage.days * 2 * usage.credentials.length)));
+  const draws = drawsForDistinct(perDay, usage.domains);
   await database.query("SELECT setseed($1)", [seed]);
   let written = 0;
   for (let end = 0; end < usage.days; end += DAYS_PER_STATEMENT) {
