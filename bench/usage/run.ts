@@ -4,6 +4,7 @@ import { type Database, openDatabase, schema } from "@bytetoll/db";
 import { createThrowawayPostgres } from "@bytetoll/db/testing";
 import pg from "pg";
 import { insertGeneratedUsage } from "../../apps/server/src/cli/usage-generator.ts";
+import { lastDays, spanRanges } from "../../apps/server/src/modules/usage/day-window.ts";
 import { createUsageService } from "../../apps/server/src/modules/usage/service.ts";
 import { seedUsageSql } from "./seed-sql.ts";
 
@@ -83,7 +84,7 @@ async function seed(database: Database): Promise<{ userId: string; rows: number 
     seed: 2,
   });
   // As autovacuum would after a load: planner statistics and the visibility map.
-  await database.query("VACUUM ANALYZE usage_rollups");
+  await database.query("VACUUM ANALYZE usage_rollups, usage_daily_totals, usage_domain_totals");
   console.log(
     `  seeded ${rows.toLocaleString("en-US")} rows for the account (+ a neighbour) in ` +
       `${((performance.now() - started) / 1000).toFixed(1)} s`,
@@ -93,13 +94,24 @@ async function seed(database: Database): Promise<{ userId: string; rows: number 
 
 /** How many rows each source holds for the 90-day window: what the groupings have to read. */
 async function windowSizes(database: Database, userId: string): Promise<string> {
-  const [sizes] = await database.query<{ rollups: string; weekly: string; daily: string }>(
+  const ranges = spanRanges(lastDays(WINDOW_DAYS, new Date()));
+  const [sizes] = await database.query<{ rollups: string; domain: string; daily: string }>(
     `SELECT (SELECT count(*) FROM usage_rollups WHERE user_id = $1 AND day > current_date - 90) AS rollups,
-            (SELECT count(*) FROM usage_weekly_domains WHERE user_id = $1 AND week > current_date - 90) AS weekly,
+            (SELECT count(*)
+               FROM unnest($2::int[], $3::date[], $4::date[]) AS r(span, first, last)
+               JOIN usage_domain_totals t ON t.user_id = $1 AND t.subuser_id = $5 AND t.span = r.span
+                AND t.start BETWEEN r.first AND r.last) AS domain,
             (SELECT count(*) FROM usage_daily_totals WHERE user_id = $1 AND day > current_date - 90) AS daily`,
-    [userId],
+    [
+      userId,
+      ranges.map((range) => range.span),
+      ranges.map((range) => range.first),
+      ranges.map((range) => range.last),
+      schema.ALL_SUBUSERS,
+    ],
   );
-  return `  90-day window: ${Number(sizes!.rollups).toLocaleString("en-US")} rollup rows, ${Number(sizes!.weekly).toLocaleString("en-US")} weekly domain rows, ${sizes!.daily} daily total rows`;
+  const count = (n: string) => Number(n).toLocaleString("en-US");
+  return `  90-day window: ${count(sizes!.rollups)} rollup rows, ${count(sizes!.domain)} domain span rows, ${count(sizes!.daily)} daily total rows`;
 }
 
 /** Each grouping at 90 days for the account, or only one sub-user's usage of it. */
@@ -168,7 +180,7 @@ async function seedPostgres(database: Database): Promise<{ before: string; after
     const neighbour = { days: DAYS_OF_HISTORY, domains: PG_DOMAINS, rows: neighbourRows, userId };
     rows += await seedUsageSql(database, { ...neighbour, credentials: [schema.NO_SUBUSER] }, 0.3 + i / 1000);
   }
-  await database.query("VACUUM ANALYZE usage_rollups, usage_daily_totals, usage_weekly_domains, subusers");
+  await database.query("VACUUM ANALYZE usage_rollups, usage_daily_totals, usage_domain_totals, subusers");
   console.log(
     `  seeded ${rows.toLocaleString("en-US")} rollup rows in ${((performance.now() - started) / 1000).toFixed(1)} s`,
   );

@@ -61,6 +61,11 @@ export async function openDatabase(options: OpenOptions = {}): Promise<Database>
     const pool = new pg.Pool({
       connectionString: options.databaseUrl,
       max: options.maxConnections ?? 10,
+      // Every query here is meant to take milliseconds. JIT compilation and parallel workers pay
+      // off only for long ones; a planner estimate gone wide of a small range (the usage totals'
+      // correlated key columns) made them cost 8–17 ms of compiling and 20–60 ms of starting
+      // workers on a 5 ms "by domain" query at 10 M rollup rows (decision 032).
+      options: "-c jit=off -c max_parallel_workers_per_gather=0",
     });
     pool.on("error", () => {
       // An idle client lost its connection; the pool replaces it on next use.

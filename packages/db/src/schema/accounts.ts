@@ -146,6 +146,10 @@ export const proxyCredentials = pgTable(
 /** The usage rows of an account's own credentials carry this sub-user id (migration 0023). */
 export const NO_SUBUSER = "00000000-0000-0000-0000-000000000000";
 
+/** usage_domain_totals keeps each domain's sum over every credential under this id (migration
+ * 0030): the max uuid, which no generated sub-user id can be. */
+export const ALL_SUBUSERS = "ffffffff-ffff-ffff-ffff-ffffffffffff";
+
 /** Sub-users (migration 0023): more proxy credentials of one account, each with its own limit of
  * relayed bytes per period. Usernames share proxy_credentials' namespace (triggers refuse a name
  * the other table holds); used_bytes counts the period that began on period_start, leased_bytes

@@ -1,4 +1,14 @@
-import { bigint, date, index, pgTable, primaryKey, text, timestamp, uuid } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  date,
+  index,
+  pgTable,
+  primaryKey,
+  smallint,
+  text,
+  timestamp,
+  uuid,
+} from "drizzle-orm/pg-core";
 import { NO_SUBUSER, users } from "./accounts.ts";
 import { createdAt } from "./columns.ts";
 
@@ -66,21 +76,29 @@ export const usageDailyTotals = pgTable(
   (t) => [primaryKey({ columns: [t.userId, t.day, t.proxyType, t.subuserId] })],
 );
 
-/** Per-ISO-week (Monday) totals of usage_rollups by domain and proxy type, kept by the same
- * triggers: "by domain" over whole weeks reads one row per domain-week instead of one per
- * domain-day, and only the partial weeks at the window's edges from usage_rollups. */
-export const usageWeeklyDomains = pgTable(
-  "usage_weekly_domains",
+/** Per-domain totals of usage_rollups over spans of 1, 7 and 28 days counted from Monday
+ * 1970-01-05 (usage_span_start), the proxy types as columns, once per credential and once under
+ * ALL_SUBUSERS for all of them; kept by the same triggers (migration 0030). "By domain" adds and
+ * takes away a few span ranges instead of summing every domain-day (decision 032). */
+export const usageDomainTotals = pgTable(
+  "usage_domain_totals",
   {
     userId: uuid("user_id")
       .notNull()
       .references(() => users.id, { onDelete: "cascade" }),
-    week: date("week", { mode: "string" }).notNull(),
+    subuserId: uuid("subuser_id").notNull(),
+    span: smallint("span").notNull(),
+    start: date("start", { mode: "string" }).notNull(),
     domain: text("domain").notNull(),
-    proxyType: text("proxy_type").notNull(),
-    subuserId: uuid("subuser_id").notNull().default(NO_SUBUSER),
-    bytes: bigint("bytes", { mode: "number" }).notNull().default(0),
-    requests: bigint("requests", { mode: "number" }).notNull().default(0),
+    mobileBytes: bigint("mobile_bytes", { mode: "number" }).notNull().default(0),
+    dcBytes: bigint("dc_bytes", { mode: "number" }).notNull().default(0),
+    mobileRequests: bigint("mobile_requests", { mode: "number" }).notNull().default(0),
+    dcRequests: bigint("dc_requests", { mode: "number" }).notNull().default(0),
   },
-  (t) => [primaryKey({ columns: [t.userId, t.week, t.domain, t.proxyType, t.subuserId] })],
+  (t) => [
+    primaryKey({
+      name: "usage_domain_totals_pk",
+      columns: [t.userId, t.subuserId, t.span, t.start, t.domain],
+    }),
+  ],
 );
