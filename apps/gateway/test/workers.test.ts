@@ -81,7 +81,11 @@ async function download(kind: number, authorization: string, user: { username: s
   if (kind === 1) return readResponse(await openTunnel(gateway.httpPort, authorization, host), inner);
   if (kind === 2) {
     const socket = tls.connect({ host: "127.0.0.1", port: gateway.httpsPort, rejectUnauthorized: false });
-    await new Promise((resolve) => socket.once("secureConnect", resolve));
+    // A connection the gateway cuts fails the test with its error, not with a timeout.
+    await new Promise((resolve, reject) => {
+      socket.once("secureConnect", resolve);
+      socket.once("error", reject);
+    });
     return readResponse(socket as unknown as net.Socket, plain);
   }
   const { socket } = await SocksClient.createConnection({
