@@ -4,16 +4,30 @@ import net from "node:net";
 /** Test support shared by the gateway's, the server's and the web app's tests and the benches:
  * loopback ports and a proxy client that sends a request as a customer's software does. */
 
-/** A TCP port on 127.0.0.1 that nothing listens on right now. */
-export async function freePort(): Promise<number> {
+/** Below the kernel's ephemeral range (Linux: 32768–60999): a port in that range can be taken
+ * by any outgoing connection on the machine between the moment it is found free and the moment
+ * a child process listens on it, which made a server spawned by a test fail with "Port … is
+ * already in use" on a busy run. Here only another test picking the same port can collide: each
+ * process walks the range from its own random start. */
+const PORT_RANGE = { first: 20_000, last: 32_000 };
+let nextPort = PORT_RANGE.first + Math.floor(Math.random() * (PORT_RANGE.last - PORT_RANGE.first));
+
+function listensOn(port: number): Promise<boolean> {
   const probe = net.createServer();
-  await new Promise<void>((resolve, reject) => {
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", resolve);
+  return new Promise((resolve) => {
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
   });
-  const { port } = probe.address() as net.AddressInfo;
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
+}
+
+/** A TCP port on 127.0.0.1 that nothing listens on right now, outside the ephemeral range. */
+export async function freePort(): Promise<number> {
+  for (let attempt = 0; attempt < PORT_RANGE.last - PORT_RANGE.first; attempt++) {
+    const port = nextPort;
+    nextPort = port >= PORT_RANGE.last ? PORT_RANGE.first : port + 1;
+    if (await listensOn(port)) return port;
+  }
+  throw new Error(`no free port between ${PORT_RANGE.first} and ${PORT_RANGE.last}`);
 }
 
 function accepts(port: number): Promise<boolean> {
