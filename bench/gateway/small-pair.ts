@@ -11,6 +11,9 @@ import { type Path, smallRequests } from "./load.ts";
  * connection (the latency a request adds). Totals over all slices are compared. Read CPU per
  * request: this tree against itself came out within 2.4 % on it, but 86 % on req/s (the gateway
  * started first lost on every slice), so a req/s difference of 10–15 % means nothing here.
+ * When this tree's gateway has a sub-user (it does: gateway-process.ts makes one), the same
+ * gateway through the sub-user's credentials is a third subject: what the sub-user look-up and
+ * its allowance cost a request. Slices walk the six orders of the three subjects in turn.
  */
 
 const SLICES = Number(process.env.BENCH_SLICES ?? 30);
@@ -26,21 +29,39 @@ function pathOf(name: string, ready: Ready): Path {
   return { name, port: ready.port, proxy: true, authorization };
 }
 
+/** Every order of `items` (six for three subjects). */
+function permutations(items: number[]): number[][] {
+  if (items.length <= 1) return [items];
+  return items.flatMap((item, i) =>
+    permutations([...items.slice(0, i), ...items.slice(i + 1)]).map((rest) => [item, ...rest]),
+  );
+}
+
 async function main(): Promise<void> {
   const baselineDir = process.env.BENCH_BASELINE;
   if (!baselineDir) throw new Error("BENCH_BASELINE=<checkout> names the gateway to compare with");
   const origin = await startChild(join(here, "origin-process.ts"));
+  const current = await startChild(join(here, "gateway-process.ts"));
   const subjects = [
-    { name: "this tree", ...(await startChild(join(here, "gateway-process.ts"))) },
+    { name: "this tree", ...current },
     { name: "baseline", ...(await startChild(join(baselineDir, "bench/gateway/gateway-process.ts"))) },
   ];
+  if (current.ready.subuserUsername) {
+    const ready = {
+      ...current.ready,
+      username: current.ready.subuserUsername,
+      password: current.ready.subuserPassword,
+    };
+    subjects.push({ name: "sub-user", child: current.child, ready });
+  }
+  const orders = permutations(subjects.map((_, i) => i));
   const originPort = origin.ready.port;
   try {
     for (const subject of subjects)
       await smallRequests(pathOf(subject.name, subject.ready), originPort, CONNECTIONS, PER_CONNECTION);
     const totals = subjects.map(() => ({ requests: 0, seconds: 0, cpuMs: 0, serialP50: [] as number[] }));
     for (let slice = 0; slice < SLICES; slice++) {
-      for (const i of slice % 2 === 0 ? [0, 1] : [1, 0]) {
+      for (const i of orders[slice % orders.length]!) {
         const subject = subjects[i]!;
         const total = totals[i]!;
         const path = pathOf(subject.name, subject.ready);
@@ -65,13 +86,22 @@ async function main(): Promise<void> {
       console.log(
         `  ${subjects[i]!.name.padEnd(10)} ${f.rps.toFixed(0).padStart(7)} req/s @${CONNECTIONS}, ${f.cpuUs.toFixed(0).padStart(4)} µs CPU per request, serial p50 ${f.p50.toFixed(3)} ms`,
       );
-    const [now, before] = figures as [(typeof figures)[number], (typeof figures)[number]];
-    console.log(
-      `  this tree: ${((now.rps / before.rps) * 100).toFixed(1)}% of the baseline's req/s, ` +
-        `${((now.cpuUs / before.cpuUs) * 100).toFixed(1)}% of its CPU per request, serial p50 ${(now.p50 - before.p50).toFixed(3)} ms apart`,
-    );
+    const before = figures[1]!;
+    for (const [i, now] of figures.entries()) {
+      if (i === 1) continue;
+      console.log(
+        `  ${subjects[i]!.name}: ${((now.rps / before.rps) * 100).toFixed(1)}% of the baseline's req/s, ` +
+          `${((now.cpuUs / before.cpuUs) * 100).toFixed(1)}% of its CPU per request, serial p50 ${(now.p50 - before.p50).toFixed(3)} ms apart`,
+      );
+    }
+    if (figures[2]) {
+      const [own, sub] = [figures[0]!, figures[2]];
+      console.log(
+        `  sub-user against this tree's own credentials: ${((sub.cpuUs / own.cpuUs) * 100).toFixed(1)}% of the CPU per request`,
+      );
+    }
   } finally {
-    for (const child of [origin.child, ...subjects.map((s) => s.child)]) {
+    for (const child of new Set([origin.child, ...subjects.map((s) => s.child)])) {
       child.removeAllListeners("exit");
       child.disconnect();
     }
