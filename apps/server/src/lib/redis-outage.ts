@@ -53,6 +53,23 @@ export function withFailedPublishesDropped(pub: Redis): Redis {
   return pub;
 }
 
+/** A subscriber connection: ioredis subscribes again by itself after every reconnect, and drops
+ * those promises; a connection closed before Redis answered them (the server stopping just as
+ * Redis came back) rejected them with nobody listening — an unhandled rejection, which ends a
+ * Node process. Every (p)subscribe promise gets a handler here; a caller that awaits one still
+ * sees its failure. */
+export function withResubscribesHandled(sub: Redis): Redis {
+  for (const method of ["subscribe", "psubscribe"] as const) {
+    const original = sub[method].bind(sub) as (...args: unknown[]) => Promise<unknown>;
+    sub[method] = ((...args: unknown[]) => {
+      const sent = original(...args);
+      sent.catch(() => {});
+      return sent;
+    }) as Redis[typeof method];
+  }
+  return sub;
+}
+
 /** QUIT when connected (what was sent is answered first); otherwise just drop the connection:
  * a QUIT queued for a Redis that is away would wait for it forever. */
 export async function closeRedis(client: Redis): Promise<void> {

@@ -11,7 +11,7 @@ import { createAdapter } from "@socket.io/redis-adapter";
 import { Redis } from "ioredis";
 import { Server } from "socket.io";
 import type { MoneyEvents } from "../lib/money-events.ts";
-import { closeRedis, withFailedPublishesDropped } from "../lib/redis-outage.ts";
+import { closeRedis, withFailedPublishesDropped, withResubscribesHandled } from "../lib/redis-outage.ts";
 import type { Order } from "../modules/orders/schemas.ts";
 
 /** For processes without an HTTP server (the admin CLI): the money-event publisher, sending
@@ -19,7 +19,7 @@ import type { Order } from "../modules/orders/schemas.ts";
  * live. */
 export function createDetachedPublisher(redisUrl: string): MoneyEvents & { close(): Promise<void> } {
   const pub = withFailedPublishesDropped(new Redis(redisUrl, { maxRetriesPerRequest: 2 }));
-  const sub = pub.duplicate();
+  const sub = withResubscribesHandled(pub.duplicate());
   // An 'error' without a listener would crash the process; the order change itself is already
   // committed, so a lost live update is worth a warning, not a crash. Closing ends commands the
   // adapter still had queued (its subscriptions): nothing to report then.

@@ -13,7 +13,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
-import { closeRedis, reportRedisOutages, withFailedPublishesDropped } from "../lib/redis-outage.ts";
+import {
+  closeRedis,
+  reportRedisOutages,
+  withFailedPublishesDropped,
+  withResubscribesHandled,
+} from "../lib/redis-outage.ts";
 import type { Order } from "../modules/orders/schemas.ts";
 import type { AuthUser } from "../types.ts";
 import { parseChannel } from "./realtime-channels.ts";
@@ -76,7 +81,7 @@ async function realtimePlugin(app: FastifyInstance) {
     const pub = withFailedPublishesDropped(
       new Redis(app.config.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 }),
     );
-    const sub = new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: null });
+    const sub = withResubscribesHandled(new Redis(app.config.REDIS_URL, { maxRetriesPerRequest: null }));
     redis = [pub, sub];
     outages = reportRedisOutages(redis, app.log, "realtime fan-out", "reaches only this instance's clients");
     io.adapter(createAdapter(pub, sub));
