@@ -34,24 +34,50 @@ export function startChild(
   });
 }
 
-/** user + system CPU of a process and all its threads, in ms. */
-export function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
-  const ticksPerSecond = 100;
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / ticksPerSecond;
+/** CPU a process and all its threads used, in ms: in user space and in the kernel. */
+export interface CpuSplit {
+  user: number;
+  system: number;
 }
 
-/** cpuMs of a process and of every process under it (a gateway's workers). */
-export function treeCpuMs(pid: number): number {
-  let total = 0;
+function cpuSplitMs(pid: number): CpuSplit {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]?.split(" ") ?? [];
+  const ticksPerSecond = 100;
+  return {
+    user: (Number(fields[11]) * 1000) / ticksPerSecond,
+    system: (Number(fields[12]) * 1000) / ticksPerSecond,
+  };
+}
+
+/** user + system CPU of a process and all its threads, in ms. */
+export function cpuMs(pid: number): number {
+  const { user, system } = cpuSplitMs(pid);
+  return user + system;
+}
+
+/** cpuSplitMs of a process and of every process under it (a gateway's workers). */
+export function treeCpuSplitMs(pid: number): CpuSplit {
+  const total = { user: 0, system: 0 };
   try {
-    total = cpuMs(pid);
+    const own = cpuSplitMs(pid);
+    total.user += own.user;
+    total.system += own.system;
     for (const task of readdirSync(`/proc/${pid}/task`)) {
       const children = readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").trim();
-      for (const child of children.split(" ").filter(Boolean)) total += treeCpuMs(Number(child));
+      for (const child of children.split(" ").filter(Boolean)) {
+        const under = treeCpuSplitMs(Number(child));
+        total.user += under.user;
+        total.system += under.system;
+      }
     }
   } catch {
     // The process ended meanwhile.
   }
   return total;
+}
+
+/** cpuMs of a process and of every process under it. */
+export function treeCpuMs(pid: number): number {
+  const { user, system } = treeCpuSplitMs(pid);
+  return user + system;
 }

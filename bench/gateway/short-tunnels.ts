@@ -5,7 +5,7 @@ import { join } from "node:path";
 import tls from "node:tls";
 import { fileURLToPath } from "node:url";
 import { SQUID, startSquid, startTinyproxy, TINYPROXY } from "../footprint/processes.ts";
-import { type Ready, startChild, treeCpuMs } from "./children.ts";
+import { type Ready, startChild, treeCpuSplitMs } from "./children.ts";
 
 /**
  * `npm run bench:tunnels`: the workload scrapers send — many short connections, each a new TCP
@@ -140,11 +140,7 @@ async function tunnelTo(front: Front, sitePort: number): Promise<net.Socket> {
 const GET_PAGE = `GET /bytes/${PAGE_BYTES} HTTP/1.1\r\nHost: site\r\n\r\n`;
 
 /** One short connection of a workload, start to close; resolves when the page has arrived. */
-async function once(
-  front: Front,
-  workload: Workload,
-  site: { port: number; tlsPort: number },
-): Promise<void> {
+async function once(front: Front, workload: Workload, site: Site): Promise<void> {
   if (workload === "plain HTTP") {
     if (front.kind === "socks") throw new Error("SOCKS5 carries tunnels only");
     const socket = await connect(
@@ -182,11 +178,25 @@ interface RoundResult {
   p50: number;
   p99: number;
   cpuMsPer1000: number | null;
+  /** The kernel's part of the proxy's CPU. */
+  systemMsPer1000: number | null;
+  /** What the other end of every connection costs: this process's clients and the site. */
+  peersMsPer1000: number;
 }
 
-async function round(subject: Subject, workload: Workload, site: { port: number; tlsPort: number }) {
+interface Site {
+  port: number;
+  tlsPort: number;
+  pid: number;
+}
+
+const NO_CPU = { user: 0, system: 0 };
+
+async function round(subject: Subject, workload: Workload, site: Site) {
   const latencies: number[] = [];
-  const cpuBefore = subject.pid === null ? 0 : treeCpuMs(subject.pid);
+  const cpuBefore = subject.pid === null ? NO_CPU : treeCpuSplitMs(subject.pid);
+  const clientsBefore = process.cpuUsage();
+  const siteBefore = treeCpuSplitMs(site.pid);
   const started = performance.now();
   await Promise.all(
     Array.from({ length: CLIENTS }, async () => {
@@ -200,12 +210,23 @@ async function round(subject: Subject, workload: Workload, site: { port: number;
   const seconds = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
-  const cpu = subject.pid === null ? null : treeCpuMs(subject.pid) - cpuBefore;
+  const clients = process.cpuUsage(clientsBefore);
+  const siteAfter = treeCpuSplitMs(site.pid);
+  const peersMs =
+    (clients.user + clients.system) / 1000 +
+    siteAfter.user -
+    siteBefore.user +
+    siteAfter.system -
+    siteBefore.system;
+  const cpu = subject.pid === null ? null : treeCpuSplitMs(subject.pid);
+  const per1000 = (ms: number) => (ms * 1000) / latencies.length;
   return {
     perSecond: latencies.length / seconds,
     p50: at(0.5),
     p99: at(0.99),
-    cpuMsPer1000: cpu === null ? null : (cpu * 1000) / latencies.length,
+    cpuMsPer1000: cpu === null ? null : per1000(cpu.user - cpuBefore.user + cpu.system - cpuBefore.system),
+    systemMsPer1000: cpu === null ? null : per1000(cpu.system - cpuBefore.system),
+    peersMsPer1000: per1000(peersMs),
   } satisfies RoundResult;
 }
 
@@ -252,7 +273,11 @@ async function main(): Promise<void> {
   const peers: Array<{ child: ChildProcess; dir: string }> = [tinyproxy, squid].filter(
     (peer): peer is NonNullable<typeof peer> => peer !== null,
   );
-  const site = { port: origin.ready.port, tlsPort: origin.ready.tlsPort as number };
+  const site: Site = {
+    port: origin.ready.port,
+    tlsPort: origin.ready.tlsPort as number,
+    pid: origin.child.pid as number,
+  };
   const { username = "", password = "" } = gateway.ready;
   const authorization = basic(username, password);
   const gatewayPid = gateway.child.pid ?? null;
@@ -375,6 +400,18 @@ async function main(): Promise<void> {
         line(
           "  proxy CPU per 1,000 (ms)",
           measured.map((s) => pick(workload, s, (r) => r.cpuMsPer1000)),
+        ),
+      );
+      console.log(
+        line(
+          "    of it in the kernel (ms)",
+          measured.map((s) => pick(workload, s, (r) => r.systemMsPer1000)),
+        ),
+      );
+      console.log(
+        line(
+          "  clients + site CPU per 1,000",
+          measured.map((s) => pick(workload, s, (r) => r.peersMsPer1000)),
         ),
       );
     }

@@ -33,6 +33,13 @@ const TLS_HANDSHAKE = 0x16;
 
 const noop = () => {};
 
+const ESTABLISHED = Buffer.from("HTTP/1.1 200 Connection Established\r\n\r\n", "latin1");
+/** A sticky session's exit went down and it was given another: the client is told. */
+const ESTABLISHED_SESSION_MOVED = Buffer.from(
+  `HTTP/1.1 200 Connection Established\r\n${SESSION_MOVED_HEADER}: 1\r\n\r\n`,
+  "latin1",
+);
+
 /** One request as read: its head and how its body is framed. */
 interface ReadRequest {
   head: RequestHead;
@@ -188,10 +195,8 @@ class HttpClientSession {
     const { host, port } = parseAuthority(head.target);
     const authorization = header(head, "proxy-authorization");
     const admitted = await this.deps.admission.admit(this.client, authorization, host, port);
-    const moved = admitted.sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
-    await openTunnel(this.client, this.reader, admitted, this.deps, () =>
-      this.client.write(`HTTP/1.1 200 Connection Established\r\n${moved}\r\n`),
-    );
+    const answer = admitted.sessionMoved ? ESTABLISHED_SESSION_MOVED : ESTABLISHED;
+    await openTunnel(this.client, this.reader, admitted, this.deps, answer);
   }
 
   private async plain(head: RequestHead, framing: Framing): Promise<Outcome> {

@@ -3,24 +3,29 @@ import tls from "node:tls";
 import { SocksClient } from "socks";
 import { IP_INFO_ADDRESS, IP_INFO_HOST } from "./egress-guard.ts";
 import { connectIpInfoAnswer } from "./ip-info-answer.ts";
+import { connectNatively, type NativeTarget } from "./native-splice.ts";
 import { DialFailure, Refusal } from "./refusal.ts";
 import { SharedReads } from "./shared-reads.ts";
 import type { DialObserver } from "./upstream-health.ts";
 import type { UpstreamSpec } from "./upstreams.ts";
+
+/** What a target is read through: a Node socket, or (a tunnel to a direct exit that is spliced
+ * from its first byte) a descriptor the splice addon dialled. */
+export type TargetStream = net.Socket | NativeTarget;
 
 /**
  * A socket whose application stream is the target's, with its billing cursor: the socket's byte
  * counters where unbilled target traffic begins. Everything before the first cursor (an
  * upstream proxy's CONNECT or SOCKS handshake) is the proxy's own business, never billed.
  */
-export class TargetSocket {
+export class TargetSocket<S extends TargetStream = net.Socket> {
   private read: number;
   private written: number;
 
   /** `reads`: the shared reads the socket was dialed with (null: it emits `data` as usual).
    * `early`: bytes of the target already read with the upstream's reply. */
   constructor(
-    readonly socket: net.Socket,
+    readonly socket: S,
     readonly reads: SharedReads | null,
     early = 0,
   ) {
@@ -287,18 +292,50 @@ async function dialIpInfoAnswer(upstream: UpstreamSpec): Promise<TargetSocket> {
 /** A socket whose application stream is the target's: direct, or tunnelled through the chosen
  * upstream. Any failure becomes a 502 upstream_failed refusal. The caller attaches its readers
  * in the same tick. `observer` hears the connect time, or whose failure it was. */
-export async function dial(
+export function dial(
   upstream: UpstreamSpec,
   target: DialTarget,
   observer?: DialObserver,
   mode: DialMode = "tunnel",
 ): Promise<TargetSocket> {
   if (target.address === IP_INFO_ADDRESS) return dialIpInfoAnswer(upstream);
-  const startedAt = performance.now();
-  try {
+  return observed(upstream, target, observer, async () => {
     const dialed = await dialUnchecked(upstream, target, mode);
     // Whoever uses the socket handles its errors; this keeps a late one from being unhandled.
     dialed.socket.on("error", () => {});
+    return dialed;
+  });
+}
+
+/** A tunnel's target: as `dial`, except that a direct exit is dialled by the splice addon when
+ * `natively` (the caller checked that the relay will splice the tunnel from its first byte). */
+export function dialTunnel(
+  upstream: UpstreamSpec,
+  target: DialTarget,
+  observer: DialObserver | undefined,
+  natively: boolean,
+): Promise<TargetSocket<TargetStream>> {
+  if (!natively || upstream.kind !== "direct" || target.address === IP_INFO_ADDRESS)
+    return dial(upstream, target, observer, "tunnel");
+  return observed(
+    upstream,
+    target,
+    observer,
+    async () =>
+      new TargetSocket(await connectNatively(target.address, target.port, CONNECT_TIMEOUT_MS), null),
+  );
+}
+
+/** Runs a dial for `observer`; any failure becomes a DialFailure saying whose fault it was. */
+async function observed<T>(
+  upstream: UpstreamSpec,
+  target: DialTarget,
+  observer: DialObserver | undefined,
+  connect: () => Promise<T>,
+): Promise<T> {
+  const startedAt = performance.now();
+  try {
+    const dialed = await connect();
     observer?.connected(performance.now() - startedAt);
     return dialed;
   } catch (error) {

@@ -1,6 +1,5 @@
-import type net from "node:net";
 import type { AccountBalance } from "./account-balance.ts";
-import type { TargetSocket } from "./dial.ts";
+import type { TargetSocket, TargetStream } from "./dial.ts";
 import type { Refusal } from "./refusal.ts";
 import { SubuserAllowance } from "./subuser-allowance.ts";
 import type { ProxyType } from "./tariff.ts";
@@ -101,7 +100,7 @@ export class Meter {
 }
 
 export class Flow {
-  private target: TargetSocket | null = null;
+  private target: TargetSocket<TargetStream> | null = null;
   private currentRow: UsageRow | null = null;
   private rowEpoch = -1;
   private finished = false;
@@ -126,12 +125,12 @@ export class Flow {
     return this.currentRow;
   }
 
-  get currentSocket(): net.Socket | null {
+  get currentSocket(): TargetStream | null {
     return this.target?.socket ?? null;
   }
 
   /** The target socket this flow's bytes go through (set once it is known). */
-  attach(target: TargetSocket): void {
+  attach(target: TargetSocket<TargetStream>): void {
     if (this.finished) return;
     this.target = target;
   }

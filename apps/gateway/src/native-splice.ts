@@ -1,7 +1,16 @@
+import { EventEmitter } from "node:events";
 import net from "node:net";
 import type { Duplex } from "node:stream";
 import tls from "node:tls";
-import { SpliceCount, SpliceEvent, spliceAddon, unavailableBecause } from "@bytetoll/splice";
+import {
+  type SpliceAddon,
+  SpliceCount,
+  type SpliceDial,
+  SpliceEvent,
+  type SpliceRelay,
+  spliceAddon,
+  unavailableBecause,
+} from "@bytetoll/splice";
 import type { GatewayConfig } from "./config.ts";
 import type { SocketReader } from "./socket-reader.ts";
 
@@ -56,6 +65,95 @@ function takeOver(socket: net.Socket): Buffer[] {
   return taken;
 }
 
+/**
+ * The target side of a tunnel dialled by the addon (`connectNatively`): a bare descriptor, with
+ * no Node socket, handle or stream, which only the splice relay reads and writes. It has what a
+ * tunnel's target socket is asked for — the byte counters (what the relay moved), `destroy()`,
+ * and the `error` and `close` events — so metering, the balance cut-off and connection outcomes
+ * treat it as any target socket.
+ */
+export class NativeTarget extends EventEmitter {
+  /** Kept current by the relay (SpliceCount). */
+  readonly counts = new Float64Array(4);
+  destroyed = false;
+  /** Writing is ended by the relay (its shutdown on the client's FIN), never from JavaScript. */
+  readonly writableEnded = false;
+  readonly timeout = 0;
+  private stopRelay: (() => void) | null = null;
+
+  constructor(
+    private readonly addon: SpliceAddon,
+    readonly fd: number,
+    readonly remoteAddress: string,
+    readonly remotePort: number,
+  ) {
+    super();
+    // Whoever relays it hears its errors; this keeps a late one from being unhandled.
+    this.on("error", () => {});
+  }
+
+  get bytesRead(): number {
+    return this.counts[SpliceCount.readTarget] as number;
+  }
+
+  get bytesWritten(): number {
+    return this.counts[SpliceCount.writtenTarget] as number;
+  }
+
+  /** The relay shuts the target down for writing when the client's side finished. */
+  end(): this {
+    return this;
+  }
+
+  /** Relayed by `stop` from now on (called once, when its relay starts). */
+  relayedBy(stop: () => void): void {
+    this.stopRelay = stop;
+  }
+
+  /** Stops its relay, closes the descriptor; `error` (when given) and `close` follow. */
+  destroy(error?: Error): this {
+    if (this.destroyed) return this;
+    this.destroyed = true;
+    this.stopRelay?.();
+    this.addon.closeDescriptor(this.fd);
+    process.nextTick(() => {
+      if (error) this.emit("error", error);
+      this.emit("close", error !== undefined);
+    });
+    return this;
+  }
+}
+
+/** Whether a tunnel for `client` to a direct exit can be dialled by the addon: the relay will
+ * splice it from its first byte, so its target never needs a Node socket. */
+export function dialsNatively(client: Duplex): boolean {
+  return setting !== "off" && spliceAddon !== null && spliceableDescriptor(client) !== null;
+}
+
+/** The connect of `dialsNatively`: rejects with Node's message and code for a failed connect
+ * (`connect ECONNREFUSED 127.0.0.1:9`), or after `timeoutMs`. */
+export function connectNatively(address: string, port: number, timeoutMs: number): Promise<NativeTarget> {
+  const addon = spliceAddon as SpliceAddon;
+  const failure = (code: string) =>
+    Object.assign(new Error(`connect ${code} ${address}:${port}`), { code, address, port });
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const dial = addon.connect(address, port, (code, fd) => {
+      clearTimeout(timer);
+      if (code === undefined) resolve(new NativeTarget(addon, fd, address, port));
+      else reject(failure(code));
+    });
+    if (typeof dial === "string") {
+      reject(failure(dial));
+      return;
+    }
+    timer = setTimeout(() => {
+      addon.cancel(dial as SpliceDial);
+      reject(new Error(`connect to ${address}:${port} timed out`));
+    }, timeoutMs);
+  });
+}
+
 /** Emitted on a spliced target socket when one direction finishes, with the side whose FIN it
  * was ("client" or "target"): Node reads neither socket then, so this is what its `end` event and
  * `writableEnded` tell about a tunnel relayed in JavaScript (connection outcomes need who hung up
@@ -71,80 +169,118 @@ export interface SplicedTunnel {
 
 /**
  * Relays a tunnel with the splice addon when it applies (the addon is there, GATEWAY_SPLICE is
- * not `off`, both sockets are plain TCP); returns false otherwise, and nothing was touched.
+ * not `off`, both sockets are plain TCP, or the target is a NativeTarget); returns false
+ * otherwise, and nothing was touched. `answer` (the front-end's reply: `200 Connection
+ * Established`, SOCKS5's success) goes to the client first, written by the relay.
  *
- * Node keeps both sockets, idle, until the relay ends (the addon watches their descriptors and
- * never closes them): their `close` events, `destroy()` from anywhere (balance cut-off, a revoked
- * credential, shutdown: it stops the relay first) and the target's byte counters (`bytesRead`/`bytesWritten` go on counting what the relay moves, so
+ * Node keeps the client socket (and a Node target socket), idle, until the relay ends (the addon
+ * watches their descriptors and never closes them): their `close` events, `destroy()` from
+ * anywhere (balance cut-off, a revoked credential, shutdown: it stops the relay first) and the
+ * target's byte counters (`bytesRead`/`bytesWritten` go on counting what the relay moves, so
  * metering and connection outcomes read them as before) work as for a tunnel relayed in
  * JavaScript. A socket error is raised on the socket it happened on, with its errno code.
  */
 export function spliceNatively(
   client: Duplex,
   clientBuffered: Buffer[],
-  target: Duplex,
-  targetReader: SocketReader,
+  answer: Buffer | null,
+  target: Duplex | NativeTarget,
+  targetReader: SocketReader | null,
   tunnel: SplicedTunnel,
 ): boolean {
   if (setting === "off" || !spliceAddon) return false;
   const clientFd = spliceableDescriptor(client);
-  const targetFd = spliceableDescriptor(target);
+  const native = target instanceof NativeTarget ? target : null;
+  const targetFd = native ? (native.destroyed ? null : native.fd) : spliceableDescriptor(target as Duplex);
   if (clientFd === null || targetFd === null) return false;
   const clientSocket = client as net.Socket;
-  const targetSocket = target as net.Socket;
   // The relay writes whatever one splice moved: no byte should wait for an ACK (Nagle).
   clientSocket.setNoDelay(true);
 
   const toTarget = Buffer.concat([...clientBuffered, ...takeOver(clientSocket)]);
-  const toClient = Buffer.concat([...targetReader.detach(), ...takeOver(targetSocket)]);
-  const counts = new Float64Array(4);
-  const readBefore = targetSocket.bytesRead;
-  const writtenBefore = targetSocket.bytesWritten;
-  Object.defineProperty(targetSocket, "bytesRead", {
-    get: () => readBefore + (counts[SpliceCount.readTarget] as number),
-  });
-  Object.defineProperty(targetSocket, "bytesWritten", {
-    get: () => writtenBefore + (counts[SpliceCount.writtenTarget] as number),
-  });
+  const fromTarget = native ? [] : [...(targetReader?.detach() ?? []), ...takeOver(target as net.Socket)];
+  const toClient = Buffer.concat(answer ? [answer, ...fromTarget] : fromTarget);
+  const targetSide = native ?? countedByRelay(target as net.Socket);
+  const counts = native ? native.counts : (targetSide as CountedSocket).counts;
 
   const addon = spliceAddon;
   let running = true;
   /** Node never sees the relay's bytes: an inactivity timeout set on either socket (a pooled
    * target's, for a 101 switch) is restarted when bytes move, as their reads would have. */
   const active = () => {
-    for (const socket of [clientSocket, targetSocket]) if (socket.timeout) socket.setTimeout(socket.timeout);
+    if (clientSocket.timeout) clientSocket.setTimeout(clientSocket.timeout);
+    if (!native && (target as net.Socket).timeout)
+      (target as net.Socket).setTimeout((target as net.Socket).timeout as number);
   };
-  const relay = addon.start(clientFd, targetFd, toTarget, toClient, counts, (kind, side, code) => {
-    if (kind === SpliceEvent.progress) {
-      tunnel.onProgress();
-      active();
-    } else if (kind === SpliceEvent.halfClosed) {
-      targetSocket.emit(SPLICE_HALF_CLOSED, side === 0 ? "client" : "target");
-      tunnel.onHalfClosed(side);
-    } else {
-      running = false;
-      tunnel.onProgress();
-      if (kind === SpliceEvent.done) {
-        clientSocket.destroy();
-        targetSocket.destroy();
-        return;
-      }
-      const failed = side === 0 ? clientSocket : targetSocket;
-      const other = side === 0 ? targetSocket : clientSocket;
-      failed.destroy(Object.assign(new Error(`${code} on a spliced tunnel`), { code }));
-      other.destroy();
-    }
-  });
-  for (const socket of [clientSocket, targetSocket]) {
-    const destroy = socket._destroy.bind(socket);
-    socket._destroy = (error, callback) => {
-      if (running) {
-        running = false;
-        addon.stop(relay);
+  const sideSocket = native ?? (target as net.Socket);
+  let relay: SpliceRelay | null = null;
+  const stop = () => {
+    if (!running) return;
+    running = false;
+    if (relay) addon.stop(relay);
+    tunnel.onProgress();
+  };
+  relay = addon.start(
+    clientFd,
+    targetFd,
+    toTarget,
+    toClient.length > 0 ? toClient : null,
+    counts,
+    (kind, side, code) => {
+      if (kind === SpliceEvent.progress) {
         tunnel.onProgress();
+        active();
+      } else if (kind === SpliceEvent.halfClosed) {
+        sideSocket.emit(SPLICE_HALF_CLOSED, side === 0 ? "client" : "target");
+        tunnel.onHalfClosed(side);
+      } else {
+        running = false;
+        tunnel.onProgress();
+        if (kind === SpliceEvent.done) {
+          clientSocket.destroy();
+          sideSocket.destroy();
+          return;
+        }
+        const error = Object.assign(new Error(`${code} on a spliced tunnel`), { code });
+        if (side === 0) {
+          clientSocket.destroy(error);
+          sideSocket.destroy();
+        } else {
+          sideSocket.destroy(error);
+          clientSocket.destroy();
+        }
       }
-      destroy(error, callback);
-    };
-  }
+    },
+  );
+  if (native) native.relayedBy(stop);
+  else stopOnDestroy(target as net.Socket, stop);
+  stopOnDestroy(clientSocket, stop);
   return true;
+}
+
+interface CountedSocket {
+  counts: Float64Array;
+}
+
+/** A Node target socket's counters from now on include what the relay moves. */
+function countedByRelay(socket: net.Socket): CountedSocket {
+  const counts = new Float64Array(4);
+  const readBefore = socket.bytesRead;
+  const writtenBefore = socket.bytesWritten;
+  Object.defineProperty(socket, "bytesRead", {
+    get: () => readBefore + (counts[SpliceCount.readTarget] as number),
+  });
+  Object.defineProperty(socket, "bytesWritten", {
+    get: () => writtenBefore + (counts[SpliceCount.writtenTarget] as number),
+  });
+  return { counts };
+}
+
+/** `destroy()` of a relayed Node socket, from anywhere, stops the relay first. */
+function stopOnDestroy(socket: net.Socket, stop: () => void): void {
+  const destroy = socket._destroy.bind(socket);
+  socket._destroy = (error, callback) => {
+    stop();
+    destroy(error, callback);
+  };
 }

@@ -1,7 +1,7 @@
 import type { Database } from "@bytetoll/db";
 import type { Logger } from "pino";
 import type { Admitted } from "./admission.ts";
-import type { TargetSocket } from "./dial.ts";
+import type { TargetSocket, TargetStream } from "./dial.ts";
 import { DialFailure, Refusal } from "./refusal.ts";
 import { type ConnectionEnd, TunnelEnd } from "./tunnel-end.ts";
 
@@ -100,7 +100,7 @@ export class ConnectionOutcomes {
    * counts against the site: a reset or a hang-up before the client finished its side. A tunnel
    * the client closed or reset first ended as the client wished, whatever the target sent (a
    * client closing after one byte is not a handshake the site cut). */
-  tunnelOpened(admitted: Admitted, target: TargetSocket): void {
+  tunnelOpened(admitted: Admitted, target: TargetSocket<TargetStream>): void {
     new TunnelEnd(target, admitted.target.port, (end) => this.record(admitted, end));
   }
 

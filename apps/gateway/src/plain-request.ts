@@ -251,7 +251,7 @@ export class PlainRelay {
     const flow = this.meterFlow();
     if (response.head.status === 101) {
       await writeAll(this.client, response.raw);
-      splice(this.client, this.clientReader.detach(), connection.socket, connection.reader, flow, noop);
+      splice(this.client, this.clientReader.detach(), null, connection.socket, connection.reader, flow, noop);
       return "spliced";
     }
     const framing = responseFraming(response.head, this.request.head.method);

@@ -180,8 +180,6 @@ class SocksSession {
     const admitted = await this.deps.admission.route(account, options, request.host, request.port);
     this.done = true;
     clearTimeout(this.deadline);
-    await openTunnel(this.client, this.reader, admitted, this.deps, () =>
-      this.client.write(reply(SocksReply.succeeded)),
-    );
+    await openTunnel(this.client, this.reader, admitted, this.deps, reply(SocksReply.succeeded));
   }
 }

@@ -1,4 +1,4 @@
-import type { TargetSocket } from "./dial.ts";
+import type { TargetSocket, TargetStream } from "./dial.ts";
 import { SPLICE_HALF_CLOSED } from "./native-splice.ts";
 
 /** How one connection or request to a target ended, as the Intelligence learner counts it. */
@@ -23,7 +23,7 @@ export class TunnelEnd {
   private readonly writtenAtStart: number;
 
   constructor(
-    private readonly target: TargetSocket,
+    private readonly target: TargetSocket<TargetStream>,
     private readonly port: number,
     private readonly ended: (end: ConnectionEnd) => void,
   ) {

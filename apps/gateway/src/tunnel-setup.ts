@@ -2,8 +2,9 @@ import type net from "node:net";
 import type { Duplex } from "node:stream";
 import type { AccountBalance } from "./account-balance.ts";
 import type { Admitted } from "./admission.ts";
-import { type DialMode, dial, type TargetSocket } from "./dial.ts";
+import { type DialMode, dial, dialTunnel, type TargetSocket, type TargetStream } from "./dial.ts";
 import type { Flow } from "./meter.ts";
+import { dialsNatively, NativeTarget } from "./native-splice.ts";
 import { Refusal } from "./refusal.ts";
 import type { SessionDeps } from "./session-deps.ts";
 import { SocketReader } from "./socket-reader.ts";
@@ -97,20 +98,21 @@ export function dialTarget(admitted: Admitted, mode: DialMode = "tunnel"): Promi
 
 /**
  * The steps every tunnel takes once it is admitted and routed, whatever protocol asked for it
- * (HTTP CONNECT, SOCKS5): dial → meter → relay, its outcome recorded at the end. `established`
- * writes the front-end's own answer once the target is reached. `reader` holds what the client
- * sent past its request.
+ * (HTTP CONNECT, SOCKS5): dial → meter → relay, its outcome recorded at the end. `answer` is the
+ * front-end's own reply, sent once the target is reached. `reader` holds what the client sent
+ * past its request. A tunnel to a direct exit that will be spliced from its first byte is
+ * dialled by the splice addon: its target never becomes a Node socket.
  */
 export async function openTunnel(
   client: Duplex,
   reader: SocketReader,
   admitted: Admitted,
   deps: Pick<SessionDeps, "outcomes" | "meter" | "metrics" | "logger">,
-  established: () => void,
+  answer: Buffer,
 ): Promise<void> {
-  let dialed: TargetSocket;
+  let dialed: TargetSocket<TargetStream>;
   try {
-    dialed = await dialTarget(admitted);
+    dialed = await dialTunnel(admitted.upstream, admitted.target, admitted.exit, dialsNatively(client));
   } catch (error) {
     deps.outcomes.failed(admitted, error);
     throw error;
@@ -125,8 +127,6 @@ export async function openTunnel(
   const flow = openFlow(client, admitted, deps, "connect");
   flow.attach(dialed);
   deps.metrics.openTunnels.inc();
-  established();
-  splice(client, reader.detach(), target, new SocketReader(target, dialed.reads), flow, () =>
-    deps.metrics.openTunnels.dec(),
-  );
+  const targetReader = target instanceof NativeTarget ? null : new SocketReader(target, dialed.reads);
+  splice(client, reader.detach(), answer, target, targetReader, flow, () => deps.metrics.openTunnels.dec());
 }

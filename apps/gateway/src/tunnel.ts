@@ -2,7 +2,7 @@ import type net from "node:net";
 import { type Duplex, Writable } from "node:stream";
 import { LengthScanner } from "./http-message.ts";
 import type { Flow } from "./meter.ts";
-import { spliceNatively } from "./native-splice.ts";
+import { NativeTarget, spliceNatively } from "./native-splice.ts";
 import type { SocketReader } from "./socket-reader.ts";
 
 /** Once one direction has finished (FIN) or one side is gone, the tunnel is cut when no byte
@@ -16,7 +16,7 @@ const READ_AFTER_CLIENT_GONE_BYTES = 64 * 1024;
 
 /** Bytes the target socket has moved either way (with the splice relay, its counters include
  * what the relay moved). */
-function targetBytes(target: net.Socket): number {
+function targetBytes(target: net.Socket | NativeTarget): number {
   return target.bytesRead + target.bytesWritten;
 }
 
@@ -29,13 +29,16 @@ function targetBytes(target: net.Socket): number {
  * Two relays, the same bytes and counts: between two plain TCP sockets the splice addon moves
  * the bytes inside the kernel (native-splice.ts; GATEWAY_SPLICE); otherwise (TLS on either side,
  * the addon absent or switched off) JavaScript copies them: the target's side by its reader's
- * pump (read into the shared buffer), the client's side piped.
+ * pump (read into the shared buffer), the client's side piped. `answer` (the front-end's reply,
+ * if any) goes to the client first. A NativeTarget (dialled by the addon for a client that could
+ * be spliced) has no reader: if the client can no longer be spliced, both are closed.
  */
 export function splice(
   client: Duplex,
   clientBuffered: Buffer[],
-  target: net.Socket,
-  targetReader: SocketReader,
+  answer: Buffer | null,
+  target: net.Socket | NativeTarget,
+  targetReader: SocketReader | null,
   flow: Flow,
   onDone: () => void,
 ): void {
@@ -55,7 +58,7 @@ export function splice(
       target.destroy();
     }, HALF_CLOSE_LINGER_MS).unref();
   };
-  const onClosed = (other: Duplex) => () => {
+  const onClosed = (other: { end(): unknown }) => () => {
     closed += 1;
     if (closed === 2) {
       if (linger) clearInterval(linger);
@@ -73,7 +76,7 @@ export function splice(
   const poll = () => flow.poll();
 
   if (
-    spliceNatively(client, clientBuffered, target, targetReader, {
+    spliceNatively(client, clientBuffered, answer, target, targetReader, {
       onProgress: poll,
       onHalfClosed: startLinger,
     })
@@ -81,6 +84,13 @@ export function splice(
     flow.poll();
     return;
   }
+  if (target instanceof NativeTarget || !targetReader) {
+    // Only a client that went away (or ended) between the dial and now cannot be spliced.
+    client.destroy();
+    target.destroy();
+    return;
+  }
+  if (answer) client.write(answer);
 
   // A FIN from one side ends the other side's writing only: the reverse direction stays open.
   client.allowHalfOpen = true;

@@ -22,6 +22,13 @@ export type SpliceEventHandler = (kind: number, side: number, code: string | und
 /** A running relay, for `stop`. */
 export type SpliceRelay = { readonly __spliceRelay: unique symbol };
 
+/** A connect in progress, for `cancel`. */
+export type SpliceDial = { readonly __spliceDial: unique symbol };
+
+/** `code` undefined: connected, and `fd` is the caller's; otherwise the errno name (ECONNREFUSED…)
+ * and -1. */
+export type ConnectedHandler = (code: string | undefined, fd: number) => void;
+
 export interface SpliceAddon {
   /** Relays between two connected, non-blocking TCP sockets' descriptors (watched as they are:
    * the caller keeps them open and idle, and closes them once the relay ended or was stopped)
@@ -37,6 +44,14 @@ export interface SpliceAddon {
   ): SpliceRelay;
   /** Stops watching the sockets at once; no event follows. Harmless after the end. */
   stop(relay: SpliceRelay): void;
+  /** A non-blocking TCP connection to an IP address (TCP_NODELAY set), watched in the relays'
+   * epoll set: no Node socket is made for it. Returns the errno name when the connect failed at
+   * once. The descriptor handed to `onConnected` is the caller's: `start` relays it,
+   * `closeDescriptor` closes it. */
+  connect(address: string, port: number, onConnected: ConnectedHandler): SpliceDial | string;
+  /** Gives up a connect in progress (its descriptor is closed); no callback follows. */
+  cancel(dial: SpliceDial): void;
+  closeDescriptor(fd: number): void;
   /** What the process holds now: running relays, pipes with bytes in them, and empty pipes kept
    * for reuse (a direction borrows a pipe only while bytes are in it; none is kept once no relay
    * runs), and the epoll sets the relays are watched in (one per event loop that ran one). */

@@ -22,6 +22,15 @@
  *   socket (side: 0 client, 1 target; code: the errno name). After 2 or 3 the relay no longer
  *   watches the sockets and sends nothing more; the caller closes them.
  * stop(relay): stops watching the sockets at once; no event follows.
+ * connect(address, port, onConnected) -> dial, or an errno name when the connect failed at once:
+ *   a non-blocking TCP connection to an IP address (TCP_NODELAY set), watched in the same epoll
+ *   set. onConnected(code, fd): code undefined and the connected descriptor, which the caller
+ *   owns from then on (start() relays it; closeDescriptor() closes it), or the errno name and
+ *   -1 (the descriptor is closed). A tunnel dialled this way never has a Node socket on its
+ *   target side: no handle, no stream, no read buffer.
+ * cancel(dial): gives up a connect still in progress (its descriptor is closed); no callback
+ *   follows. Harmless after the callback.
+ * closeDescriptor(fd): closes a descriptor connect() handed over.
  * stats() -> { relays, pipesInUse, pipesPooled, sets }: running relays, pipes holding bytes now,
  *   empty pipes kept for reuse (none once no relay runs), epoll sets open (one per event loop
  *   that has run a relay, kept for the next).
@@ -30,6 +39,8 @@
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <node_api.h>
@@ -54,11 +65,13 @@ enum { READ_TARGET = 0, WRITTEN_TARGET = 1, READ_CLIENT = 2, WRITTEN_CLIENT = 3 
 
 typedef struct relay relay_t;
 typedef struct watcher watcher_t;
+typedef struct dial dial_t;
 
-/* What an epoll event points at: one socket of one relay. */
+/* What an epoll event points at: one socket of one relay, or a connect in progress. */
 typedef struct {
   relay_t *relay;
   int side;
+  dial_t *dial;
 } watch_t;
 
 /* One direction: bytes flow from socket `from` through the pipe to socket `to`. */
@@ -95,17 +108,34 @@ struct relay {
   relay_t *next_free;
 };
 
+/* A connect in progress (until its callback) and its JS callback. */
+struct dial {
+  napi_env env;
+  napi_ref on_connected;
+  napi_async_context async_context;
+  watcher_t *watcher;
+  int fd;
+  int pending;
+  int finalized;
+  watch_t watch;
+  dial_t *next_free;
+};
+
 /* One per event loop (Node's main thread, each worker thread): the epoll set of every running
- * relay's sockets, and the uv_poll that tells the loop when it has events. */
+ * relay's sockets and pending connect, and the uv_poll that tells the loop when it has events. */
 struct watcher {
   int epfd;
   uv_poll_t poll;
+  /* Running relays and pending connects: while there are any, the loop stays alive. */
   int relays;
-  /* While events are dispatched, relays are not freed (a later event of the same batch may
-   * point at one): they wait here. */
+  /* While events are dispatched, relays and dials are not freed (a later event of the same
+   * batch may point at one): they wait here. */
   int dispatching;
   relay_t *to_free;
+  dial_t *dials_to_free;
 };
+
+static void count_active(watcher_t *watcher, int change);
 
 /* The pool, shared by every relay of the process (worker threads too, hence the lock). */
 typedef struct {
@@ -235,7 +265,7 @@ static void shut(relay_t *relay) {
   relay_ended();
   watcher_t *watcher = relay->watcher;
   /* No relay left: the loop need not stay alive for the set. */
-  if (--watcher->relays == 0) uv_unref((uv_handle_t *)&watcher->poll);
+  count_active(watcher, -1);
 }
 
 /* Lets go of the JS callback and counts (after the last event, or on stop). */
@@ -279,6 +309,14 @@ static const char *errno_code(int error) {
     case ENETUNREACH: return "ENETUNREACH";
     case ECONNABORTED: return "ECONNABORTED";
     case ENOMEM: return "ENOMEM";
+    case ECONNREFUSED: return "ECONNREFUSED";
+    case EADDRNOTAVAIL: return "EADDRNOTAVAIL";
+    case ENETDOWN: return "ENETDOWN";
+    case EACCES: return "EACCES";
+    case EPERM: return "EPERM";
+    case EMFILE: return "EMFILE";
+    case ENFILE: return "ENFILE";
+    case EAFNOSUPPORT: return "EAFNOSUPPORT";
     default: return "EIO";
   }
 }
@@ -438,6 +476,76 @@ static void on_ready(relay_t *relay, int side, uint32_t events) {
   pump(relay, readable);
 }
 
+/* A pending connect or running relay more (1) or fewer (-1): the loop is kept alive while any
+ * is left, as Node's own sockets would keep it. */
+static void count_active(watcher_t *watcher, int change) {
+  if (change > 0 && watcher->relays++ == 0) uv_ref((uv_handle_t *)&watcher->poll);
+  if (change < 0 && --watcher->relays == 0) uv_unref((uv_handle_t *)&watcher->poll);
+}
+
+/* Frees a dial that is neither pending nor referenced from JS, unless events are dispatched. */
+static void free_dial_when_done(dial_t *dial) {
+  if (dial->pending || !dial->finalized) return;
+  if (dial->watcher->dispatching) {
+    dial->next_free = dial->watcher->dials_to_free;
+    dial->watcher->dials_to_free = dial;
+    return;
+  }
+  free(dial);
+}
+
+/* The connect is over (done, failed or cancelled): out of the set, the callback let go. */
+static void end_dial(dial_t *dial) {
+  dial->pending = 0;
+  epoll_ctl(dial->watcher->epfd, EPOLL_CTL_DEL, dial->fd, NULL);
+  count_active(dial->watcher, -1);
+  napi_delete_reference(dial->env, dial->on_connected);
+  napi_async_destroy(dial->env, dial->async_context);
+}
+
+/* The connecting socket is writable (connected) or failed: JS hears which. */
+static void on_connected(dial_t *dial) {
+  if (!dial->pending) return;
+  int error = 0;
+  socklen_t length = sizeof error;
+  if (getsockopt(dial->fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0) error = errno;
+  napi_env env = dial->env;
+  napi_handle_scope scope;
+  napi_open_handle_scope(env, &scope);
+  napi_value fn, recv, argv[2], result;
+  napi_get_reference_value(env, dial->on_connected, &fn);
+  napi_get_global(env, &recv);
+  if (error)
+    napi_create_string_utf8(env, errno_code(error), NAPI_AUTO_LENGTH, &argv[0]);
+  else
+    napi_get_undefined(env, &argv[0]);
+  napi_create_int32(env, error ? -1 : dial->fd, &argv[1]);
+  napi_async_context context = dial->async_context;
+  /* Ended before the call: the callback may cancel (harmless now) or start a relay on the fd. */
+  dial->pending = 0;
+  epoll_ctl(dial->watcher->epfd, EPOLL_CTL_DEL, dial->fd, NULL);
+  if (error) close(dial->fd);
+  napi_status status = napi_make_callback(env, context, recv, fn, 2, argv, &result);
+  if (status == napi_pending_exception) {
+    napi_value exception;
+    napi_get_and_clear_last_exception(env, &exception);
+    napi_fatal_exception(env, exception);
+  }
+  napi_close_handle_scope(env, scope);
+  count_active(dial->watcher, -1);
+  napi_delete_reference(env, dial->on_connected);
+  napi_async_destroy(env, context);
+  free_dial_when_done(dial);
+}
+
+static void finalize_dial(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  dial_t *dial = data;
+  dial->finalized = 1;
+  free_dial_when_done(dial);
+}
+
 #define EVENTS_PER_WAIT 64
 
 /* The set has events: each goes to its relay. Relays stopped meanwhile are skipped, and freed
@@ -451,13 +559,21 @@ static void on_set_ready(uv_poll_t *handle, int status, int events) {
   watcher->dispatching = 1;
   for (int i = 0; i < count; i++) {
     watch_t *w = ready[i].data.ptr;
-    on_ready(w->relay, w->side, ready[i].events);
+    if (w->dial)
+      on_connected(w->dial);
+    else
+      on_ready(w->relay, w->side, ready[i].events);
   }
   watcher->dispatching = 0;
   while (watcher->to_free) {
     relay_t *relay = watcher->to_free;
     watcher->to_free = relay->next_free;
     free_relay(relay);
+  }
+  while (watcher->dials_to_free) {
+    dial_t *dial = watcher->dials_to_free;
+    watcher->dials_to_free = dial->next_free;
+    free(dial);
   }
 }
 
@@ -574,7 +690,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
   /* Node made both sockets non-blocking. */
   relay->fds[CLIENT] = client_fd;
   relay->fds[TARGET] = target_fd;
-  for (int i = 0; i < 2; i++) relay->watches[i] = (watch_t){relay, i};
+  for (int i = 0; i < 2; i++) relay->watches[i] = (watch_t){relay, i, NULL};
   relay->dirs[0].from = relay->fds[CLIENT];
   relay->dirs[0].to = relay->fds[TARGET];
   relay->dirs[1].from = relay->fds[TARGET];
@@ -584,7 +700,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
   relays_running++;
   pthread_mutex_unlock(&pool_lock);
   /* A running relay keeps the loop alive, as the sockets' reads would have. */
-  if (relay->watcher->relays++ == 0) uv_ref((uv_handle_t *)&relay->watcher->poll);
+  count_active(relay->watcher, 1);
   napi_create_reference(env, argv[5], 1, &relay->on_event);
   napi_create_reference(env, argv[4], 1, &relay->counts_ref);
   napi_value resource, name;
@@ -608,6 +724,102 @@ static napi_value stop(napi_env env, napi_callback_info info) {
   relay_t *relay = data;
   shut(relay);
   release(relay);
+  return NULL;
+}
+
+static napi_value connect_to(napi_env env, napi_callback_info info) {
+  size_t argc = 3;
+  napi_value argv[3];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (argc < 3) {
+    napi_throw_type_error(env, NULL, "splice: connect needs 3 arguments");
+    return NULL;
+  }
+  char address[64];
+  size_t address_length;
+  int32_t port;
+  CHECK(napi_get_value_string_utf8(env, argv[0], address, sizeof address, &address_length));
+  CHECK(napi_get_value_int32(env, argv[1], &port));
+  struct sockaddr_storage storage;
+  memset(&storage, 0, sizeof storage);
+  socklen_t storage_length;
+  struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
+  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
+  if (port < 1 || port > 65535) {
+    napi_throw_type_error(env, NULL, "splice: connect needs a port from 1 to 65535");
+    return NULL;
+  }
+  if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons((uint16_t)port);
+    storage_length = sizeof *v4;
+  } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons((uint16_t)port);
+    storage_length = sizeof *v6;
+  } else {
+    napi_throw_type_error(env, NULL, "splice: connect needs an IPv4 or IPv6 address");
+    return NULL;
+  }
+  watcher_t *watcher = watcher_for(env);
+  if (!watcher) {
+    napi_throw_error(env, NULL, "splice: cannot make the epoll set");
+    return NULL;
+  }
+  napi_value result;
+  int fd = socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int failed = fd < 0 ? errno : 0;
+  if (!failed) {
+    int on = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    if (connect(fd, (struct sockaddr *)&storage, storage_length) != 0 && errno != EINPROGRESS) failed = errno;
+  }
+  dial_t *dial = failed ? NULL : calloc(1, sizeof *dial);
+  if (!failed && !dial) failed = ENOMEM;
+  if (failed) {
+    if (fd >= 0) close(fd);
+    CHECK(napi_create_string_utf8(env, errno_code(failed), NAPI_AUTO_LENGTH, &result));
+    return result;
+  }
+  dial->env = env;
+  dial->watcher = watcher;
+  dial->fd = fd;
+  dial->pending = 1;
+  dial->watch = (watch_t){NULL, -1, dial};
+  /* Writable once connected (or failed): reported even when connect() already succeeded. */
+  struct epoll_event e = {.events = EPOLLOUT, .data.ptr = &dial->watch};
+  epoll_ctl(watcher->epfd, EPOLL_CTL_ADD, fd, &e);
+  count_active(watcher, 1);
+  napi_create_reference(env, argv[2], 1, &dial->on_connected);
+  napi_value resource, name;
+  napi_create_object(env, &resource);
+  napi_create_string_utf8(env, "ByteTollConnect", NAPI_AUTO_LENGTH, &name);
+  napi_async_init(env, resource, name, &dial->async_context);
+  CHECK(napi_create_external(env, dial, finalize_dial, NULL, &result));
+  return result;
+}
+
+static napi_value cancel(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  void *data;
+  CHECK(napi_get_value_external(env, argv[0], &data));
+  dial_t *dial = data;
+  if (dial->pending) {
+    end_dial(dial);
+    close(dial->fd);
+  }
+  return NULL;
+}
+
+static napi_value close_descriptor(napi_env env, napi_callback_info info) {
+  size_t argc = 1;
+  napi_value argv[1];
+  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  int32_t fd;
+  CHECK(napi_get_value_int32(env, argv[0], &fd));
+  if (fd >= 0) close(fd);
   return NULL;
 }
 
@@ -686,8 +898,11 @@ static napi_value init(napi_env env, napi_value exports) {
       {"stop", NULL, stop, NULL, NULL, NULL, napi_default, NULL},
       {"stats", NULL, stats, NULL, NULL, NULL, napi_default, NULL},
       {"probe", NULL, probe, NULL, NULL, NULL, napi_default, NULL},
+      {"connect", NULL, connect_to, NULL, NULL, NULL, napi_default, NULL},
+      {"cancel", NULL, cancel, NULL, NULL, NULL, napi_default, NULL},
+      {"closeDescriptor", NULL, close_descriptor, NULL, NULL, NULL, napi_default, NULL},
   };
-  napi_define_properties(env, exports, 4, properties);
+  napi_define_properties(env, exports, 7, properties);
   return exports;
 }
 
