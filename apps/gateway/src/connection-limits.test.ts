@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { clientKey, networkKey } from "./connection-limits.ts";
 
@@ -18,5 +19,27 @@ describe("the network a connection also counts against", () => {
     expect(networkKey("2001:db8:1:2::1")).toBe(networkKey("2001:db8:1:ffff::2"));
     expect(networkKey("2001:db8:1:2::1")).toBe("2001:db8:1::/48");
     expect(networkKey("2001:db8:2::1")).not.toBe(networkKey("2001:db8:1::1"));
+  });
+});
+
+describe("the keys of an IPv4 peer (read without a parser)", () => {
+  const octet = fc.integer({ min: 0, max: 255 });
+  it("are what the address parser makes of it, bare or IPv4-mapped", () => {
+    fc.assert(
+      fc.property(
+        fc.tuple(octet, octet, octet, octet),
+        fc.constantFrom("", "::ffff:", "::FFFF:"),
+        (parts, prefix) => {
+          const dotted = parts.join(".");
+          expect(clientKey(`${prefix}${dotted}`)).toBe(dotted);
+          expect(networkKey(`${prefix}${dotted}`)).toBe(`${parts.slice(0, 3).join(".")}.0/24`);
+        },
+      ),
+    );
+  });
+
+  it("does not take an IPv4-translated IPv6 address for its IPv4 address", () => {
+    expect(clientKey("::ffff:0:1.2.3.4")).not.toBe("1.2.3.4");
+    expect(networkKey("::ffff:0:1.2.3.4")).not.toBe("1.2.3.0/24");
   });
 });

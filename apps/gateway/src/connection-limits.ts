@@ -19,9 +19,16 @@ function ipv6Prefix(parts: number[], groups: number): string {
     .join(":")}::/${groups * 16}`;
 }
 
+/** An IPv4 address as Node reports a peer's (dotted decimal, no leading zeros), bare or
+ * IPv4-mapped: its three first octets and its last, read without a parser (two per connection). */
+const PLAIN_IPV4 =
+  /^(?:::ffff:)?((?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3})(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/i;
+
 /** Who a connection counts against: an IPv4 address (also when IPv4-mapped), or an IPv6 /64,
  * the block one subscriber usually holds. */
 export function clientKey(remoteAddress: string | undefined): string {
+  const plain = PLAIN_IPV4.exec(remoteAddress ?? "");
+  if (plain) return `${plain[1]}${plain[2]}`;
   const address = parseIpLiteral(remoteAddress ?? "");
   if (!address) return remoteAddress ?? "";
   if (!isIPv6Address(address)) return address.toString();
@@ -32,6 +39,8 @@ export function clientKey(remoteAddress: string | undefined): string {
 /** The network a connection also counts against: an IPv4 /24, or an IPv6 /48 (the block a
  * site is usually given, so one customer of a hosting provider cannot rotate through /64s). */
 export function networkKey(remoteAddress: string | undefined): string {
+  const plain = PLAIN_IPV4.exec(remoteAddress ?? "");
+  if (plain) return `${plain[1]}0/24`;
   const address = parseIpLiteral(remoteAddress ?? "");
   if (!address) return remoteAddress ?? "";
   const v4 = !isIPv6Address(address)

@@ -11,6 +11,7 @@ import {
   basic,
   eventually,
   openTunnel,
+  rawExchange,
   type SeededUser,
   seedUser,
   startGateway,
@@ -84,6 +85,8 @@ function receiveAll(socket: net.Socket): Promise<{ bytes: number; digest: string
 }
 
 const openDescriptors = () => readdirSync("/proc/self/fd").length;
+/** Node's TCP handles in this process (client, gateway and origin sockets alike). */
+const tcpHandles = () => process.getActiveResourcesInfo().filter((kind) => kind === "TCPSocketWrap").length;
 
 const closed = (socket: net.Socket) =>
   new Promise<void>((resolve) => (socket.destroyed ? resolve() : socket.once("close", () => resolve())));
@@ -124,7 +127,11 @@ describe.each([
     openTunnel(gateway.httpPort, basic(user.username, user.password), `127.0.0.1:${originPort()}`);
 
   beforeAll(async () => {
-    gateway = await startGateway(database, { splice, maxConnectionsPerIp: 2_000 });
+    gateway = await startGateway(database, {
+      splice,
+      maxConnectionsPerIp: 2_000,
+      egressAllow: ["127.0.0.0/8", "::1/128"],
+    });
     user = await seedUser(database, 1e12);
   });
   afterAll(async () => {
@@ -133,6 +140,7 @@ describe.each([
 
   it("uses the relay it was configured for (no descriptor of its own but its pipes and its epoll set)", async () => {
     const before = openDescriptors();
+    const handlesBefore = tcpHandles();
     const setsBefore = spliceAddon?.stats().sets ?? 0;
     behave = (socket) => {
       socket.on("data", () => socket.write("pong"));
@@ -152,6 +160,9 @@ describe.each([
     expect(openDescriptors() - before).toBe(
       spliced ? 4 + 2 * (stats.pipesInUse + stats.pipesPooled) + newSets : 4,
     );
+    // The test's client, the origin's socket and the gateway's client socket; spliced from its
+    // first byte, the tunnel's target side is the addon's descriptor, with no Node socket.
+    expect(tcpHandles() - handlesBefore).toBe(spliced ? 3 : 4);
     client.destroy();
     await eventually(async () => openDescriptors() === before + newSets, "descriptors back");
   });
@@ -348,6 +359,47 @@ describe.each([
     const billed =
       (await usageOf(database, user.userId)).reduce((sum, row) => sum + row.bytes, 0) - billedBefore;
     expect(billed).toBe(counted);
+  });
+
+  it("answers 502 when the target refuses the connection, and holds nothing after", async () => {
+    const closedPort = await new Promise<number>((resolve) => {
+      const probe = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = probe.address() as net.AddressInfo;
+        probe.close(() => resolve(port));
+      });
+    });
+    const before = openDescriptors();
+    const authority = `127.0.0.1:${closedPort}`;
+    const answer = await rawExchange(
+      gateway.httpPort,
+      `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nProxy-Authorization: ${basic(user.username, user.password)}\r\n\r\n`,
+    );
+    expect(answer.status).toBe(502);
+    expect(answer.headers["x-bytetoll-error"]).toBe("upstream_failed");
+    expect(answer.body).toContain(`connect ECONNREFUSED ${authority}`);
+    await eventually(async () => openDescriptors() <= before, "descriptors back");
+    if (spliceAddon) expect(spliceAddon.stats().relays).toBe(0);
+  });
+
+  it("reaches an IPv6 target", async (context) => {
+    const v6 = net.createServer((socket) => socket.once("data", () => socket.end("over IPv6")));
+    const listening = await new Promise<boolean>((resolve) => {
+      v6.once("error", () => resolve(false));
+      v6.listen(0, "::1", () => resolve(true));
+    });
+    if (!listening) context.skip("no IPv6 loopback here");
+    try {
+      const client = await openTunnel(
+        gateway.httpPort,
+        basic(user.username, user.password),
+        `[::1]:${(v6.address() as net.AddressInfo).port}`,
+      );
+      const received = receiveAll(client);
+      client.write("hello");
+      expect((await received).bytes).toBe("over IPv6".length);
+    } finally {
+      await new Promise((resolve) => v6.close(resolve));
+    }
   });
 
   it("leaves no descriptor behind after 400 tunnels opened and closed", { timeout: 120_000 }, async () => {

@@ -1,16 +1,10 @@
-import {
-  createCipheriv,
-  createDecipheriv,
-  createHash,
-  hkdfSync,
-  randomBytes,
-  timingSafeEqual,
-} from "node:crypto";
+import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
 
 /** SHA-256 hex of a high-entropy secret (link tokens, proxy passwords, API tokens). These are
  * random, never chosen by a person, so a fast hash is enough; lookups go by this hash. */
 export function hashSecret(secret: string): string {
-  return createHash("sha256").update(secret).digest("hex");
+  // The one-shot hash: no Hash object per call (the gateway hashes a password per connection).
+  return hash("sha256", secret, "hex");
 }
 
 /** Constant-time comparison of two hex hashes. */
