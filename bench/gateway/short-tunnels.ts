@@ -376,44 +376,22 @@ async function main(): Promise<void> {
     );
     for (const workload of WORKLOADS) {
       console.log(`\n${workload}`);
-      console.log(
-        line(
-          "  connections/s",
-          measured.map((s) => pick(workload, s, (r) => r.perSecond)),
-        ),
-      );
-      console.log(
-        line(
-          "  latency p50 (ms)",
-          measured.map((s) => pick(workload, s, (r) => r.p50)),
-          1,
-        ),
-      );
-      console.log(
-        line(
-          "  latency p99 (ms)",
-          measured.map((s) => pick(workload, s, (r) => r.p99)),
-          1,
-        ),
-      );
-      console.log(
-        line(
-          "  proxy CPU per 1,000 (ms)",
-          measured.map((s) => pick(workload, s, (r) => r.cpuMsPer1000)),
-        ),
-      );
-      console.log(
-        line(
-          "    of it in the kernel (ms)",
-          measured.map((s) => pick(workload, s, (r) => r.systemMsPer1000)),
-        ),
-      );
-      console.log(
-        line(
-          "  clients + site CPU per 1,000",
-          measured.map((s) => pick(workload, s, (r) => r.peersMsPer1000)),
-        ),
-      );
+      const rows: Array<[string, (r: RoundResult) => number | null, number]> = [
+        ["  connections/s", (r) => r.perSecond, 0],
+        ["  latency p50 (ms)", (r) => r.p50, 1],
+        ["  latency p99 (ms)", (r) => r.p99, 1],
+        ["  proxy CPU per 1,000 (ms)", (r) => r.cpuMsPer1000, 0],
+        ["    of it in the kernel (ms)", (r) => r.systemMsPer1000, 0],
+        ["  clients + site CPU per 1,000", (r) => r.peersMsPer1000, 0],
+      ];
+      for (const [label, of, digits] of rows)
+        console.log(
+          line(
+            label,
+            measured.map((s) => pick(workload, s, of)),
+            digits,
+          ),
+        );
     }
     const squidSubject = measured.find((s) => s.name === "squid");
     if (squidSubject) {

@@ -277,26 +277,41 @@ static void release(relay_t *relay) {
   napi_async_destroy(relay->env, relay->async_context);
 }
 
+/* Calls the JS function `fn` in `context`: an exception it throws is the process's uncaught
+ * exception, as from any other callback. Inside a handle scope. */
+static void call_back(napi_env env, napi_async_context context, napi_ref fn, size_t argc, napi_value *argv) {
+  napi_value function, recv, result;
+  napi_get_reference_value(env, fn, &function);
+  napi_get_global(env, &recv);
+  napi_status status = napi_make_callback(env, context, recv, function, argc, argv, &result);
+  if (status == napi_pending_exception) {
+    napi_value error;
+    napi_get_and_clear_last_exception(env, &error);
+    napi_fatal_exception(env, error);
+  }
+}
+
+/* The async context callbacks of a relay or a connect (`name`) run in. */
+static void async_context_named(napi_env env, const char *name, napi_async_context *context) {
+  napi_value resource, text;
+  napi_create_object(env, &resource);
+  napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &text);
+  napi_async_init(env, resource, text, context);
+}
+
 static void emit(relay_t *relay, int kind, int side, const char *code) {
   if (relay->released) return;
   napi_env env = relay->env;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
-  napi_value fn, recv, argv[3], result;
-  napi_get_reference_value(env, relay->on_event, &fn);
-  napi_get_global(env, &recv);
+  napi_value argv[3];
   napi_create_int32(env, kind, &argv[0]);
   napi_create_int32(env, side, &argv[1]);
   if (code)
     napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &argv[2]);
   else
     napi_get_undefined(env, &argv[2]);
-  napi_status status = napi_make_callback(env, relay->async_context, recv, fn, 3, argv, &result);
-  if (status == napi_pending_exception) {
-    napi_value error;
-    napi_get_and_clear_last_exception(env, &error);
-    napi_fatal_exception(env, error);
-  }
+  call_back(env, relay->async_context, relay->on_event, 3, argv);
   napi_close_handle_scope(env, scope);
 }
 
@@ -512,9 +527,7 @@ static void on_connected(dial_t *dial) {
   napi_env env = dial->env;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
-  napi_value fn, recv, argv[2], result;
-  napi_get_reference_value(env, dial->on_connected, &fn);
-  napi_get_global(env, &recv);
+  napi_value argv[2];
   if (error)
     napi_create_string_utf8(env, errno_code(error), NAPI_AUTO_LENGTH, &argv[0]);
   else
@@ -525,12 +538,7 @@ static void on_connected(dial_t *dial) {
   dial->pending = 0;
   epoll_ctl(dial->watcher->epfd, EPOLL_CTL_DEL, dial->fd, NULL);
   if (error) close(dial->fd);
-  napi_status status = napi_make_callback(env, context, recv, fn, 2, argv, &result);
-  if (status == napi_pending_exception) {
-    napi_value exception;
-    napi_get_and_clear_last_exception(env, &exception);
-    napi_fatal_exception(env, exception);
-  }
+  call_back(env, context, dial->on_connected, 2, argv);
   napi_close_handle_scope(env, scope);
   count_active(dial->watcher, -1);
   napi_delete_reference(env, dial->on_connected);
@@ -648,14 +656,19 @@ static void finalize_relay(napi_env env, void *data, void *hint) {
   free_when_done(relay);
 }
 
-static napi_value start(napi_env env, napi_callback_info info) {
-  size_t argc = 6;
-  napi_value argv[6];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 6) {
-    napi_throw_type_error(env, NULL, "splice: start needs 6 arguments");
-    return NULL;
+/* Reads `count` arguments into argv; 0 after throwing when fewer came. */
+static int arguments_of(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *what) {
+  size_t argc = count;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < count) {
+    napi_throw_type_error(env, NULL, what);
+    return 0;
   }
+  return 1;
+}
+
+static napi_value start(napi_env env, napi_callback_info info) {
+  napi_value argv[6];
+  if (!arguments_of(env, info, 6, argv, "splice: start needs 6 arguments")) return NULL;
   int32_t client_fd, target_fd;
   CHECK(napi_get_value_int32(env, argv[0], &client_fd));
   CHECK(napi_get_value_int32(env, argv[1], &target_fd));
@@ -703,10 +716,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
   count_active(relay->watcher, 1);
   napi_create_reference(env, argv[5], 1, &relay->on_event);
   napi_create_reference(env, argv[4], 1, &relay->counts_ref);
-  napi_value resource, name;
-  napi_create_object(env, &resource);
-  napi_create_string_utf8(env, "ByteTollSplice", NAPI_AUTO_LENGTH, &name);
-  napi_async_init(env, resource, name, &relay->async_context);
+  async_context_named(env, "ByteTollSplice", &relay->async_context);
 
   napi_value handle;
   napi_create_external(env, relay, finalize_relay, NULL, &handle);
@@ -715,26 +725,31 @@ static napi_value start(napi_env env, napi_callback_info info) {
   return handle;
 }
 
-static napi_value stop(napi_env env, napi_callback_info info) {
+/* The one argument of stop() and cancel(): what start() or connect() returned; NULL after
+ * throwing. */
+static void *external_argument(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  void *data;
-  CHECK(napi_get_value_external(env, argv[0], &data));
-  relay_t *relay = data;
+  void *data = NULL;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_value_external(env, argv[0], &data) != napi_ok) {
+    napi_throw_type_error(env, NULL, "splice: expected what start() or connect() returned");
+    return NULL;
+  }
+  return data;
+}
+
+static napi_value stop(napi_env env, napi_callback_info info) {
+  relay_t *relay = external_argument(env, info);
+  if (!relay) return NULL;
   shut(relay);
   release(relay);
   return NULL;
 }
 
 static napi_value connect_to(napi_env env, napi_callback_info info) {
-  size_t argc = 3;
   napi_value argv[3];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  if (argc < 3) {
-    napi_throw_type_error(env, NULL, "splice: connect needs 3 arguments");
-    return NULL;
-  }
+  if (!arguments_of(env, info, 3, argv, "splice: connect needs 3 arguments")) return NULL;
   char address[64];
   size_t address_length;
   int32_t port;
@@ -791,22 +806,14 @@ static napi_value connect_to(napi_env env, napi_callback_info info) {
   epoll_ctl(watcher->epfd, EPOLL_CTL_ADD, fd, &e);
   count_active(watcher, 1);
   napi_create_reference(env, argv[2], 1, &dial->on_connected);
-  napi_value resource, name;
-  napi_create_object(env, &resource);
-  napi_create_string_utf8(env, "ByteTollConnect", NAPI_AUTO_LENGTH, &name);
-  napi_async_init(env, resource, name, &dial->async_context);
+  async_context_named(env, "ByteTollConnect", &dial->async_context);
   CHECK(napi_create_external(env, dial, finalize_dial, NULL, &result));
   return result;
 }
 
 static napi_value cancel(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
-  napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
-  void *data;
-  CHECK(napi_get_value_external(env, argv[0], &data));
-  dial_t *dial = data;
-  if (dial->pending) {
+  dial_t *dial = external_argument(env, info);
+  if (dial && dial->pending) {
     end_dial(dial);
     close(dial->fd);
   }
@@ -814,9 +821,8 @@ static napi_value cancel(napi_env env, napi_callback_info info) {
 }
 
 static napi_value close_descriptor(napi_env env, napi_callback_info info) {
-  size_t argc = 1;
   napi_value argv[1];
-  CHECK(napi_get_cb_info(env, info, &argc, argv, NULL, NULL));
+  if (!arguments_of(env, info, 1, argv, "splice: closeDescriptor needs a descriptor")) return NULL;
   int32_t fd;
   CHECK(napi_get_value_int32(env, argv[0], &fd));
   if (fd >= 0) close(fd);
