@@ -80,6 +80,7 @@ export class NativeTarget extends EventEmitter {
   readonly writableEnded = false;
   readonly timeout = 0;
   private stopRelay: (() => void) | null = null;
+  private relaying = false;
 
   constructor(
     private readonly addon: SpliceAddon,
@@ -100,14 +101,24 @@ export class NativeTarget extends EventEmitter {
     return this.counts[SpliceCount.writtenTarget] as number;
   }
 
-  /** The relay shuts the target down for writing when the client's side finished. */
+  /** While the relay runs, it shuts the target down for writing when the client's side
+   * finished. Once the relay stopped (the client socket was closed: a revoked credential, a
+   * shutdown), nothing can read or write this descriptor again: it is closed at once, which
+   * tells the target (a Node socket would send its FIN and wait out the linger). */
   end(): this {
+    if (!this.relaying) this.destroy();
     return this;
   }
 
   /** Relayed by `stop` from now on (called once, when its relay starts). */
   relayedBy(stop: () => void): void {
     this.stopRelay = stop;
+    this.relaying = true;
+  }
+
+  /** The relay ended or was stopped. */
+  relayEnded(): void {
+    this.relaying = false;
   }
 
   /** Stops its relay, closes the descriptor; `error` (when given) and `close` follow. */
@@ -217,6 +228,7 @@ export function spliceNatively(
   const stop = () => {
     if (!running) return;
     running = false;
+    native?.relayEnded();
     if (relay) addon.stop(relay);
     tunnel.onProgress();
   };
@@ -235,6 +247,7 @@ export function spliceNatively(
         tunnel.onHalfClosed(side);
       } else {
         running = false;
+        native?.relayEnded();
         tunnel.onProgress();
         if (kind === SpliceEvent.done) {
           clientSocket.destroy();

@@ -1,6 +1,7 @@
 import { createCipheriv, createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import net from "node:net";
+import { hashSecret } from "@bytetoll/db";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { spliceAddon, unavailableBecause, usableAddon } from "@bytetoll/splice";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -359,6 +360,37 @@ describe.each([
     const billed =
       (await usageOf(database, user.userId)).reduce((sum, row) => sum + row.bytes, 0) - billedBefore;
     expect(billed).toBe(counted);
+  });
+
+  it("lets the target go at once when the gateway closes the client (its credential changed)", async () => {
+    const holder = await seedUser(database, 1e9);
+    let originEnded = false;
+    let originSocket: net.Socket | null = null;
+    behave = (socket) => {
+      originSocket = socket;
+      socket.on("data", () => socket.write("pong"));
+      socket.once("end", () => {
+        originEnded = true;
+      });
+    };
+    const client = await openTunnel(
+      gateway.httpPort,
+      basic(holder.username, holder.password),
+      `127.0.0.1:${originPort()}`,
+    );
+    client.on("error", () => {});
+    client.write("ping");
+    await new Promise((resolve) => client.once("data", resolve));
+    await database.query("UPDATE proxy_credentials SET password_hash = $1 WHERE username = $2", [
+      hashSecret("rotated"),
+      holder.username,
+    ]);
+    await closed(client);
+    // Well within the 10 s a tunnel may linger once one side is gone.
+    const closedAt = Date.now();
+    await eventually(async () => originEnded, "the origin to hear the tunnel end");
+    expect(Date.now() - closedAt).toBeLessThan(2_000);
+    (originSocket as net.Socket | null)?.destroy();
   });
 
   it("answers 502 when the target refuses the connection, and holds nothing after", async () => {
