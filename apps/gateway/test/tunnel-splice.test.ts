@@ -1,3 +1,4 @@
+import { spawn } from "node:child_process";
 import { createCipheriv, createHash } from "node:crypto";
 import { readdirSync } from "node:fs";
 import net from "node:net";
@@ -411,6 +412,42 @@ describe.each([
     expect(answer.body).toContain(`connect ECONNREFUSED ${authority}`);
     await eventually(async () => openDescriptors() <= before, "descriptors back");
     if (spliceAddon) expect(spliceAddon.stats().relays).toBe(0);
+  });
+
+  it("gives up a dial the target never answers after 10 s, closing what it opened", {
+    timeout: 30_000,
+  }, async (context) => {
+    if (splice === "off") context.skip("Node's own connect timeout, unchanged");
+    // A listener whose accept queue (backlog 0: one connection) is full drops every further SYN.
+    const silent = spawn("/usr/bin/python3", [
+      "-c",
+      "import socket,sys,time\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(60)",
+    ]);
+    try {
+      const port = await new Promise<number>((resolve) =>
+        silent.stdout.once("data", (data: Buffer) => resolve(Number(data.toString().trim()))),
+      );
+      const filler = net.connect(port, "127.0.0.1");
+      filler.on("error", () => {});
+      await new Promise((resolve) => filler.once("connect", resolve));
+      const before = openDescriptors();
+      const setsBefore = spliceAddon?.stats().sets ?? 0;
+      const authority = `127.0.0.1:${port}`;
+      const startedAt = Date.now();
+      const answer = await rawExchange(
+        gateway.httpPort,
+        `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\nProxy-Authorization: ${basic(user.username, user.password)}\r\n\r\n`,
+      );
+      expect(answer.status).toBe(502);
+      expect(answer.body).toContain(`connect to ${authority} timed out`);
+      expect(Date.now() - startedAt).toBeGreaterThanOrEqual(9_500);
+      // The relays' epoll set, if this dial made this process's first (it is kept for the next).
+      const newSets = (spliceAddon?.stats().sets ?? 0) - setsBefore;
+      await eventually(async () => openDescriptors() <= before + newSets, "descriptors back");
+      filler.destroy();
+    } finally {
+      silent.kill();
+    }
   });
 
   it("reaches an IPv6 target", async (context) => {
