@@ -28,7 +28,11 @@ afterAll(async () => {
 });
 
 describe("auto top-up with two instances", () => {
-  it("makes exactly one top-up per fall below the threshold, however many instances judge it", async () => {
+  // Each wait below gives up after 20 s naming its step and what it last read: the test's own
+  // limit is above that, so a step that hangs says which one it is.
+  it("makes exactly one top-up per fall below the threshold, however many instances judge it", {
+    timeout: 90_000,
+  }, async () => {
     const bob = await customer(first.app, "two-instances@example.com");
     await saveSandboxCard(second.app, bob);
     const on = { enabled: true, threshold_gb: 1, amount_usd: 3, monthly_cap_usd: 100 };
