@@ -154,10 +154,18 @@ export function createAutoTopupRepository(database: Database) {
      * Moves the crossing flag to match the balance, under the row lock: set (this caller handles
      * the crossing) when auto top-up is on with a card, the flag is clear and the balance is below
      * the threshold; cleared (armed) once the balance is at or above it. Concurrent callers queue
-     * on the row and re-check, so of all instances exactly one sees the flag set. Returns the
-     * row when this call set it, null otherwise.
+     * on the row, so of all instances exactly one sees the flag set. Returns the row when this
+     * call set it, null otherwise.
+     *
+     * The row is locked by a statement of its own first, so the UPDATE reads the balance in a
+     * snapshot taken once it holds the lock. Queued on the lock inside the UPDATE instead,
+     * PostgreSQL re-checks the newest flag against the balance as the UPDATE first read it: a
+     * caller that read the drop below the threshold, then waited while another claimed the
+     * crossing and its top-up was paid and re-armed the flag, saw the flag clear and the old
+     * balance, and charged the card a second time.
      */
     async claimCrossing(tx: Tx, userId: string): Promise<AutoTopupRow | null> {
+      await tx.execute(sql`SELECT 1 FROM auto_topups WHERE user_id = ${userId} FOR UPDATE`);
       const { rows } = await tx.execute<{ user_id: string; crossed: boolean }>(sql`
         UPDATE auto_topups a
            SET crossed_at = CASE WHEN a.crossed_at IS NULL THEN now() END, updated_at = now()
