@@ -7,7 +7,6 @@ import {
   SpliceCount,
   type SpliceDial,
   SpliceEvent,
-  type SpliceRelay,
   spliceAddon,
   unavailableBecause,
 } from "@bytetoll/splice";
@@ -78,9 +77,8 @@ export class NativeTarget extends EventEmitter {
   destroyed = false;
   /** Writing is ended by the relay (its shutdown on the client's FIN), never from JavaScript. */
   readonly writableEnded = false;
-  readonly timeout = 0;
+  /** Stops the relay while it runs; null before it starts and once it ended. */
   private stopRelay: (() => void) | null = null;
-  private relaying = false;
 
   constructor(
     private readonly addon: SpliceAddon,
@@ -106,19 +104,18 @@ export class NativeTarget extends EventEmitter {
    * shutdown), nothing can read or write this descriptor again: it is closed at once, which
    * tells the target (a Node socket would send its FIN and wait out the linger). */
   end(): this {
-    if (!this.relaying) this.destroy();
+    if (!this.stopRelay) this.destroy();
     return this;
   }
 
   /** Relayed by `stop` from now on (called once, when its relay starts). */
   relayedBy(stop: () => void): void {
     this.stopRelay = stop;
-    this.relaying = true;
   }
 
   /** The relay ended or was stopped. */
   relayEnded(): void {
-    this.relaying = false;
+    this.stopRelay = null;
   }
 
   /** Stops its relay, closes the descriptor; `error` (when given) and `close` follow. */
@@ -211,28 +208,18 @@ export function spliceNatively(
   const toTarget = Buffer.concat([...clientBuffered, ...takeOver(clientSocket)]);
   const fromTarget = native ? [] : [...(targetReader?.detach() ?? []), ...takeOver(target as net.Socket)];
   const toClient = Buffer.concat(answer ? [answer, ...fromTarget] : fromTarget);
-  const targetSide = native ?? countedByRelay(target as net.Socket);
-  const counts = native ? native.counts : (targetSide as CountedSocket).counts;
+  const counts = native ? native.counts : countedByRelay(target as net.Socket);
+  const targetSocket = native ?? (target as net.Socket);
 
   const addon = spliceAddon;
   let running = true;
-  /** Node never sees the relay's bytes: an inactivity timeout set on either socket (a pooled
+  /** Node never sees the relay's bytes: an inactivity timeout set on a Node socket (a pooled
    * target's, for a 101 switch) is restarted when bytes move, as their reads would have. */
+  const timed = native ? [clientSocket] : [clientSocket, target as net.Socket];
   const active = () => {
-    if (clientSocket.timeout) clientSocket.setTimeout(clientSocket.timeout);
-    if (!native && (target as net.Socket).timeout)
-      (target as net.Socket).setTimeout((target as net.Socket).timeout as number);
+    for (const socket of timed) if (socket.timeout) socket.setTimeout(socket.timeout);
   };
-  const sideSocket = native ?? (target as net.Socket);
-  let relay: SpliceRelay | null = null;
-  const stop = () => {
-    if (!running) return;
-    running = false;
-    native?.relayEnded();
-    if (relay) addon.stop(relay);
-    tunnel.onProgress();
-  };
-  relay = addon.start(
+  const relay = addon.start(
     clientFd,
     targetFd,
     toTarget,
@@ -243,7 +230,7 @@ export function spliceNatively(
         tunnel.onProgress();
         active();
       } else if (kind === SpliceEvent.halfClosed) {
-        sideSocket.emit(SPLICE_HALF_CLOSED, side === 0 ? "client" : "target");
+        targetSocket.emit(SPLICE_HALF_CLOSED, side === 0 ? "client" : "target");
         tunnel.onHalfClosed(side);
       } else {
         running = false;
@@ -251,32 +238,36 @@ export function spliceNatively(
         tunnel.onProgress();
         if (kind === SpliceEvent.done) {
           clientSocket.destroy();
-          sideSocket.destroy();
+          targetSocket.destroy();
           return;
         }
         const error = Object.assign(new Error(`${code} on a spliced tunnel`), { code });
         if (side === 0) {
           clientSocket.destroy(error);
-          sideSocket.destroy();
+          targetSocket.destroy();
         } else {
-          sideSocket.destroy(error);
+          targetSocket.destroy(error);
           clientSocket.destroy();
         }
       }
     },
   );
+  const stop = () => {
+    if (!running) return;
+    running = false;
+    native?.relayEnded();
+    addon.stop(relay);
+    tunnel.onProgress();
+  };
   if (native) native.relayedBy(stop);
   else stopOnDestroy(target as net.Socket, stop);
   stopOnDestroy(clientSocket, stop);
   return true;
 }
 
-interface CountedSocket {
-  counts: Float64Array;
-}
-
-/** A Node target socket's counters from now on include what the relay moves. */
-function countedByRelay(socket: net.Socket): CountedSocket {
+/** A Node target socket's counters from now on include what the relay moves (the counts the
+ * relay keeps, returned). */
+function countedByRelay(socket: net.Socket): Float64Array {
   const counts = new Float64Array(4);
   const readBefore = socket.bytesRead;
   const writtenBefore = socket.bytesWritten;
@@ -286,7 +277,7 @@ function countedByRelay(socket: net.Socket): CountedSocket {
   Object.defineProperty(socket, "bytesWritten", {
     get: () => writtenBefore + (counts[SpliceCount.writtenTarget] as number),
   });
-  return { counts };
+  return counts;
 }
 
 /** `destroy()` of a relayed Node socket, from anywhere, stops the relay first. */

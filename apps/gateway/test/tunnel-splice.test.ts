@@ -421,7 +421,7 @@ describe.each([
     // A listener whose accept queue (backlog 0: one connection) is full drops every further SYN.
     const silent = spawn("/usr/bin/python3", [
       "-c",
-      "import socket,sys,time\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\ntime.sleep(60)",
+      "import signal,socket\ns=socket.socket()\ns.bind(('127.0.0.1',0))\ns.listen(0)\nprint(s.getsockname()[1],flush=True)\nsignal.pause()",
     ]);
     try {
       const port = await new Promise<number>((resolve) =>
