@@ -189,4 +189,21 @@ describe("the ByteToll MCP server", () => {
     expect(down.text).toContain("Check BYTETOLL_URL");
     expect((await unreachable.listTools()).tools.length).toBeGreaterThan(0);
   });
+
+  it("works with a scoped API token: what its scopes allow answers, the rest names the scope missing", async () => {
+    const created = await fetch(`${install.url}/api-tokens`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${apiToken}`, "content-type": "application/json" },
+      body: JSON.stringify({ name: "assistant", scopes: ["usage:read", "account:read"] }),
+    });
+    expect(created.status, await created.clone().text()).toBe(200);
+    const { data } = (await created.json()) as { data: { token: string } };
+    const scoped = await connect({ apiToken: data.token });
+    expect((await call(scoped, "get_balance")).json()).toMatchObject({ balance_bytes: expect.any(Number) });
+    expect((await call(scoped, "get_usage", { group_by: "day", days: "7" })).json()).toHaveLength(7);
+    const refused = await call(scoped, "create_crypto_order", { amount: 9, network_type: "polygon" });
+    expect(refused.isError).toBe(true);
+    expect(refused.text).toContain("orders:write");
+    expect(refused.text).toContain("403");
+  });
 });

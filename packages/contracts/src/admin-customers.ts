@@ -5,14 +5,6 @@ import { SUBUSER_LIMIT_PERIODS } from "./subusers.ts";
 /** The console's customers: GET /admin/customers (search by e-mail substring, `page`, `per_page`),
  * GET /admin/customers/{id}, and the actions on one customer. Every action writes an audit row. */
 
-/** How every answer to a disabled account begins: the dashboard recognises it by this and shows
- * its full-page notice instead of the page. */
-export const ACCOUNT_DISABLED = "This account is disabled.";
-
-/** The whole answer: it names whom to write to, since the account itself can no longer do anything. */
-export const accountDisabledMessage = (contact: string) =>
-  `${ACCOUNT_DISABLED} Contact support at ${contact}`;
-
 /** An account in the customers list: its balance, and whether an operator disabled it. */
 export const adminCustomer = adminAccount.extend({ disabled_at: z.string().nullable() });
 export type AdminCustomer = z.infer<typeof adminCustomer>;

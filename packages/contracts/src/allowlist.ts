@@ -9,8 +9,21 @@ export const ALLOWLIST_WIDEST_IPV6 = 48;
 
 /** GET /settings/allowlist: addresses (`203.0.113.7`, `2001:db8::1`) and ranges
  * (`203.0.113.0/24`) from which a connection without credentials is admitted as this account. */
+/** An entry that does not take effect yet: it waits to be proven from an address it holds, by
+ * fetching `proof_url` from there before `expires_at` (null once the link has expired: saving the
+ * list again gives a new one). */
+export const allowlistPendingSchema = z.object({
+  ip: z.string(),
+  proof_url: z.string().nullable(),
+  expires_at: z.string().nullable(),
+});
+export type AllowlistPending = z.infer<typeof allowlistPendingSchema>;
+
 export const allowlistSchema = z.object({
+  /** The whole list, proven and pending entries alike, as POST takes it. */
   ips: z.array(z.string()),
+  /** The entries of `ips` that are not proven yet. */
+  pending: z.array(allowlistPendingSchema),
   /** The address this request came from, as the server sees it: one click adds it. */
   your_ip: z.string(),
 });
@@ -30,3 +43,9 @@ export const allowlistRequestSchema = z.object({
     .max(ALLOWLIST_MAX_ENTRIES, `At most ${ALLOWLIST_MAX_ENTRIES} addresses or ranges`),
 });
 export type AllowlistRequest = z.infer<typeof allowlistRequestSchema>;
+
+/** GET /allowlist/proof/{token}: a one-time proof link (128 random bits, base64url). */
+export const allowlistProofParams = z.object({ token: z.string().max(64) });
+/** GET /allowlist/proof/{token}: the entry the link proved. */
+export const allowlistProofResponse = successEnvelope(z.object({ ip: z.string() }));
+export type AllowlistProofResponse = z.infer<typeof allowlistProofResponse>;

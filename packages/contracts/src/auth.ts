@@ -2,6 +2,7 @@ import { z } from "zod";
 import { isValidEmail, normalizeEmail } from "./email.ts";
 import { successEnvelope } from "./envelope.ts";
 import { MAX_ORDER_USD } from "./order-constants.ts";
+import { twoFactorChallengeSchema } from "./second-factor.ts";
 
 /** The e-mail as the server keys accounts by it: trimmed, lower-cased, without a trailing dot
  * after the domain (one account per address however it is typed). */
@@ -76,15 +77,19 @@ export type MagicVerifyRequest = z.infer<typeof magicVerifyRequestSchema>;
 
 /** `token` is the app JWT to send as `Authorization: Bearer`; `exp` its expiry in epoch seconds;
  * `order_id` the pending order made from the login request's purchaseAmount (null without one). */
-export const magicVerifyResponse = successEnvelope(
-  z.object({
-    token: z.string(),
-    exp: z.number().int(),
-    email: z.string(),
-    id: z.string(),
-    order_id: z.string().nullable(),
-  }),
-);
+export const signedInSchema = z.object({
+  token: z.string(),
+  exp: z.number().int(),
+  email: z.string(),
+  id: z.string(),
+  order_id: z.string().nullable(),
+});
+export type SignedIn = z.infer<typeof signedInSchema>;
+/** POST /auth/2fa/verify answers the same once the factor is right. */
+export const signedInResponse = successEnvelope(signedInSchema);
+
+/** The token, or — when the account has a second factor — the challenge to trade for it. */
+export const magicVerifyResponse = successEnvelope(z.union([signedInSchema, twoFactorChallengeSchema]));
 export type MagicVerifyResponse = z.infer<typeof magicVerifyResponse>;
 
 /** `is_operator`: the e-mail is in ADMIN_EMAILS, so the dashboard links the operator's console
@@ -94,6 +99,11 @@ export const sessionUserSchema = z.object({
   email: z.string(),
   refund_address: z.string().nullable(),
   is_operator: z.boolean(),
+  /** An authenticator app or a passkey is on. */
+  second_factor: z.boolean(),
+  /** An operator without a second factor while ADMIN_2FA=required: the console and the admin API
+   * refuse them until they add one. */
+  operator_factor_missing: z.boolean(),
 });
 export type SessionUser = z.infer<typeof sessionUserSchema>;
 export const sessionResponse = successEnvelope(sessionUserSchema);

@@ -1,7 +1,12 @@
 import { z } from "zod";
 
 /** Every error the API returns: a 4xx with a message a person can read. */
-export const errorResponse = z.object({ success: z.literal(false), message: z.string() });
+/** `code` says why for refusals a client acts on (insufficient_role, insufficient_scope). */
+export const errorResponse = z.object({
+  success: z.literal(false),
+  message: z.string(),
+  code: z.string().optional(),
+});
 export type ErrorResponse = z.infer<typeof errorResponse>;
 
 /** docs/product.md#formats-and-limits: GB values are bytes / 1e9, rounded to 2 decimals. */

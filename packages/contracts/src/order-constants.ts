@@ -27,7 +27,7 @@ export const PAYMENT_TOKENS = {
   polygon: "USDC (Matic)",
   base: "USDC (Base)",
   ethereum: "USDC (Ethereum)",
-  card: "USDC (Card Payment)",
+  card: "Card",
 } as const;
 
 /** One order's USD bounds: a deal's order (a $1 deposit) may be as small as MIN_ORDER_USD. */

@@ -60,7 +60,8 @@ export function countryCodeProblem(code: string): string | null {
   return COUNTRY_CODES.has(code.toUpperCase()) ? null : `Bad country code '${code}'`;
 }
 
-function sessionMinutesProblem(text: string): string | null {
+/** Why a session lifetime is refused (the gateway's own 407 message), or null when it is good. */
+export function sessionMinutesProblem(text: string): string | null {
   const minutes = /^\d{1,4}$/.test(text) ? Number(text) : Number.NaN;
   return minutes >= SESSION_MINUTES_MIN && minutes <= SESSION_MINUTES_MAX
     ? null

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { allowedDomainsSchema } from "./destination-rules.ts";
 import { successEnvelope } from "./envelope.ts";
 
 /** How a sub-user's limit restarts: each UTC day, each week on Monday 00:00 UTC, each month on
@@ -8,7 +9,8 @@ export type SubuserLimitPeriod = (typeof SUBUSER_LIMIT_PERIODS)[number];
 /** Sub-users one account may hold. */
 export const MAX_SUBUSERS = 1000;
 export const SUBUSER_LABEL_MAX = 64;
-export const SUBUSER_LIMIT_GB_MIN = 0.01;
+/** The smallest limit: 1 MB. */
+export const SUBUSER_LIMIT_GB_MIN = 0.001;
 /** A limit larger than this (1 PB) is no limit at all; keeps byte counts far inside 2^53. */
 export const SUBUSER_LIMIT_GB_MAX = 1_000_000;
 
@@ -21,8 +23,8 @@ const label = z
   .refine((value) => !/\p{Cc}/u.test(value), "label must not contain control characters");
 
 const limitGb = z
-  .number({ error: `limit_gb must be a number of GB (at least ${SUBUSER_LIMIT_GB_MIN}) or null` })
-  .min(SUBUSER_LIMIT_GB_MIN, `limit_gb must be at least ${SUBUSER_LIMIT_GB_MIN} (or null for no limit)`)
+  .number({ error: `limit_gb must be a number of GB (at least ${SUBUSER_LIMIT_GB_MIN}, 1 MB) or null` })
+  .min(SUBUSER_LIMIT_GB_MIN, `limit_gb must be at least ${SUBUSER_LIMIT_GB_MIN} (1 MB), or null for no limit`)
   .max(SUBUSER_LIMIT_GB_MAX, `limit_gb must be at most ${SUBUSER_LIMIT_GB_MAX}`)
   .nullable();
 
@@ -48,6 +50,8 @@ export const updateSubuserSchema = z
       limit_gb: limitGb.optional(),
       limit_period: limitPeriod.optional(),
       enabled: z.boolean({ error: "enabled must be true or false" }).optional(),
+      /** The only sites the sub-user may reach ("example.com", "*.shop.example"); null: any. */
+      allowed_domains: allowedDomainsSchema.optional(),
     },
     {
       error: (issue) =>
@@ -56,7 +60,7 @@ export const updateSubuserSchema = z
   )
   .refine(
     (body) => Object.keys(body).length > 0,
-    "Nothing to change: send label, limit_gb, limit_period or enabled",
+    "Nothing to change: send label, limit_gb, limit_period, enabled or allowed_domains",
   );
 export type UpdateSubuser = z.infer<typeof updateSubuserSchema>;
 
@@ -78,6 +82,8 @@ export const subuserSchema = z.object({
   /** When the current period began (YYYY-MM-DD, UTC); 1970-01-01 for "total". */
   period_start: z.string(),
   enabled: z.boolean(),
+  /** The only sites it may reach: exact names, or "*.suffix" for every name below; null: any. */
+  allowed_domains: z.array(z.string()).nullable(),
   created_at: z.string(),
 });
 export type Subuser = z.infer<typeof subuserSchema>;

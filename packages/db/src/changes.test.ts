@@ -20,10 +20,8 @@ afterAll(async () => {
   await database.close();
 });
 
-async function eventually(check: () => boolean) {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  return check();
-}
+/** How long a notification may take to arrive, and how often to look. */
+const DELIVERY = { timeout: 2_000, interval: 10 };
 
 async function newUser(email: string): Promise<string> {
   const [row] = await database.query<{ id: string }>("INSERT INTO users (email) VALUES ($1) RETURNING id", [
@@ -59,7 +57,7 @@ describe("the change feed", () => {
       [userId],
     );
     const expected = [`user:${userId}`, `session:${userId}`, "api_token:hash-1", `orders:${userId}`];
-    expect(await eventually(() => expected.every((payload) => received.includes(payload)))).toBe(true);
+    await expect.poll(() => expected.every((payload) => received.includes(payload)), DELIVERY).toBe(true);
   });
 
   it("says nothing for a write that is rolled back or changes no watched column", async () => {
@@ -75,7 +73,7 @@ describe("the change feed", () => {
     await database.query("UPDATE users SET refund_address = 'x' WHERE id = $1", [userId]);
     // A write that does notify, afterwards: once it arrives, the earlier ones would have too.
     await applyLedgerEntry(database.db, { userId, kind: "bonus", reference: "quiet-1", deltaBytes: 1 });
-    expect(await eventually(() => received.length > 0)).toBe(true);
+    await expect.poll(() => received.length > 0, DELIVERY).toBe(true);
     expect(received).toEqual([`user:${userId}`]);
   });
 
@@ -86,12 +84,12 @@ describe("the change feed", () => {
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
           WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
       );
-      expect(await eventually(() => liveness.length >= 3)).toBe(true);
+      await expect.poll(() => liveness.length >= 3, DELIVERY).toBe(true);
       expect(liveness.slice(0, 3)).toEqual([true, false, true]);
       const userId = await newUser("again@example.com");
       received.length = 0;
       await applyLedgerEntry(database.db, { userId, kind: "bonus", reference: "again-1", deltaBytes: 1 });
-      expect(await eventually(() => received.includes(`user:${userId}`))).toBe(true);
+      await expect.poll(() => received.includes(`user:${userId}`), DELIVERY).toBe(true);
     },
   );
 });

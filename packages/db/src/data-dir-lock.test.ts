@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { DataDirInUseError, openDatabase } from "./client.ts";
 
 const parent = mkdtempSync(path.join(tmpdir(), "bytetoll-data-dir-lock-"));
@@ -46,10 +46,13 @@ async function ready(process: Holder): Promise<void> {
   void process.exited.then((code) => {
     exitCode = code;
   });
-  while (!process.output().includes("ready")) {
-    if (exitCode !== undefined) throw new Error(`exited (${exitCode}) before ready:\n${process.output()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await vi.waitUntil(
+    () => {
+      if (exitCode !== undefined) throw new Error(`exited (${exitCode}) before ready:\n${process.output()}`);
+      return process.output().includes("ready");
+    },
+    { timeout: 30_000, interval: 50 },
+  );
 }
 
 async function emails(dataDir: string): Promise<string[]> {

@@ -4,3 +4,4 @@ export * from "./client.ts";
 export * from "./ledger.ts";
 export * as schema from "./schema.ts";
 export * from "./secrets.ts";
+export * from "./upstream-key.ts";

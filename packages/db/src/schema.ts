@@ -5,7 +5,12 @@
  */
 export * from "./schema/accounts.ts";
 export * from "./schema/deals.ts";
+export * from "./schema/destinations.ts";
+export * from "./schema/jobs.ts";
 export * from "./schema/network.ts";
 export * from "./schema/operations.ts";
 export * from "./schema/orders.ts";
+export * from "./schema/second-factor.ts";
+export * from "./schema/team.ts";
+export * from "./schema/upstreams.ts";
 export * from "./schema/usage.ts";

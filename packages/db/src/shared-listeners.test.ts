@@ -10,10 +10,8 @@ afterAll(async () => {
   await database.close();
 });
 
-async function eventually(check: () => boolean) {
-  for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 10));
-  return check();
-}
+/** How long a notification may take to arrive, and how often to look. */
+const DELIVERY = { timeout: 2_000, interval: 10 };
 
 /** Backends of this test's database that sit in LISTEN (PostgreSQL only). */
 async function listeningBackends(): Promise<number> {
@@ -38,11 +36,13 @@ describe("listeners of one channel in one process", () => {
     );
     expect(live).toEqual([[true], [true], [true]]);
     await database.query("SELECT pg_notify($1, 'user:shared-1')", [CHANGES_CHANNEL]);
-    expect(await eventually(() => heard.every((list) => list.includes("user:shared-1")))).toBe(true);
+    await expect.poll(() => heard.every((list) => list.includes("user:shared-1")), DELIVERY).toBe(true);
 
     await stops[0]?.();
     await database.query("SELECT pg_notify($1, 'user:shared-2')", [CHANGES_CHANNEL]);
-    expect(await eventually(() => heard.slice(1).every((list) => list.includes("user:shared-2")))).toBe(true);
+    await expect
+      .poll(() => heard.slice(1).every((list) => list.includes("user:shared-2")), DELIVERY)
+      .toBe(true);
     expect(heard[0]).not.toContain("user:shared-2");
     await Promise.all(stops.slice(1).map((stop) => stop()));
   });
@@ -55,11 +55,6 @@ describe("listeners of one channel in one process", () => {
     await stops[1]?.();
     expect(await listeningBackends()).toBe(1);
     await stops[2]?.();
-    let left = await listeningBackends();
-    for (let i = 0; i < 100 && left > 0; i++) {
-      await new Promise((r) => setTimeout(r, 20));
-      left = await listeningBackends();
-    }
-    expect(left).toBe(0);
+    await expect.poll(listeningBackends, { timeout: 2_000, interval: 20 }).toBe(0);
   });
 });

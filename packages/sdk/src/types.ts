@@ -221,6 +221,7 @@ export type Subuser = {
   used_bytes: number;
   period_start: string;
   enabled: boolean;
+  allowed_domains: string[] | null;
   created_at: string;
 };
 
@@ -235,6 +236,7 @@ export type UpdateSubuser = {
   limit_gb?: number | null | undefined;
   limit_period?: "day" | "total" | "week" | "month" | undefined;
   enabled?: boolean | undefined;
+  allowed_domains?: string[] | null | undefined;
 };
 
 export type AutoTopupSettings = {

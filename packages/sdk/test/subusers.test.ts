@@ -1,5 +1,5 @@
 import { ProxyAgent, fetch as undiciFetch } from "undici";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   ORIGIN_BODY,
   type RunningInstall,
@@ -29,15 +29,14 @@ describe("sub-users through the SDK", () => {
     const response = await undiciFetch(install.originUrl, { dispatcher: new ProxyAgent(proxy) });
     expect(await response.text()).toBe(ORIGIN_BODY);
 
-    let rows = await sdk.usage({ group_by: "subuser", days: 1 });
-    for (
-      let i = 0;
-      i < 100 && !rows.some((row) => row.subuser_id === created.id && row.mobile_requests > 0);
-      i++
-    ) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      rows = await sdk.usage({ group_by: "subuser", days: 1 });
-    }
+    // The gateway's flush records the request a moment later.
+    const rows = await vi.waitUntil(
+      async () => {
+        const usage = await sdk.usage({ group_by: "subuser", days: 1 });
+        return usage.some((row) => row.subuser_id === created.id && row.mobile_requests > 0) && usage;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
     expect(rows.find((row) => row.subuser_id === created.id)).toMatchObject({
       value: "crawler",
       mobile_requests: 1,

@@ -51,6 +51,10 @@ export const sessions = pgTable(
     createdAt: createdAt(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     revokedAt: timestamp("revoked_at", { withTimezone: true }),
+    /** The account this session acts on, null for the user's own (migration 0034). */
+    accountId: uuid("account_id").references(() => users.id, { onDelete: "cascade" }),
+    /** The member's role on that account, copied when the session opens and kept in step. */
+    role: text("role").notNull().default("owner"),
   },
   (t) => [index("sessions_user_idx").on(t.userId)],
 );
@@ -172,6 +176,8 @@ export const subusers = pgTable(
     usedBytes: bigint("used_bytes", { mode: "number" }).notNull().default(0),
     leasedBytes: bigint("leased_bytes", { mode: "number" }).notNull().default(0),
     limitNotifiedPeriod: date("limit_notified_period", { mode: "string" }),
+    /** The sites it may reach (migration 0038); null: whatever its account may. */
+    allowedDomains: text("allowed_domains").array(),
     createdAt: createdAt(),
     updatedAt: timestamp("updated_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -216,8 +222,16 @@ export const ipAllowlist = pgTable(
       .references(() => users.id, { onDelete: "cascade" }),
     range: cidr("range").notNull(),
     createdAt: createdAt(),
+    /** Null while the entry waits to be proven from an address it holds; only proven entries admit. */
+    provenAt: timestamp("proven_at", { withTimezone: true }),
+    proofToken: text("proof_token"),
+    proofExpiresAt: timestamp("proof_expires_at", { withTimezone: true }),
   },
-  (table) => [index("ip_allowlist_user_idx").on(table.userId)],
+  (table) => [
+    index("ip_allowlist_user_idx").on(table.userId),
+    uniqueIndex("ip_allowlist_proven_range").on(table.range).where(sql`${table.provenAt} IS NOT NULL`),
+    uniqueIndex("ip_allowlist_proof_token").on(table.proofToken).where(sql`${table.proofToken} IS NOT NULL`),
+  ],
 );
 
 /** Generic key/value for small operator-visible settings (e.g. generated secrets). */
