@@ -2,8 +2,8 @@ import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { join } from "node:path";
 import { applyLedgerEntry, hashSecret, openDatabase, schema } from "@bytetoll/db";
+import { defaultGatewayConfig } from "@bytetoll/egress";
 import { pino } from "pino";
-import { defaultGatewayConfig } from "../../apps/gateway/src/config.ts";
 import { createGateway } from "../../apps/gateway/src/gateway.ts";
 
 /** The gateway under test, alone in its process (as in production), on its own in-memory PGlite
@@ -34,6 +34,26 @@ await applyLedgerEntry(database.db, {
   reference: "bench",
   deltaBytes: 1e15,
 });
+
+/** BENCH_RULES=N (bench:tunnels' BENCH_DESTINATION_RULES): the destination rules the gateway
+ * reads, replacing the fresh-install default — 0 for none, else N rules the bench's traffic
+ * never matches, as an operator's list would mostly be: names and suffixes, global and for the
+ * bench's customer, and a tenth of them port ranges read for every target. */
+const ruleCount = process.env.BENCH_RULES === undefined ? null : Number(process.env.BENCH_RULES);
+if (ruleCount !== null) {
+  await database.query("DELETE FROM destination_rules");
+  await database.query(
+    `INSERT INTO destination_rules (action, domain, ports, customer_id, reason)
+     SELECT CASE WHEN i % 7 = 0 THEN 'report' ELSE 'block' END,
+            CASE WHEN i % 10 = 0 THEN NULL WHEN i % 2 = 0 THEN 'site' || i || '.example' ELSE '*.zone' || i || '.example' END,
+            CASE WHEN i % 10 = 0 THEN (2000 + i % 1000)::text || '-' || (2000 + i % 1000 + 5)::text
+                 WHEN i % 3 = 0 THEN '443' ELSE NULL END,
+            CASE WHEN i % 2 = 1 THEN $2::uuid ELSE NULL END,
+            'bench rule ' || i
+       FROM generate_series(1, $1::int) AS i`,
+    [ruleCount, user.id],
+  );
+}
 
 const gateway = createGateway({
   database,

@@ -1,7 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { AddressInfo } from "node:net";
-import { selfSignedCertificate } from "../../apps/gateway/src/tls-certificate.ts";
+import { selfSignedCertificate } from "../../apps/gateway/src/base/tls-certificate.ts";
 
 /** The benchmark's target site, in its own process so it does not share a thread with the
  * load generator or the proxy under test. */

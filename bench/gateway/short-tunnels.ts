@@ -19,6 +19,9 @@ const CLIENTS = Number(process.env.BENCH_CLIENTS ?? 50);
 const PER_CLIENT = Number(process.env.BENCH_PER_CLIENT ?? 40);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PAGE_BYTES = 20_000;
+/** BENCH_DESTINATION_RULES=1000: two more gateways in the run, one reading no destination rules
+ * and one reading this many, so the rule check's cost per short tunnel is read off side by side. */
+const DESTINATION_RULES = Number(process.env.BENCH_DESTINATION_RULES ?? 0);
 const here = fileURLToPath(new URL(".", import.meta.url));
 
 type Front =
@@ -255,6 +258,47 @@ function workerSubjects(ready: Ready): Subject[] {
   ];
 }
 
+const NO_RULES = "0 rules";
+const MANY_RULES = `${DESTINATION_RULES} rules`;
+
+/** The two gateways that differ only by their destination rules, on the 8080 front. */
+function ruleSubjects(none: { ready: Ready; child: ChildProcess }, many: typeof none, authorization: string) {
+  return [
+    {
+      name: NO_RULES,
+      front: { kind: "http", port: none.ready.port, authorization } as Front,
+      pid: none.child.pid ?? null,
+    },
+    {
+      name: MANY_RULES,
+      front: { kind: "http", port: many.ready.port, authorization } as Front,
+      pid: many.child.pid ?? null,
+    },
+  ];
+}
+
+/** What the rule check costs per short connection: the proxy's CPU with the rules against without. */
+function reportRuleCost(
+  measured: Subject[],
+  cpuOf: (subject: Subject, workload: Workload) => number | null,
+): void {
+  const none = measured.find((s) => s.name === NO_RULES);
+  const many = measured.find((s) => s.name === MANY_RULES);
+  if (!none || !many) return;
+  console.log(
+    `\nDestination rules (${DESTINATION_RULES} loaded against none), proxy CPU per 1,000 connections:`,
+  );
+  for (const workload of WORKLOADS) {
+    const without = cpuOf(none, workload);
+    const withRules = cpuOf(many, workload);
+    if (without === null || withRules === null) continue;
+    const change = ((withRules - without) / without) * 100;
+    console.log(
+      `  ${workload.padEnd(24)} ${without.toFixed(0)} ms → ${withRules.toFixed(0)} ms (${change >= 0 ? "+" : ""}${change.toFixed(1)} %)`,
+    );
+  }
+}
+
 async function main(): Promise<void> {
   const origin = await startChild(join(here, "origin-process.ts"));
   const gateway = await startChild(join(here, "gateway-process.ts"));
@@ -268,6 +312,15 @@ async function main(): Promise<void> {
   const baseline = baselineDir
     ? await startChild(join(baselineDir, "bench", "gateway", "gateway-process.ts"))
     : null;
+  const ruled =
+    DESTINATION_RULES > 0
+      ? {
+          none: await startChild(join(here, "gateway-process.ts"), { BENCH_RULES: "0" }),
+          many: await startChild(join(here, "gateway-process.ts"), {
+            BENCH_RULES: String(DESTINATION_RULES),
+          }),
+        }
+      : null;
   const tinyproxy = await startTinyproxy();
   const squid = await startSquid();
   const peers: Array<{ child: ChildProcess; dir: string }> = [tinyproxy, squid].filter(
@@ -309,6 +362,7 @@ async function main(): Promise<void> {
       pid: gatewayPid,
     },
     ...(workers ? workerSubjects(workers.ready) : []),
+    ...(ruled ? ruleSubjects(ruled.none, ruled.many, authorization) : []),
     ...(baseline
       ? [
           {
@@ -399,17 +453,24 @@ async function main(): Promise<void> {
       for (const workload of WORKLOADS) {
         const base = pick(workload, squidSubject, (r) => r.perSecond);
         const baseP99 = pick(workload, squidSubject, (r) => r.p99);
-        for (const subject of measured.filter((s) => s.name.startsWith("gateway"))) {
+        const baseCpu = pick(workload, squidSubject, (r) => r.cpuMsPer1000);
+        const gateways = measured.filter((s) => s.name.startsWith("gateway") || s.name === "baseline");
+        for (const subject of gateways) {
           const rate = pick(workload, subject, (r) => r.perSecond);
           const p99 = pick(workload, subject, (r) => r.p99);
+          const cpu = pick(workload, subject, (r) => r.cpuMsPer1000);
           if (rate === null || base === null || p99 === null || baseP99 === null) continue;
+          // CPU per connection is what compares on a box whose cores the clients share.
+          const cpuRatio = cpu === null || !baseCpu ? "" : `${(cpu / baseCpu).toFixed(2)}× squid's CPU, `;
           console.log(
-            `  ${workload.padEnd(24)} ${subject.name.padEnd(15)} ${(rate / base).toFixed(2)}× squid's rate, ` +
-              `p99 ${p99.toFixed(1)} ms vs ${baseP99.toFixed(1)} ms`,
+            `  ${workload.padEnd(24)} ${subject.name.padEnd(15)} ${cpuRatio}${(rate / base).toFixed(2)}× its rate, ` +
+              `p99 ${(p99 / baseP99).toFixed(2)}× (${p99.toFixed(1)} ms vs ${baseP99.toFixed(1)} ms)`,
           );
         }
       }
     } else if (!squid) console.log(`squid skipped: ${SQUID} is not installed (apt-get install -y squid)`);
+    if (ruled)
+      reportRuleCost(measured, (subject, workload) => pick(workload, subject, (r) => r.cpuMsPer1000));
     if (!tinyproxy)
       console.log(`tinyproxy skipped: ${TINYPROXY} is not installed (apt-get install -y tinyproxy)`);
   } finally {
@@ -418,6 +479,7 @@ async function main(): Promise<void> {
       gateway.child,
       javascript.child,
       ...(workers ? [workers.child] : []),
+      ...(ruled ? [ruled.none.child, ruled.many.child] : []),
       ...(baseline ? [baseline.child] : []),
     ]) {
       child.removeAllListeners("exit");

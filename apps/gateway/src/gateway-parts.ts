@@ -1,26 +1,28 @@
 import { randomUUID } from "node:crypto";
 import { join } from "node:path";
 import type { Database } from "@bytetoll/db";
+import type { GatewayConfig } from "@bytetoll/egress";
+import { EgressGuard } from "@bytetoll/egress";
 import type { Logger } from "pino";
-import type { AccountBalance } from "./account-balance.ts";
-import { AccountDirectory } from "./accounts.ts";
-import { Admission } from "./admission.ts";
-import type { GatewayConfig } from "./config.ts";
-import { ConnectionLimits } from "./connection-limits.ts";
-import { LiveCredentials } from "./credentials-channel.ts";
-import { reachExit } from "./dial.ts";
-import { DomainOverrides } from "./domain-overrides.ts";
-import { EgressGuard } from "./egress-guard.ts";
-import { IpAllowlist } from "./ip-allowlist.ts";
-import { BALANCE, Leases, SUBUSER_ALLOWANCE } from "./lease.ts";
-import { Meter } from "./meter.ts";
-import { createGatewayMetrics, type GatewayMetrics } from "./metrics.ts";
-import { SubuserAllowance } from "./subuser-allowance.ts";
-import { Tariff } from "./tariff.ts";
-import { defaultHealthSettings, type Exit, type HealthSettings } from "./upstream-health.ts";
-import { UpstreamPool } from "./upstream-pool.ts";
-import { UsageFlusher } from "./usage-flusher.ts";
-import { UsageJournal } from "./usage-journal.ts";
+import type { AccountBalance } from "./admit/account-balance.ts";
+import { AccountDirectory } from "./admit/accounts.ts";
+import { Admission } from "./admit/admission.ts";
+import { LiveCredentials } from "./admit/credentials-channel.ts";
+import { IpAllowlist } from "./admit/ip-allowlist.ts";
+import { BALANCE, Leases, SUBUSER_ALLOWANCE } from "./admit/lease.ts";
+import { SubuserAllowance } from "./admit/subuser-allowance.ts";
+import { createGatewayMetrics, type GatewayMetrics } from "./base/metrics.ts";
+import { Tariff } from "./base/tariff.ts";
+import { ReportHits } from "./billing/report-hits.ts";
+import { UsageFlusher } from "./billing/usage-flusher.ts";
+import { UsageJournal } from "./billing/usage-journal.ts";
+import { reachExit } from "./dial/dial.ts";
+import { ConnectionLimits } from "./front/connection-limits.ts";
+import { Meter } from "./relay/meter.ts";
+import { DestinationPolicy } from "./route/destination-policy.ts";
+import { DomainOverrides } from "./route/domain-overrides.ts";
+import { defaultHealthSettings, type Exit, type HealthSettings } from "./route/upstream-health.ts";
+import { UpstreamPool } from "./route/upstream-pool.ts";
 
 /** What metering and billing are made of: the leases of balances, the meter, the journal and
  * the flush that turns metered bytes into usage. */
@@ -32,6 +34,8 @@ export interface Billing {
   meter: Meter;
   usage: UsageFlusher;
   metrics: GatewayMetrics;
+  /** What report rules let through, written at each flush for the abuse look-up. */
+  reportHits: ReportHits;
 }
 
 export function createBilling(database: Database, config: GatewayConfig, logger: Logger): Billing {
@@ -66,7 +70,8 @@ export function createBilling(database: Database, config: GatewayConfig, logger:
     logger,
   });
   late.usage = usage;
-  return { journal, leases, subuserLeases, accounts, meter, usage, metrics };
+  const reportHits = new ReportHits(database, logger);
+  return { journal, leases, subuserLeases, accounts, meter, usage, metrics, reportHits };
 }
 
 /** Who may go where and over which exit: the egress guard, the exits' pools, the credentials
@@ -76,6 +81,7 @@ export interface Routing {
   live: LiveCredentials;
   pools: { mobile: UpstreamPool; dc: UpstreamPool };
   overrides: DomainOverrides;
+  destinations: DestinationPolicy;
   allowlist: IpAllowlist;
   limits: ConnectionLimits;
   admission: Admission;
@@ -85,7 +91,7 @@ export function createRouting(
   database: Database,
   config: GatewayConfig,
   logger: Logger,
-  accounts: AccountDirectory,
+  { accounts, metrics, reportHits }: Pick<Billing, "accounts" | "metrics" | "reportHits">,
   settings: { upstreamHealth?: Partial<HealthSettings>; ownPorts: () => number[] },
 ): Routing {
   const guard = new EgressGuard({
@@ -106,6 +112,11 @@ export function createRouting(
     dc: new UpstreamPool("dc", config.datacenterUpstreams, health, exitChanged, reachExit),
   };
   const overrides = new DomainOverrides(database, logger);
+  const destinations = new DestinationPolicy(database, logger, (rule, action, requester, host) => {
+    metrics.destinationRuleHits.labels(String(rule.id), action).inc();
+    if (action === "report" && requester)
+      reportHits.record(rule.id, requester.userId, requester.subuserId, host);
+  });
   const allowlist = new IpAllowlist(database, logger);
   const limits = new ConnectionLimits(config);
   const admission = new Admission(
@@ -114,8 +125,9 @@ export function createRouting(
     pools,
     live,
     overrides,
+    destinations,
     (client) => limits.authenticated(client),
     allowlist,
   );
-  return { guard, live, pools, overrides, allowlist, limits, admission };
+  return { guard, live, pools, overrides, destinations, allowlist, limits, admission };
 }

@@ -1,20 +1,22 @@
-import type { Database } from "@bytetoll/db";
+import { type Database, upstreamsKey } from "@bytetoll/db";
+import type { GatewayConfig } from "@bytetoll/egress";
+import { gatewayOwnPorts } from "@bytetoll/egress";
 import type { Logger } from "pino";
 import type { Registry } from "prom-client";
-import { watchAccountChanges } from "./account-changes.ts";
-import type { GatewayConfig } from "./config.ts";
-import { watchCredentialChanges } from "./credentials-channel.ts";
+import { watchAccountChanges } from "./admit/account-changes.ts";
+import { watchCredentialChanges } from "./admit/credentials-channel.ts";
+import { watchRoutingRules } from "./admit/routing-rules.ts";
+import { selfSignedCertificate } from "./base/tls-certificate.ts";
+import { HEARTBEAT_INTERVAL_MS, NetworkReport } from "./billing/network-report.ts";
+import { JOURNAL_INTERVAL_MS } from "./billing/usage-journal.ts";
+import { chooseTunnelRelay } from "./dial/native-splice.ts";
+import { TargetPool } from "./dial/target-pool.ts";
+import { Listeners } from "./front/listeners.ts";
 import { type Billing, createBilling, createRouting, type Routing } from "./gateway-parts.ts";
-import { Listeners } from "./listeners.ts";
-import { chooseTunnelRelay } from "./native-splice.ts";
-import { HEARTBEAT_INTERVAL_MS, NetworkReport } from "./network-report.ts";
-import { ConnectionOutcomes } from "./outcomes.ts";
-import { watchRoutingRules } from "./routing-rules.ts";
-import type { SessionDeps } from "./session-deps.ts";
-import { TargetPool } from "./target-pool.ts";
-import { selfSignedCertificate } from "./tls-certificate.ts";
-import type { HealthSettings } from "./upstream-health.ts";
-import { JOURNAL_INTERVAL_MS } from "./usage-journal.ts";
+import { ConnectionOutcomes } from "./relay/outcomes.ts";
+import type { SessionDeps } from "./relay/session-deps.ts";
+import { ConsoleExits } from "./route/console-exits.ts";
+import type { HealthSettings } from "./route/upstream-health.ts";
 
 export interface Gateway {
   listen(): Promise<void>;
@@ -84,7 +86,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const billing = createBilling(database, config, logger);
   // Read once after listen(): the guard checks them on every request.
   let ownPorts: number[] = [];
-  const routing = createRouting(database, config, logger, billing.accounts, {
+  const routing = createRouting(database, config, logger, billing, {
     upstreamHealth: options.upstreamHealth,
     ownPorts: () => ownPorts,
   });
@@ -102,7 +104,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const listeners = new Listeners(config, deps, routing.limits, billing.metrics);
   const report = networkReport(options, billing, routing, () => listeners);
-  const watchers = new Watchers(database, billing, routing, logger);
+  const watchers = new Watchers(database, billing, routing, logger, config);
   const timers = new BillingTimers(billing, config, logger);
 
   async function listen(): Promise<void> {
@@ -114,9 +116,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       billing.metrics.registry,
     );
     const ports = listeners.ports;
-    ownPorts = [ports.http, ports.https, ports.socks, ports.metrics, ...config.processPorts].filter(
-      (port): port is number => port !== null && port > 0,
-    );
+    ownPorts = gatewayOwnPorts(config, ports);
     timers.start();
     const tunnels = chooseTunnelRelay(config.splice);
     const listening = { httpPort: ports.http, httpsPort: ports.https, socksPort: ports.socks ?? "off" };
@@ -150,7 +150,10 @@ function handle(
   return {
     listen,
     close,
-    flush: () => billing.usage.flush(),
+    flush: async () => {
+      await billing.reportHits.flush();
+      return billing.usage.flush();
+    },
     get httpPort() {
       return listeners.ports.http;
     },
@@ -172,7 +175,8 @@ function handle(
 
 /** At shutdown: what was metered is committed (three tries), then the leases go back to the
  * shared balances; usage that could not be committed stays in the journal for the next start. */
-async function settleUsage({ usage, leases, subuserLeases, journal }: Billing, logger: Logger) {
+async function settleUsage({ usage, leases, subuserLeases, journal, reportHits }: Billing, logger: Logger) {
+  await reportHits.flush();
   for (let attempt = 0; attempt < 3; attempt++) {
     if (await usage.flush()) break;
     await pause(200);
@@ -201,6 +205,7 @@ class BillingTimers {
     const { usage, journal } = this.billing;
     this.flushTimer = setInterval(() => {
       usage.flush().catch((error: unknown) => this.logger.error({ err: error }, "flush crashed"));
+      void this.billing.reportHits.flush();
     }, this.config.flushIntervalMs);
     if (journal) this.journalTimer = setInterval(() => usage.journal(), JOURNAL_INTERVAL_MS);
   }
@@ -213,7 +218,7 @@ class BillingTimers {
 
 /** The change feeds every instance follows: routing rules, credentials (a changed or deleted
  * one is forgotten and its connections closed), accounts (a disabled one is refused and its
- * connections closed), domain overrides and IP allowlists. */
+ * connections closed), domain overrides, destination rules, IP allowlists and the console's exits. */
 class Watchers {
   private stops: Array<() => Promise<void>> = [];
 
@@ -222,6 +227,7 @@ class Watchers {
     private readonly billing: Billing,
     private readonly routing: Routing,
     private readonly logger: Logger,
+    private readonly config: GatewayConfig,
   ) {}
 
   async start(): Promise<void> {
@@ -230,6 +236,8 @@ class Watchers {
     this.stops.push(await watchRoutingRules(database, accounts));
     await routing.overrides.start();
     this.stops.push(() => routing.overrides.stop());
+    await routing.destinations.start();
+    this.stops.push(() => routing.destinations.stop());
     this.stops.push(
       await watchCredentialChanges(database, (username) => {
         accounts.forget(username);
@@ -237,6 +245,18 @@ class Watchers {
       }),
     );
     this.stops.push(await watchAccountChanges(database, accounts, logger));
+    const exits = new ConsoleExits({
+      database,
+      pools: routing.pools,
+      key: upstreamsKey(
+        this.config.upstreamsKey?.secret,
+        this.config.upstreamsKey?.dir ?? this.config.stateDir,
+      ),
+      trust: this.config.upstreamCa === undefined ? {} : { ca: this.config.upstreamCa },
+      logger,
+    });
+    await exits.start();
+    this.stops.push(() => exits.stop());
     await routing.allowlist.start();
     this.stops.push(() => routing.allowlist.stop());
   }

@@ -1,14 +1,14 @@
 import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
 import { DataDirInUseError, openDatabase } from "@bytetoll/db";
-import { pino } from "pino";
 import {
   ConfigError,
   type GatewayConfig,
   gatewayConfigFrom,
   parseGatewayEnv,
   workerCount,
-} from "./config.ts";
+} from "@bytetoll/egress";
+import { pino } from "pino";
 import { createGateway } from "./gateway.ts";
 import { answerParent, orphanedStateDirs, runPrimary, workerStateDir } from "./workers.ts";
 

@@ -2,7 +2,15 @@ import net from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
-import { basic, openTunnel, type SeededUser, seedUser, startGateway, until } from "./support/harness.ts";
+import {
+  basic,
+  openTunnel,
+  type SeededUser,
+  seedUser,
+  socketsTo,
+  startGateway,
+  until,
+} from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
 
 const PER_IP = 5;
@@ -67,13 +75,27 @@ describe("connection limits", () => {
     const first = held[0] as (typeof held)[number];
     first.socket.write(plainGet(`127.0.0.1:${origin.port}`));
     await until(() => first.state.received.includes("hello from origin"), "a held connection's answer");
+    const firstPort = first.socket.localPort as number;
     first.socket.destroy();
-    await until(() => first.state.closed, "the held connection to close");
-    await new Promise((r) => setTimeout(r, 50));
+    // The gateway's side of it is closed (its socket whose far end is that client's port).
+    await until(() => socketsTo(firstPort) === 0, "the gateway to close the held connection");
     const again = await connectFrom("127.0.0.3");
     again.socket.write(plainGet(`127.0.0.1:${origin.port}`));
     await until(() => again.state.received.includes("hello from origin"), "a freed place's answer");
     for (const connection of [...held, again]) connection.socket.destroy();
+  });
+
+  it("answers a SOCKS5 client past the cap with a method selection failure before closing", async () => {
+    const socksPort = gateway.socksPort as number;
+    // An address of its own: the tests after it must not find its places still taken.
+    const held = await Promise.all(Array.from({ length: PER_IP }, () => connectFrom("127.0.0.8", socksPort)));
+    const refused = await connectFrom("127.0.0.8", socksPort);
+    // The greeting of a client offering user/password: it is told no method is acceptable (the
+    // reason clients print), where it used to see the connection simply close.
+    refused.socket.write(Buffer.from([0x05, 0x01, 0x02]));
+    await until(() => refused.state.closed, "the refused connection to close");
+    expect(Buffer.from(refused.state.received, "latin1")).toEqual(Buffer.from([0x05, 0xff]));
+    for (const connection of held) connection.socket.destroy();
   });
 });
 

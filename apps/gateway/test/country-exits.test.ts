@@ -1,9 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { accountSession, parseUpstream } from "@bytetoll/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
-import { accountSession, parseUpstream } from "../src/upstreams.ts";
 import { basic, curl, rawExchange, type SeededUser, seedUser, startGateway } from "./support/harness.ts";
 import {
   type ReferenceProxy,

@@ -69,7 +69,8 @@ describe("a PostgreSQL outage", () => {
       expect(await gateway.flush()).toBe(true);
 
       fault.cut();
-      // Long enough for cached credentials to be stale and several flushes to fail.
+      // Waits out the credential cache's 100 ms lifetime (a clock, not an event: nothing happens
+      // when a cached entry turns stale), so the requests below must do without the database.
       await new Promise((r) => setTimeout(r, 300));
       // The live tunnel goes on within its lease.
       await getOver(tunnel, "/bytes/1000000", 1_000_000);

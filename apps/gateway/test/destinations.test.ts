@@ -1,7 +1,7 @@
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { parseUpstream } from "@bytetoll/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
-import { parseUpstream } from "../src/upstreams.ts";
 import {
   basic,
   curl,

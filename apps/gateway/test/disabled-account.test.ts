@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
 import {
   balanceOf,
@@ -71,11 +71,12 @@ function slowDownload(gateway: Gateway, user: SeededUser, origin: TestOrigin, tu
 }
 
 async function within(ms: number, condition: () => boolean, what: () => string): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what()}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error(`timed out waiting for ${what()}`);
+    },
+    { timeout: ms, interval: 20 },
+  );
 }
 
 async function setDisabled(user: SeededUser, disabled: boolean) {

@@ -12,6 +12,7 @@ import {
   rawExchange,
   type SeededUser,
   seedUser,
+  socketsTo,
   startGateway,
   until,
   usageOf,
@@ -172,8 +173,9 @@ describe("plain HTTP relay", () => {
     expect(first.status).toBe(200);
     origin.closeIdle();
     await until(() => origin.openSockets() === 0, "the origin to drop idle connections");
-    // A connection that cannot be retried (its body is already sent) must not be a stale one.
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The gateway saw the hang-up and closed its pooled connection: a request with a body (which
+    // cannot be retried once sent) must not go to a stale one.
+    await until(() => socketsTo(origin.port) === 0, "the gateway to close its idle connection");
     const post = await rawExchange(
       gateway.httpPort,
       `POST http://127.0.0.1:${origin.port}/echo HTTP/1.1\r\nHost: x\r\n${auth}Content-Length: 5\r\n\r\nhello`,

@@ -2,10 +2,9 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { loadGatewayConfig, parseUpstream } from "@bytetoll/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadGatewayConfig } from "../src/config.ts";
 import type { Gateway } from "../src/gateway.ts";
-import { parseUpstream } from "../src/upstreams.ts";
 import {
   balanceOf,
   basic,

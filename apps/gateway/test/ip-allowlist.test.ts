@@ -39,10 +39,14 @@ const noCredentials = (gateway: Gateway) =>
     () => ({ status: 0 }),
   );
 
-async function setAllowlist(userId: string, ranges: string[]): Promise<void> {
+/** The account's list, its entries proven (`proven` false: all waiting for their proof). */
+async function setAllowlist(userId: string, ranges: string[], proven = true): Promise<void> {
   await database.query("DELETE FROM ip_allowlist WHERE user_id = $1", [userId]);
   for (const range of ranges) {
-    await database.query("INSERT INTO ip_allowlist (user_id, range) VALUES ($1, $2)", [userId, range]);
+    await database.query(
+      `INSERT INTO ip_allowlist (user_id, range, proven_at) VALUES ($1, $2, ${proven ? "now()" : "NULL"})`,
+      [userId, range],
+    );
   }
 }
 
@@ -112,5 +116,31 @@ describe("connections without credentials from an allowlisted address", () => {
     expect(head).toMatch(/^HTTP\/1\.1 200/);
     await setAllowlist(owner.userId, []);
     await until(() => closed.value, "the tunnel to close");
+  });
+
+  it("are refused while the entry waits for its proof, and admitted once it is proven", async () => {
+    const squatter = await seedUser(database, 100_000_000);
+    await setAllowlist(owner.userId, []);
+    await setAllowlist(squatter.userId, ["127.0.0.0/24"], false);
+    const [gateway] = gateways;
+    await gateway.flush();
+    // A write after the claim that the feed announces: once it is seen, so was the claim.
+    await setAllowlist(owner.userId, ["127.0.0.2/32"]);
+    const from2 = () =>
+      curl(["--interface", "127.0.0.2", "-x", `http://127.0.0.1:${gateway.httpPort}`, site()]);
+    await eventually(async () => (await from2()).status === 200, "the owner's proven address admitted");
+    expect((await noCredentials(gateway)).status).toBe(407);
+    await database.query("UPDATE ip_allowlist SET proven_at = now() WHERE user_id = $1", [squatter.userId]);
+    await eventually(async () => (await noCredentials(gateway)).status === 200, "the proven range admitted");
+    // The narrower proven entry keeps its address: 127.0.0.2 stays the owner's.
+    await gateway.flush();
+    const requestsOf = async (userId: string) =>
+      (await usageOf(database, userId)).reduce((sum, row) => sum + Number(row.requests), 0);
+    const [ownerBefore, squatterBefore] = [await requestsOf(owner.userId), await requestsOf(squatter.userId)];
+    expect((await from2()).status).toBe(200);
+    await gateway.flush();
+    expect(await requestsOf(owner.userId)).toBe(ownerBefore + 1);
+    expect(await requestsOf(squatter.userId)).toBe(squatterBefore);
+    await setAllowlist(squatter.userId, []);
   });
 });

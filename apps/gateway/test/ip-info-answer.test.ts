@@ -1,9 +1,8 @@
 import { networkInterfaces } from "node:os";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { IP_INFO_HOST, parseUpstream } from "@bytetoll/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { IP_INFO_HOST } from "../src/egress-guard.ts";
 import type { Gateway } from "../src/gateway.ts";
-import { parseUpstream } from "../src/upstreams.ts";
 import {
   basic,
   curl,

@@ -2,9 +2,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { defaultGatewayConfig } from "@bytetoll/egress";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { defaultGatewayConfig } from "../src/config.ts";
 import { type Billing, createBilling } from "../src/gateway-parts.ts";
 import { balanceOf, type SeededUser, seedUser, usageOf } from "./support/harness.ts";
 

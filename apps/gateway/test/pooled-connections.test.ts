@@ -1,6 +1,6 @@
 import net from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
 import { basic, rawExchange, type SeededUser, seedUser, startGateway, usageOf } from "./support/harness.ts";
 
@@ -19,6 +19,8 @@ interface Exchange {
 async function startMisbehavingOrigin() {
   const exchanges: Exchange[] = [];
   let connections = 0;
+  /** Connections that answered /late and are still open. */
+  const lateOpen = new Set<net.Socket>();
   const leak = "HTTP/1.1 200 OK\r\nContent-Length: 13\r\n\r\nSECRET-OF-ONE";
   const server = net.createServer((socket) => {
     connections += 1;
@@ -31,7 +33,11 @@ async function startMisbehavingOrigin() {
         const path = head.split(" ")[1] ?? "";
         const own = `HTTP/1.1 200 OK\r\nContent-Length: 4\r\n\r\n${path === "/surplus" || path === "/late" ? "ok!!" : "mine"}`;
         socket.write(path === "/surplus" ? own + leak : own);
-        if (path === "/late") setTimeout(() => socket.write(leak), 100);
+        if (path === "/late") {
+          lateOpen.add(socket);
+          socket.once("close", () => lateOpen.delete(socket));
+          setTimeout(() => socket.write(leak), 100);
+        }
         exchanges.push({ path, received: Buffer.byteLength(head, "latin1"), sent: own.length });
       }
     });
@@ -42,6 +48,7 @@ async function startMisbehavingOrigin() {
     port: (server.address() as net.AddressInfo).port,
     exchanges,
     connections: () => connections,
+    lateOpen: () => lateOpen.size,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -93,8 +100,9 @@ describe("kept-alive target connections shared by customers", () => {
     const first = await seedUser(database, 1_000_000);
     const second = await seedUser(database, 1_000_000);
     expect((await get(first, "/late")).body).toBe("ok!!");
-    // The unsolicited answer arrives while the connection waits in the pool.
-    await new Promise((r) => setTimeout(r, 300));
+    // The unsolicited answer arrives while the connection waits in the pool, and the gateway
+    // closes that connection rather than keep it for the next customer.
+    await vi.waitFor(() => expect(origin.lateOpen()).toBe(0), { timeout: 5_000, interval: 20 });
     await expectOwnAnswerAndBill(second, "/after-late");
   });
 

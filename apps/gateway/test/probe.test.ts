@@ -1,7 +1,9 @@
+import { createTestDatabase } from "@bytetoll/db/testing";
+import { type GatewayConfig, loadGatewayConfig, parseUpstream } from "@bytetoll/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type GatewayConfig, loadGatewayConfig } from "../src/config.ts";
-import { Prober } from "../src/probe.ts";
-import { parseUpstream } from "../src/upstreams.ts";
+import { Prober } from "../src/probe/probe.ts";
+import { DestinationPolicy } from "../src/route/destination-policy.ts";
+import { silentLogger } from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
 import { startDefaultSquid } from "./support/reference-proxies.ts";
 import { createTestCa, type TestCa } from "./support/test-ca.ts";
@@ -90,5 +92,46 @@ describe("the learner's prober", () => {
     expect(exitDown.error).toMatch(/^exit: /);
     const siteDown = await new Prober(config).fetch("dc", "https", "site.test", 1);
     expect(siteDown.error).toMatch(/^connect: /);
+  });
+
+  it("obeys the operator's destination rules before looking the name up, and follows their changes", async () => {
+    const database = await createTestDatabase();
+    const destinations = new DestinationPolicy(database, silentLogger);
+    await destinations.start();
+    try {
+      const lookedUp: string[] = [];
+      const watched = {
+        ...config,
+        resolveHost: async (host: string) => {
+          lookedUp.push(host);
+          return ["127.0.0.1"];
+        },
+      };
+      const prober = new Prober(watched, { destinations });
+      // The fresh-install default refuses low ports.
+      expect((await prober.fetch("dc", "http", "site.test", 25)).error).toBe(
+        "forbidden: Outgoing e-mail and other low ports are not allowed through the proxy",
+      );
+      await database.query(
+        "INSERT INTO destination_rules (action, domain, reason) VALUES ('block', '*.blocked.test', 'not probed')",
+      );
+      await expect
+        .poll(async () => (await prober.fetch("dc", "http", "www.blocked.test", plainOrigin.port)).error, {
+          timeout: 5_000,
+          interval: 50,
+        })
+        .toBe("forbidden: not probed");
+      lookedUp.length = 0;
+      const before = exit.tunnels.length;
+      expect((await prober.fetch("dc", "http", "deep.www.blocked.test", plainOrigin.port)).error).toBe(
+        "forbidden: not probed",
+      );
+      expect(lookedUp).toEqual([]);
+      expect(exit.tunnels.length).toBe(before);
+      expect((await prober.fetch("mobile", "http", "site.test", plainOrigin.port)).status).toBe(200);
+    } finally {
+      await destinations.stop();
+      await database.close();
+    }
   });
 });

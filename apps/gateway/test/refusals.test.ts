@@ -216,12 +216,12 @@ describe("credential changes", () => {
       hashSecret("new-password"),
       changing.username,
     ]);
-    let status = 0;
-    for (let i = 0; i < 100 && status !== 407; i++) {
-      status = (await plainGet(basic(changing.username, changing.password))).status;
-      if (status !== 407) await new Promise((r) => setTimeout(r, 50));
-    }
-    expect(status).toBe(407);
+    await expect
+      .poll(async () => (await plainGet(basic(changing.username, changing.password))).status, {
+        timeout: 5_000,
+        interval: 50,
+      })
+      .toBe(407);
     expect((await plainGet(basic(changing.username, "new-password"))).status).toBe(200);
   });
 });

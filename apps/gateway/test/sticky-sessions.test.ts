@@ -1,8 +1,8 @@
 import net from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { parseUpstream } from "@bytetoll/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
-import { parseUpstream } from "../src/upstreams.ts";
 import { basic, rawExchange, type SeededUser, seedUser, startGateway } from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
 import { startUpstreamProxy, type UpstreamProxy } from "./support/upstream-proxy.ts";

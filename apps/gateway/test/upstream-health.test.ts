@@ -1,8 +1,8 @@
 import net from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { parseUpstream } from "@bytetoll/egress";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
-import { parseUpstream } from "../src/upstreams.ts";
 import {
   basic,
   eventually,
@@ -12,6 +12,7 @@ import {
   startGateway,
 } from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
+import { waitFor } from "./support/raw-client.ts";
 import { startUpstreamProxy, type UpstreamProxy } from "./support/upstream-proxy.ts";
 
 /** Long enough for the checks made while the exit is down to finish before its first retry. */
@@ -93,6 +94,32 @@ async function downOnHeartbeat(exit: UpstreamProxy): Promise<boolean | undefined
   return rows.flatMap((row) => row.upstreams).find((entry) => entry.id === id)?.down;
 }
 
+/** The head a sticky session's CONNECT gets, and which exit carried the tunnel (-1: none). */
+async function sessionTunnel(gateway: Gateway, session: string, exits: UpstreamProxy[]) {
+  const before = exits.map((exit) => exit.tunnels.length);
+  const head = await new Promise<string>((resolve, reject) => {
+    const socket = net.connect(gateway.httpPort, "127.0.0.1");
+    let received = "";
+    socket.on("data", (chunk: Buffer) => {
+      received += chunk.toString("latin1");
+      if (!received.includes("\r\n\r\n")) return;
+      socket.destroy();
+      resolve(received.slice(0, received.indexOf("\r\n\r\n")));
+    });
+    socket.on("error", reject);
+    socket.write(
+      `CONNECT 127.0.0.1:${origin.port} HTTP/1.1\r\nProxy-Authorization: ${basic(`${user.username}-session-${session}`, user.password)}\r\n\r\n`,
+    );
+  });
+  await waitFor(
+    () =>
+      !head.startsWith("HTTP/1.1 200") ||
+      exits.some((exit, i) => exit.tunnels.length > (before[i] as number)),
+    "the exit to see the tunnel",
+  );
+  return { head, exit: exits.findIndex((exit, i) => exit.tunnels.length > (before[i] as number)) };
+}
+
 describe("upstream health", () => {
   it("marks a failing exit down, skips it (sticky sessions too), retries it after a back-off and takes it back once it answers", async () => {
     const a = await startUpstreamProxy();
@@ -163,6 +190,43 @@ describe("upstream health", () => {
     } finally {
       await gateway.close();
       await a.close();
+    }
+  });
+
+  it("moves a sticky session back to its exit on every instance once the exit is up again", async () => {
+    const a = await startUpstreamProxy();
+    let b = await startUpstreamProxy();
+    const exits = [a, b];
+    const gateways = [await startWithExits(exits), await startWithExits(exits)];
+    try {
+      // A session that hashes to b.
+      let n = 0;
+      while ((await sessionTunnel(gateways[0] as Gateway, `back${n}`, exits)).exit !== 1) n++;
+      const session = `back${n}`;
+      const bPort = b.port;
+      await b.close();
+      for (const gateway of gateways) {
+        // Its failures mark b down on this instance; the session then moves to a, and says so.
+        await waitFor(async () => (await sessionTunnel(gateway, session, exits)).exit === 0, "the move to a");
+        const moved = await sessionTunnel(gateway, session, exits);
+        expect(moved.head).toContain("X-ByteToll-Session-Moved: 1");
+      }
+      b = await startUpstreamProxy(undefined, undefined, bPort);
+      exits[1] = b;
+      for (const gateway of gateways) {
+        // Once the health check's retry finds b up, the session's next tunnel goes there again.
+        await waitFor(
+          async () => (await sessionTunnel(gateway, session, exits)).exit === 1,
+          "the session back on b",
+          4 * RETRY_MS,
+        );
+        const back = await sessionTunnel(gateway, session, exits);
+        expect(back.head).toBe("HTTP/1.1 200 Connection Established");
+      }
+    } finally {
+      for (const gateway of gateways) await gateway.close();
+      await a.close();
+      await b.close();
     }
   });
 });

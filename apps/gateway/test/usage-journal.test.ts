@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freePort, waitForPort } from "../testing.ts";
 import { balanceOf, basic, openTunnel, seedUser, usageOf } from "./support/harness.ts";
 import { startOrigin, type TestOrigin } from "./support/origin.ts";
@@ -94,9 +94,9 @@ describe("usage survives kill -9", () => {
       tunnel.write("GET /bytes/100000000000 HTTP/1.1\r\nHost: origin\r\n\r\n");
       // Right after a flush (the first usage appears), then well inside the next flush interval:
       // without the journal, everything relayed since that flush would go unbilled.
-      for (let i = 0; i < 200 && (await billedBytes(user.userId)) === 0; i++) {
-        await new Promise((r) => setTimeout(r, 20));
-      }
+      await vi.waitUntil(async () => (await billedBytes(user.userId)) > 0, { timeout: 4_000, interval: 20 });
+      // Not a wait for an event but the kill's place in the 1 s flush cycle: 600 ms of traffic
+      // that only the journal (written every 50 ms) holds when the process dies.
       await new Promise((r) => setTimeout(r, 600));
       killed = true;
       first.kill("SIGKILL");
@@ -107,10 +107,10 @@ describe("usage survives kill -9", () => {
       const billedBeforeRestart = await billedBytes(user.userId);
       const second = await startGatewayProcess(httpPort, httpsPort);
       // Its first flush commits what the journal recovered; then a graceful stop.
-      for (let i = 0; i < 100 && (await billedBytes(user.userId)) === billedBeforeRestart; i++) {
-        await new Promise((r) => setTimeout(r, 50));
-      }
-      await new Promise((r) => setTimeout(r, 200));
+      await vi.waitUntil(async () => (await billedBytes(user.userId)) !== billedBeforeRestart, {
+        timeout: 5_000,
+        interval: 50,
+      });
       second.kill("SIGTERM");
       await exited(second);
 

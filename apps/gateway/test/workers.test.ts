@@ -5,7 +5,7 @@ import { join } from "node:path";
 import tls from "node:tls";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { SocksClient } from "socks";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freePort } from "../testing.ts";
 import { type GatewayProcess, startGatewayProcess } from "./support/gateway-process.ts";
 import { balanceOf, basic, openTunnel, seedUser, usageOf } from "./support/harness.ts";
@@ -115,10 +115,7 @@ describe.skipIf(!onPostgres)("two gateway workers on the same ports", () => {
       Array.from({ length: 16 }, (_, i) => download(i % 4, authorization, user)),
     );
     expect(bodies.map(sha256)).toEqual(bodies.map(() => expected));
-    await new Promise<void>((resolve) => {
-      const check = () => (origin.openSockets() === 0 ? resolve() : setTimeout(check, 20));
-      check();
-    });
+    await vi.waitUntil(() => origin.openSockets() === 0, { timeout: 10_000, interval: 20 });
     expect(await gateway.flush()).toBe(true);
     expect(await billed(user.userId)).toBe(origin.bytes() - before);
     expect(await balanceOf(database, user.userId)).toBe(BALANCE - (origin.bytes() - before));
@@ -165,41 +162,44 @@ describe.skipIf(!onPostgres)("two gateway workers on the same ports", () => {
     const startedAt = Date.now();
     // After a flush (the first usage appears), once the clients have received 8 MB more than
     // that flush billed: without the journal, those bytes would go unbilled.
-    let flushed = 0;
-    while (flushed === 0) {
-      flushed = await billed(user.userId);
-      if (flushed === 0) await new Promise((r) => setTimeout(r, 20));
-    }
-    while (received < flushed + 8_000_000) await new Promise((r) => setTimeout(r, 20));
+    const flushed = await vi.waitUntil(async () => (await billed(user.userId)) || false, {
+      timeout: 10_000,
+      interval: 20,
+    });
+    await vi.waitUntil(() => received >= flushed + 8_000_000, { timeout: 10_000, interval: 20 });
     const killed = gateway.workerPids();
     for (const pid of killed) process.kill(pid, "SIGKILL");
     await Promise.all(closed);
     const seconds = (Date.now() - startedAt) / 1000;
     // Both come back (new processes), and the ports are served again.
-    while (gateway.workerPids().filter((pid) => !killed.includes(pid)).length < 2)
-      await new Promise((r) => setTimeout(r, 50));
-    let again: Buffer | null = null;
-    while (!again)
-      again = await download(0, basic(user.username, user.password), user).catch(
-        () => new Promise<null>((r) => setTimeout(() => r(null), 100)),
-      );
+    await vi.waitUntil(() => gateway.workerPids().filter((pid) => !killed.includes(pid)).length === 2, {
+      timeout: 20_000,
+      interval: 50,
+    });
+    // The first download may still meet a successor that does not listen yet.
+    const again = await vi.waitUntil(
+      () => download(0, basic(user.username, user.password), user).catch(() => false as const),
+      { timeout: 20_000, interval: 100 },
+    );
     expect(sha256(again)).toBe(expected);
     expect(await gateway.flush()).toBe(true);
     const total = received + again.length;
     // A restarted worker commits what its predecessor journaled on its first flush, once it
     // listens: flushes are asked until what reached the client is billed, for up to 10 s.
     const bound = (received / seconds) * 0.25;
-    let bill = await billed(user.userId);
-    for (let i = 0; i < 50 && received - (bill - again.length) > bound; i++) {
-      await new Promise((r) => setTimeout(r, 200));
-      await gateway.flush();
-      bill = await billed(user.userId);
-    }
-    const unbilled = received - (bill - again.length);
-    console.log(`kill -9 of both workers: received ${received} B, ${unbilled} B of it unbilled`);
-    // Never more than the requests and reads in flight; what reached the client is billed up to
-    // the journal's last 50 ms (a loaded two-core box running two workers: 250 ms).
+    // What reached the client is billed up to the journal's last 50 ms (a loaded two-core box
+    // running two workers: 250 ms).
+    const unbilledNow = async () => received - ((await billed(user.userId)) - again.length);
+    await vi.waitFor(
+      async () => {
+        await gateway.flush();
+        expect(await unbilledNow()).toBeLessThanOrEqual(bound);
+      },
+      { timeout: 10_000, interval: 200 },
+    );
+    const bill = await billed(user.userId);
+    console.log(`kill -9 of both workers: received ${received} B, ${await unbilledNow()} B of it unbilled`);
+    // Never more than the requests and reads in flight.
     expect(bill).toBeLessThanOrEqual(total + 4 * 256 * 1024 + 1_000);
-    expect(unbilled).toBeLessThanOrEqual(bound);
   }, 60_000);
 });

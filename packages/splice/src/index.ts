@@ -52,6 +52,9 @@ export interface SpliceAddon {
   /** Gives up a connect in progress (its descriptor is closed); no callback follows. */
   cancel(dial: SpliceDial): void;
   closeDescriptor(fd: number): void;
+  /** Makes a TCP socket's close send a reset instead of a FIN (SO_LINGER 0): for a socket closed
+   * through a TLS socket over it. Absent from an addon built before it existed. */
+  resetOnClose?(fd: number): void;
   /** What the process holds now: running relays, pipes with bytes in them, and empty pipes kept
    * for reuse (a direction borrows a pipe only while bytes are in it; none is kept once no relay
    * runs), and the epoll sets the relays are watched in (one per event loop that ran one). */

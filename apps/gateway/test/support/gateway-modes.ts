@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { TestDatabase } from "@bytetoll/db/testing";
-import type { GatewayConfig } from "../../src/config.ts";
+import type { GatewayConfig } from "@bytetoll/egress";
 import { startGatewayProcess } from "./gateway-process.ts";
 import { startGateway } from "./harness.ts";
 

@@ -1,13 +1,15 @@
 import { execFile } from "node:child_process";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import net from "node:net";
 import tls from "node:tls";
 import { promisify } from "node:util";
 import { applyLedgerEntry, hashSecret, randomSecret, schema } from "@bytetoll/db";
 import type { TestDatabase } from "@bytetoll/db/testing";
+import { defaultGatewayConfig, type GatewayConfig } from "@bytetoll/egress";
 import { type Logger, pino } from "pino";
-import { defaultGatewayConfig, type GatewayConfig } from "../../src/config.ts";
+import { vi } from "vitest";
+import { selfSignedCertificate } from "../../src/base/tls-certificate.ts";
 import { createGateway, type Gateway, type GatewayOptions } from "../../src/gateway.ts";
-import { selfSignedCertificate } from "../../src/tls-certificate.ts";
 
 export const silentLogger = pino({ level: "silent" });
 
@@ -165,11 +167,12 @@ export async function curl(args: string[]): Promise<{ status: number; body: stri
 
 /** Waits for a condition the gateway reaches asynchronously (a socket close), bounded. */
 export async function until(condition: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if (condition()) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`timed out waiting for ${what}`);
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: 2_000, interval: 10 },
+  );
 }
 
 /** Opens a CONNECT tunnel by hand and returns the socket once the gateway said 200. */
@@ -231,11 +234,12 @@ export function getOver(socket: net.Socket, path: string, expectedBytes: number)
 /** Retries an async check until it holds (bounded): for byte counts that settle only after
  * the last packets of a closed connection were read on both sides. */
 export async function eventually(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  throw new Error(`never settled: ${what}`);
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`never settled: ${what}`);
+    },
+    { timeout: 2_000, interval: 20 },
+  );
 }
 
 /** Usage batches the gateway refused to commit because they billed past its leases plus the
@@ -244,4 +248,28 @@ export async function leaseOvershoots(gateway: Gateway): Promise<number> {
   const metric = gateway.metricsRegistry.getSingleMetric("bytetoll_gateway_lease_overshoots_total");
   const values = (await metric?.get())?.values ?? [];
   return values.reduce((sum, value) => sum + value.value, 0);
+}
+
+/**
+ * This process's TCP sockets whose far end is the given local port, in any state (a dial still in
+ * SYN_SENT included). Unlike the count of every descriptor, it does not move when the database pool
+ * or Redis opens or closes a connection while a test waits.
+ */
+export function socketsTo(port: number): number {
+  const suffix = `:${port.toString(16).toUpperCase().padStart(4, "0")}`;
+  const inodes = new Set<string>();
+  for (const table of ["/proc/self/net/tcp", "/proc/self/net/tcp6"]) {
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const fields = line.trim().split(/\s+/);
+      const inode = fields[9];
+      if (inode && fields[2]?.endsWith(suffix)) inodes.add(inode);
+    }
+  }
+  return readdirSync("/proc/self/fd").filter((fd) => {
+    try {
+      return inodes.has(/^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/self/fd/${fd}`))?.[1] ?? "");
+    } catch {
+      return false; // closed since the directory was read
+    }
+  }).length;
 }

@@ -1,6 +1,7 @@
 import net from "node:net";
 import { Duplex } from "node:stream";
 import tls from "node:tls";
+import { vi } from "vitest";
 import type { Gateway } from "../../src/gateway.ts";
 
 /** A client connection from a chosen loopback address (Linux routes all of 127/8 to lo), on the
@@ -93,9 +94,10 @@ export async function openConnections(gateway: Gateway): Promise<number> {
 
 /** Waits (bounded) for a condition reached asynchronously, checking every 10 ms. */
 export async function waitFor(check: () => boolean | Promise<boolean>, what: string, ms = 10_000) {
-  const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await vi.waitFor(
+    async () => {
+      if (!(await check())) throw new Error(`timed out waiting for ${what}`);
+    },
+    { timeout: ms, interval: 10 },
+  );
 }

@@ -1,0 +1,255 @@
+import { EventEmitter } from "node:events";
+import net from "node:net";
+import type { Duplex } from "node:stream";
+import tls from "node:tls";
+import type { GatewayConfig } from "@bytetoll/egress";
+import {
+  type SpliceAddon,
+  SpliceCount,
+  type SpliceDial,
+  SpliceEvent,
+  spliceAddon,
+  unavailableBecause,
+} from "@bytetoll/splice";
+import type { SocketReader } from "../base/socket-reader.ts";
+import { closeAfterRelay, countedByRelay, stopOnDestroy } from "./spliced-sockets.ts";
+
+export type SpliceSetting = GatewayConfig["splice"];
+
+let setting: SpliceSetting = "off";
+
+/**
+ * Chooses how this process relays tunnels from now on and says which path is active, for the
+ * start log line. One choice per process: the gateway that listened last sets it (production runs
+ * one).
+ */
+export function chooseTunnelRelay(choice: SpliceSetting): string {
+  setting = choice;
+  if (choice === "off") return "javascript (GATEWAY_SPLICE=off)";
+  if (!spliceAddon) return `javascript (${unavailableBecause ?? "no splice addon"})`;
+  return "splice (plain-TCP tunnels; TLS and 8443 in javascript)";
+}
+
+interface StreamHandle {
+  fd?: number;
+  reading?: boolean;
+  readStop?: () => number;
+}
+
+interface InternalSocket {
+  _handle?: StreamHandle | null;
+  _readableState?: { ended?: boolean };
+}
+
+/** The descriptor of a plain, open, idle TCP socket whose bytes Node has not yet seen end;
+ * null for anything else (TLS on either side, a socket with writes still queued). */
+function spliceableDescriptor(socket: Duplex): number | null {
+  if (!(socket instanceof net.Socket) || socket instanceof tls.TLSSocket) return null;
+  if (socket.destroyed || socket.connecting || !socket.writable || socket.writableLength > 0) return null;
+  const internal = socket as unknown as InternalSocket;
+  if (internal._readableState?.ended) return null;
+  const fd = internal._handle?.fd;
+  return typeof fd === "number" && fd >= 0 && typeof internal._handle?.readStop === "function" ? fd : null;
+}
+
+/** Takes what Node has read but nobody consumed yet, and stops Node reading the socket: from
+ * here on its bytes are the relay's. Synchronous, so no read can happen in between. */
+function takeOver(socket: net.Socket): Buffer[] {
+  const taken: Buffer[] = [];
+  for (let chunk = socket.read() as Buffer | null; chunk !== null; chunk = socket.read() as Buffer | null)
+    taken.push(chunk);
+  socket.pause();
+  const handle = (socket as unknown as InternalSocket)._handle as StreamHandle;
+  handle.reading = false;
+  handle.readStop?.();
+  return taken;
+}
+
+/**
+ * The target side of a tunnel dialled by the addon (`connectNatively`): a bare descriptor, with
+ * no Node socket, handle or stream, which only the splice relay reads and writes. It has what a
+ * tunnel's target socket is asked for — the byte counters (what the relay moved), `destroy()`,
+ * and the `error` and `close` events — so metering, the balance cut-off and connection outcomes
+ * treat it as any target socket.
+ */
+export class NativeTarget extends EventEmitter {
+  /** Kept current by the relay (SpliceCount). */
+  readonly counts = new Float64Array(4);
+  destroyed = false;
+  /** Writing is ended by the relay (its shutdown on the client's FIN), never from JavaScript. */
+  readonly writableEnded = false;
+  /** Stops the relay while it runs; null before it starts and once it ended. */
+  private stopRelay: (() => void) | null = null;
+
+  constructor(
+    private readonly addon: SpliceAddon,
+    readonly fd: number,
+    readonly remoteAddress: string,
+    readonly remotePort: number,
+  ) {
+    super();
+    // Whoever relays it hears its errors; this keeps a late one from being unhandled.
+    this.on("error", () => {});
+  }
+
+  get bytesRead(): number {
+    return this.counts[SpliceCount.readTarget] as number;
+  }
+
+  get bytesWritten(): number {
+    return this.counts[SpliceCount.writtenTarget] as number;
+  }
+
+  /** While the relay runs, it shuts the target down for writing when the client's side
+   * finished. Once the relay stopped (the client socket was closed: a revoked credential, a
+   * shutdown), nothing can read or write this descriptor again: it is closed at once, which
+   * tells the target (a Node socket would send its FIN and wait out the linger). */
+  end(): this {
+    if (!this.stopRelay) this.destroy();
+    return this;
+  }
+
+  /** Relayed by `stop` from now on (called once, when its relay starts). */
+  relayedBy(stop: () => void): void {
+    this.stopRelay = stop;
+  }
+
+  /** The relay ended or was stopped. */
+  relayEnded(): void {
+    this.stopRelay = null;
+  }
+
+  /** Stops its relay, closes the descriptor; `error` (when given) and `close` follow. */
+  destroy(error?: Error): this {
+    if (this.destroyed) return this;
+    this.destroyed = true;
+    this.stopRelay?.();
+    this.addon.closeDescriptor(this.fd);
+    process.nextTick(() => {
+      if (error) this.emit("error", error);
+      this.emit("close", error !== undefined);
+    });
+    return this;
+  }
+}
+
+/** Whether a tunnel for `client` to a direct exit can be dialled by the addon: the relay will
+ * splice it from its first byte, so its target never needs a Node socket. */
+export function dialsNatively(client: Duplex): boolean {
+  return setting !== "off" && spliceAddon !== null && spliceableDescriptor(client) !== null;
+}
+
+/** The connect of `dialsNatively`: rejects with Node's message and code for a failed connect
+ * (`connect ECONNREFUSED 127.0.0.1:9`), or after `timeoutMs`. */
+export function connectNatively(address: string, port: number, timeoutMs: number): Promise<NativeTarget> {
+  const addon = spliceAddon as SpliceAddon;
+  const failure = (code: string) =>
+    Object.assign(new Error(`connect ${code} ${address}:${port}`), { code, address, port });
+  return new Promise((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined;
+    const dial = addon.connect(address, port, (code, fd) => {
+      clearTimeout(timer);
+      if (code === undefined) resolve(new NativeTarget(addon, fd, address, port));
+      else reject(failure(code));
+    });
+    if (typeof dial === "string") {
+      reject(failure(dial));
+      return;
+    }
+    timer = setTimeout(() => {
+      addon.cancel(dial as SpliceDial);
+      reject(new Error(`connect to ${address}:${port} timed out`));
+    }, timeoutMs);
+  });
+}
+
+/** Emitted on a spliced target socket when one direction finishes, with the side whose FIN it
+ * was ("client" or "target"): Node reads neither socket then, so this is what its `end` event and
+ * `writableEnded` tell about a tunnel relayed in JavaScript (connection outcomes need who hung up
+ * first). */
+export const SPLICE_HALF_CLOSED = "spliceHalfClosed";
+
+export interface SplicedTunnel {
+  /** Moved bytes: the target socket's counters already include them. */
+  onProgress(): void;
+  /** One direction finished (0: client → target, 1: target → client). */
+  onHalfClosed(direction: number): void;
+}
+
+/**
+ * Relays a tunnel with the splice addon when it applies (the addon is there, GATEWAY_SPLICE is
+ * not `off`, both sockets are plain TCP, or the target is a NativeTarget); returns false
+ * otherwise, and nothing was touched. `answer` (the front-end's reply: `200 Connection
+ * Established`, SOCKS5's success) goes to the client first, written by the relay.
+ *
+ * Node keeps the client socket (and a Node target socket), idle, until the relay ends (the addon
+ * watches their descriptors and never closes them): their `close` events, `destroy()` from
+ * anywhere (balance cut-off, a revoked credential, shutdown: it stops the relay first) and the
+ * target's byte counters (`bytesRead`/`bytesWritten` go on counting what the relay moves, so
+ * metering and connection outcomes read them as before) work as for a tunnel relayed in
+ * JavaScript. A socket error is raised on the socket it happened on, with its errno code.
+ */
+export function spliceNatively(
+  client: Duplex,
+  clientBuffered: Buffer[],
+  answer: Buffer | null,
+  target: Duplex | NativeTarget,
+  targetReader: SocketReader | null,
+  tunnel: SplicedTunnel,
+): boolean {
+  if (setting === "off" || !spliceAddon) return false;
+  const clientFd = spliceableDescriptor(client);
+  const native = target instanceof NativeTarget ? target : null;
+  const targetFd = native ? (native.destroyed ? null : native.fd) : spliceableDescriptor(target as Duplex);
+  if (clientFd === null || targetFd === null) return false;
+  const clientSocket = client as net.Socket;
+  // The relay writes whatever one splice moved: no byte should wait for an ACK (Nagle).
+  clientSocket.setNoDelay(true);
+
+  const toTarget = Buffer.concat([...clientBuffered, ...takeOver(clientSocket)]);
+  const fromTarget = native ? [] : [...(targetReader?.detach() ?? []), ...takeOver(target as net.Socket)];
+  const toClient = Buffer.concat(answer ? [answer, ...fromTarget] : fromTarget);
+  const counts = native ? native.counts : countedByRelay(target as net.Socket);
+  const targetSocket = native ?? (target as net.Socket);
+
+  const addon = spliceAddon;
+  let running = true;
+  /** Node never sees the relay's bytes: an inactivity timeout set on a Node socket (a pooled
+   * target's, for a 101 switch) is restarted when bytes move, as their reads would have. */
+  const timed = native ? [clientSocket] : [clientSocket, target as net.Socket];
+  const active = () => {
+    for (const socket of timed) if (socket.timeout) socket.setTimeout(socket.timeout);
+  };
+  const relay = addon.start(
+    clientFd,
+    targetFd,
+    toTarget,
+    toClient.length > 0 ? toClient : null,
+    counts,
+    (kind, side, code) => {
+      if (kind === SpliceEvent.progress) {
+        tunnel.onProgress();
+        active();
+      } else if (kind === SpliceEvent.halfClosed) {
+        targetSocket.emit(SPLICE_HALF_CLOSED, side === 0 ? "client" : "target");
+        tunnel.onHalfClosed(side);
+      } else {
+        running = false;
+        native?.relayEnded();
+        tunnel.onProgress();
+        closeAfterRelay(kind === SpliceEvent.done, side, code, clientSocket, targetSocket);
+      }
+    },
+  );
+  const stop = () => {
+    if (!running) return;
+    running = false;
+    native?.relayEnded();
+    addon.stop(relay);
+    tunnel.onProgress();
+  };
+  if (native) native.relayedBy(stop);
+  else stopOnDestroy(target as net.Socket, stop);
+  stopOnDestroy(clientSocket, stop);
+  return true;
+}
