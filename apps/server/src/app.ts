@@ -2,15 +2,18 @@ import { randomUUID } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import type { Socket } from "node:net";
 import type { Database } from "@bytetoll/db";
+import type { GatewayHost } from "@bytetoll/egress";
 import Fastify, { type FastifyBaseLogger, type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
 import { LOG_REDACTION } from "./lib/log-output.ts";
+import { billingRoutes } from "./modules/account/billing-routes.ts";
 import { profileRoutes } from "./modules/account/profile-routes.ts";
 import { accountRoutes } from "./modules/account/routes.ts";
 import { adminRoutes } from "./modules/admin/routes.ts";
 import { allowlistRoutes } from "./modules/allowlist/index.ts";
 import { apiTokenRoutes } from "./modules/api-token/routes.ts";
+import { scopedTokenRoutes } from "./modules/api-token/scoped-routes.ts";
 import { authRoutes } from "./modules/auth/routes.ts";
 import { autoTopupPlugin } from "./modules/auto-topup/index.ts";
 import balanceAlertsPlugin from "./modules/balance-alerts/plugin.ts";
@@ -21,6 +24,8 @@ import { devOutboxRoutes } from "./modules/dev-outbox/routes.ts";
 import { downloadsRoutes } from "./modules/downloads/routes.ts";
 import { healthRoutes } from "./modules/health/routes.ts";
 import intelligencePlugin from "./modules/intelligence/plugin.ts";
+import { jobsPlugin } from "./modules/jobs/index.ts";
+import { invoiceRoutes } from "./modules/orders/invoice-routes.ts";
 import ordersPlugin from "./modules/orders/plugin.ts";
 import { orderRoutes } from "./modules/orders/routes.ts";
 import settlementPlugin from "./modules/payments/plugin.ts";
@@ -29,6 +34,8 @@ import { paymentRoutes } from "./modules/payments/routes.ts";
 import { legalPlaceholderRoutes } from "./modules/public-config/legal-pages.ts";
 import { publicConfigRoutes } from "./modules/public-config/routes.ts";
 import { subuserLimitAlertsPlugin, subusersRoutes } from "./modules/subusers/index.ts";
+import { teamPlugin, teamRoutes } from "./modules/team/index.ts";
+import { twoFactorRoutes } from "./modules/two-factor/index.ts";
 import { usageRoutes } from "./modules/usage/routes.ts";
 import { webhooksPlugin } from "./modules/webhooks/index.ts";
 import apiDocsPlugin from "./plugins/api-docs.ts";
@@ -54,6 +61,9 @@ export interface BuildAppOptions {
   /** Address of the gateway `npm start` runs in this process (the connection test dials it
    * directly); absent when the gateway runs elsewhere. */
   inProcessGatewayHost?: string;
+  /** The gateway app's implementation, handed in by whoever assembles the process (the
+   * server names no gateway code); without it no exit can be tested and nothing is probed. */
+  gatewayHost?: GatewayHost;
   /** Payment provider overrides (tests point Stripe's client at a local stand-in). */
   payments?: PaymentsOptions;
 }
@@ -131,6 +141,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   app.decorate("config", config);
   app.decorate("database", database);
   app.decorate("mailer", mailer);
+  app.decorate("gatewayHost", options.gatewayHost ?? null);
 
   // Clients (and the SPA's fetch wrapper) send Content-Type: application/json on bodiless POSTs
   // such as /auth/logout; treat an empty body as absent instead of failing the request.
@@ -155,6 +166,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(changeFeedPlugin);
   await app.register(authPlugin);
   await app.register(realtimePlugin);
+  await app.register(teamPlugin);
+  await app.register(jobsPlugin);
   await app.register(webhooksPlugin);
   await app.register(moneyEventsPlugin);
   await app.register(balanceAlertsPlugin);
@@ -170,14 +183,19 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   await app.register(publicConfigRoutes);
   await app.register(legalPlaceholderRoutes);
   await app.register(authRoutes);
+  await app.register(twoFactorRoutes);
   await app.register(accountRoutes);
   await app.register(profileRoutes);
   await app.register(orderRoutes);
+  await app.register(billingRoutes);
+  await app.register(invoiceRoutes);
   await app.register(dealRoutes);
   await app.register(paymentRoutes);
   await app.register(adminRoutes);
   await app.register(credentialsRoutes, { inProcessGatewayHost: options.inProcessGatewayHost ?? null });
   await app.register(apiTokenRoutes);
+  await app.register(scopedTokenRoutes);
+  await app.register(teamRoutes);
   await app.register(allowlistRoutes);
   await app.register(subusersRoutes);
   await app.register(usageRoutes);

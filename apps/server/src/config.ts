@@ -1,9 +1,8 @@
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from "node:fs";
 import { isIP } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { isValidEmail, normalizeEmail } from "@bytetoll/contracts";
-import { randomSecret } from "@bytetoll/db";
+import { randomSecret, secretFile } from "@bytetoll/db";
 import {
   ConfigError,
   checkGatewayEnv,
@@ -13,7 +12,7 @@ import {
   parseEnv,
   portNumber,
   urlWithProtocols,
-} from "@bytetoll/gateway";
+} from "@bytetoll/egress";
 import ipaddr from "ipaddr.js";
 import { z } from "zod";
 
@@ -118,6 +117,9 @@ const envSchema = gatewayEnvSchema
     ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
     // Operators: these accounts' sign-in sessions open the admin API and the console at /admin.
     ADMIN_EMAILS: adminEmails,
+    // Whether operators need a second factor before the console and the admin API answer them;
+    // unset: required in production, optional elsewhere. ADMIN_TOKEN is never asked for one.
+    ADMIN_2FA: z.enum(["required", "optional"], { error: "must be required or optional" }).optional(),
     CRYPTO_PROVIDER: z
       .enum(["sandbox", "nowpayments"], { error: "must be sandbox or nowpayments" })
       .default("sandbox"),
@@ -148,6 +150,7 @@ const envSchema = gatewayEnvSchema
     // or the two characters \n, starts a new line of the address).
     OPERATOR_NAME: z.string().trim().min(1, "must not be empty").max(200).default("ByteToll"),
     OPERATOR_ADDRESS: z.string().trim().max(500).default(""),
+    OPERATOR_VAT_ID: z.string().trim().max(50).default(""), // on invoices and credit notes
     TRUST_PROXY: trustProxy,
     // Where the API (and the embedded gateway unless GATEWAY_BIND says otherwise) listens:
     // loopback in development, where /dev/outbox hands out login links, all interfaces in production.
@@ -167,6 +170,11 @@ const envSchema = gatewayEnvSchema
     // instance looks for due deliveries.
     WEBHOOK_RETRY_BASE_MS: milliseconds(30_000),
     WEBHOOK_POLL_MS: milliseconds(1_000),
+    // Background jobs: how long an instance's claim on a running job holds unless renewed (a
+    // crashed instance's jobs run elsewhere after this), and how often each instance looks for
+    // due work.
+    JOBS_LEASE_MS: milliseconds(30_000),
+    JOBS_POLL_MS: milliseconds(1_000),
     // API requests per minute per signed-in user, or per address for anonymous calls, on every
     // route without a tighter limit of its own.
     RATE_LIMIT_PER_MINUTE: z.coerce
@@ -234,6 +242,7 @@ function finish(env: z.output<typeof envSchema>, jwtSecret: string) {
     PHP_SDK_URL: env.PHP_SDK_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#php`,
     MCP_SERVER_URL: env.MCP_SERVER_URL ?? `${appUrl}${INTEGRATION_GUIDE_PATH}#mcp`,
     HOST: env.HOST ?? (env.NODE_ENV === "production" ? "0.0.0.0" : "127.0.0.1"),
+    ADMIN_2FA: env.ADMIN_2FA ?? (env.NODE_ENV === "production" ? "required" : "optional"),
     isProduction: env.NODE_ENV === "production",
     /** The embedded gateway's settings, from the same variables as for the gateway alone. The
      * API's PORT is a port of this process, so neither the embedded gateway nor the learner's
@@ -258,22 +267,9 @@ function supportContact(
   return url.toLowerCase().startsWith("mailto:") ? url.slice("mailto:".length).split("?")[0] || url : url;
 }
 
-/** Reads DATA_DIR/jwt-secret, creating it (mode 0600) on first start. Exclusive create, so two
- * processes starting together end up with the same secret. */
+/** Reads DATA_DIR/jwt-secret, creating it on first start (secretFile). */
 function ensureJwtSecretFile(dataDir: string): string {
-  const file = path.join(dataDir, "jwt-secret");
-  mkdirSync(dataDir, { recursive: true });
-  try {
-    const fd = openSync(file, "wx", 0o600);
-    try {
-      writeSync(fd, randomSecret(48));
-    } finally {
-      closeSync(fd);
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-  }
-  const secret = readFileSync(file, "utf8").trim();
+  const { file, secret } = secretFile(dataDir, "jwt-secret");
   if (secret.length < 32)
     throw new ConfigError([`JWT_SECRET: the file ${file} holds fewer than 32 characters`]);
   return secret;

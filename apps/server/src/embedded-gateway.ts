@@ -1,5 +1,5 @@
 import type { Database } from "@bytetoll/db";
-import { createGateway, type Gateway, type GatewayConfig } from "@bytetoll/gateway";
+import type { GatewayConfig, HostedGateway } from "@bytetoll/egress";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { App } from "./types.ts";
@@ -31,16 +31,24 @@ export function planEmbeddedGateway(config: Config): EmbeddedGatewayPlan | null 
     dataDir: config.DATABASE_URL ? undefined : config.DATA_DIR,
     // The usage journal and this instance's id survive a restart in DATA_DIR, whatever database.
     stateDir: config.DATA_DIR,
+    // The API seals console exits' passwords with the same key (decision 042).
+    upstreamsKey: { secret: config.gateway.upstreamsKey?.secret, dir: config.DATA_DIR },
   };
   const bind = gatewayConfig.host;
   return { config: gatewayConfig, dialHost: WILDCARD_BINDS.has(bind) ? "127.0.0.1" : bind };
 }
 
 /** Creates the planned gateway and mounts its metrics on the app; call before app.listen(). */
-export function createEmbeddedGateway(plan: EmbeddedGatewayPlan, app: App, database: Database): Gateway {
+export function createEmbeddedGateway(
+  plan: EmbeddedGatewayPlan,
+  app: App,
+  database: Database,
+): HostedGateway {
+  if (!app.gatewayHost)
+    throw new Error("the app was built without a gatewayHost: nothing to run the gateway with");
   // The server's own logger (its LOG_FORMAT and level), under the gateway's name.
   const logger = app.log.child({ name: "gateway" }) as Logger;
-  const gateway = createGateway({ database, config: plan.config, logger });
+  const gateway = app.gatewayHost.createGateway({ database, config: plan.config, logger });
   if (plan.config.metricsPort === null) {
     app.get("/metrics", { schema: { hide: true } }, async (_request, reply) => {
       reply.type(gateway.metricsRegistry.contentType);

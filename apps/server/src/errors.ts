@@ -5,15 +5,18 @@ import { accountDisabledMessage } from "@bytetoll/contracts";
  * customer (e.g. 502 "The payment provider is unavailable."); anything else stays in the log. */
 export class AppError extends Error {
   readonly expose: boolean;
+  /** Sends `code` in the body too, for refusals a client tells apart. */
+  readonly codeInBody: boolean;
   constructor(
     readonly statusCode: number,
     message: string,
     readonly code = "app_error",
-    options: { expose?: boolean } = {},
+    options: { expose?: boolean; codeInBody?: boolean } = {},
   ) {
     super(message);
     this.name = "AppError";
     this.expose = options.expose ?? statusCode < 500;
+    this.codeInBody = options.codeInBody ?? false;
   }
 }
 

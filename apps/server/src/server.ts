@@ -1,5 +1,6 @@
 import path from "node:path";
 import { DataDirInUseError, openDatabase } from "@bytetoll/db";
+import type { GatewayHost } from "@bytetoll/egress";
 import { buildApp } from "./app.ts";
 import { type Config, ConfigError, loadConfig } from "./config.ts";
 import { createEmbeddedGateway, planEmbeddedGateway } from "./embedded-gateway.ts";
@@ -30,8 +31,12 @@ function warnWhenDevelopmentIsExposed(config: Config, hosts: string[]) {
   );
 }
 
-/** `npm start`'s server: parse config, open the database, listen, and stop cleanly on a signal. */
-async function main() {
+/**
+ * `npm start`'s server: parse config, open the database, listen, and stop cleanly on a signal.
+ * `gatewayHost` is the gateway app, handed in by the process's assembly (apps/launcher), which
+ * runs the gateway beside the API unless GATEWAY_DISABLED says otherwise.
+ */
+export async function runServer(gatewayHost: GatewayHost): Promise<void> {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig(process.env);
@@ -59,7 +64,13 @@ async function main() {
     process.exit(1);
   });
   const gatewayPlan = planEmbeddedGateway(config);
-  const app = await buildApp({ config, database, logger: log, inProcessGatewayHost: gatewayPlan?.dialHost });
+  const app = await buildApp({
+    config,
+    database,
+    logger: log,
+    inProcessGatewayHost: gatewayPlan?.dialHost,
+    gatewayHost,
+  });
   const gateway = gatewayPlan ? createEmbeddedGateway(gatewayPlan, app, database) : null;
 
   // API first (no new work), then the gateway: it lets tunnels finish and flushes their usage.
@@ -103,6 +114,7 @@ async function main() {
           host: config.GATEWAY_HOST,
           httpPort: gateway.httpPort,
           httpsPort: gateway.httpsPort,
+          socksPort: gateway.socksPort,
         }
       : undefined,
     outbox: app.mailer.kind === "outbox" ? outbox : undefined,
@@ -121,8 +133,3 @@ async function listenOrExplain(setting: string, port: number | null, listen: () 
     process.exit(1);
   }
 }
-
-main().catch((error: unknown) => {
-  console.error(error);
-  process.exit(1);
-});

@@ -1,5 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Role, RouteAccess, Scope } from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
+import type { GatewayHost } from "@bytetoll/egress";
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { ZodTypeProvider } from "fastify-type-provider-zod";
 import type { Config } from "./config.ts";
@@ -14,10 +16,21 @@ export type App = FastifyInstance<
   ZodTypeProvider
 >;
 
-/** Who made the request, set by `app.authenticate`. `sessionId` is null for API tokens. */
+/** Who made the request, set by `app.authenticate`. `sessionId` is null for API tokens.
+ * `id` is the account the request acts on (its data, its money); `actorId` and `email` are the
+ * person's: the same for the owner and API tokens, a member's own for a switched session
+ * (docs/product.md#team-members). */
 export interface AuthUser {
   id: string;
+  actorId: string;
   email: string;
+  role: Role;
+  /** Null for sessions and the account's original API token: every scope. */
+  scopes: readonly Scope[] | null;
+  /** A scoped API token's id, for its last_used_at. */
+  apiTokenId: string | null;
+  /** Epoch ms after which a scoped token stops working; null when it has no end. */
+  expiresAt: number | null;
   sessionId: string | null;
   /** An operator disabled the account: `authenticate` answers 403 (docs/product.md#operators). */
   disabled: boolean;
@@ -28,6 +41,9 @@ declare module "fastify" {
     config: Config;
     database: Database;
     mailer: Mailer;
+    /** The gateway app this process hosts (its gateway and probes); null when none was handed in
+     * (then no exit can be tested and the learner probes nothing). */
+    gatewayHost: GatewayHost | null;
     /** preHandler: 401 unless the bearer token is a live session JWT or an API token. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
     /** Whose bearer token the request carries, or null; resolved once per request. */
@@ -35,6 +51,10 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     user: AuthUser | null;
+  }
+  interface FastifyContextConfig {
+    /** What the route needs (plugins/route-access.ts fills it from its table when absent). */
+    access?: RouteAccess;
   }
 }
 

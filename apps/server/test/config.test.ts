@@ -156,7 +156,7 @@ describe("loadConfig", () => {
 describe("starting the server with a wrong value", { timeout: 60_000 }, () => {
   const root = fileURLToPath(new URL("../../..", import.meta.url));
   const startServer = (env: Record<string, string>) =>
-    spawnSync(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/server/src/server.ts")], {
+    spawnSync(path.join(root, "node_modules/.bin/tsx"), [path.join(root, "apps/launcher/src/main.ts")], {
       env: { PATH: process.env.PATH, ...env },
       encoding: "utf8",
       timeout: 30_000,

@@ -4,7 +4,7 @@ import { type AddressInfo, connect, type Socket } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import type { Gateway } from "@bytetoll/gateway";
+import { type Gateway, gatewayHost } from "@bytetoll/gateway";
 import { freePort } from "@bytetoll/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -134,8 +134,10 @@ describe("the embedded gateway and loopback, end to end", () => {
       mailer: createOutboxMailer(database, () => {}),
       logger: false,
       inProcessGatewayHost: plan.dialHost,
+      gatewayHost,
     });
-    gateway = createEmbeddedGateway(plan, app, database);
+    // The gateway app's own object, seen by the server through its narrower HostedGateway.
+    gateway = createEmbeddedGateway(plan, app, database) as Gateway;
     await app.listen({ port: apiPort, host: "127.0.0.1" });
     await gateway.listen();
     const session = await signIn(app, "embedded@example.com");

@@ -3,7 +3,7 @@ import { connect, type Socket } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { type Gateway, Prober } from "@bytetoll/gateway";
+import { type Gateway, gatewayHost, Prober } from "@bytetoll/gateway";
 import { freePort } from "@bytetoll/gateway/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildApp } from "../src/app.ts";
@@ -67,13 +67,22 @@ describe.each(["1", "10.0.0.0/8,127.0.0.1"])("npm start with TRUST_PROXY=%s", (t
       GATEWAY_HTTPS_PORT: String(await freePort()),
       // A SOCKS5 listener of its own: it is one of the ports a customer must not reach either.
       GATEWAY_SOCKS_PORT: String(await freePort()),
+      GATEWAY_METRICS_PORT: String(await freePort()),
       ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     });
     const plan = planEmbeddedGateway(config);
     if (!plan) throw new Error("the embedded gateway was not planned");
     const mailer = createOutboxMailer(database, () => {});
-    app = await buildApp({ config, database, mailer, logger: false, inProcessGatewayHost: plan.dialHost });
-    gateway = createEmbeddedGateway(plan, app, database);
+    app = await buildApp({
+      config,
+      database,
+      mailer,
+      logger: false,
+      inProcessGatewayHost: plan.dialHost,
+      gatewayHost,
+    });
+    // The gateway app's own object, seen by the server through its narrower HostedGateway.
+    gateway = createEmbeddedGateway(plan, app, database) as Gateway;
     app.server.on("connection", () => {
       apiConnections += 1;
     });
@@ -163,6 +172,28 @@ describe.each(["1", "10.0.0.0/8,127.0.0.1"])("npm start with TRUST_PROXY=%s", (t
     const probe = await prober.fetch("mobile", "http", "127.0.0.1", apiPort);
     expect(probe).toMatchObject({ status: null, error: expect.stringMatching(/gateway itself/) });
     expect(apiConnections).toBe(0);
+  });
+
+  it("keeps webhooks and the learner's prober off every port of the gateway: SOCKS5 and metrics too", async () => {
+    const ports = [gateway.httpPort, gateway.httpsPort, gateway.socksPort, gateway.metricsPort, apiPort];
+    expect(ports.every((port) => typeof port === "number" && port > 0)).toBe(true);
+    const prober = new Prober(app.config.gateway);
+    const { token } = await signIn(app, `hooks-${trustProxy.length}@example.com`);
+    for (const port of ports as number[]) {
+      const saved = await app.inject({
+        method: "POST",
+        url: "/webhooks",
+        headers: bearer(token),
+        payload: { url: `http://127.0.0.1:${port}/hook`, events: ["order.paid"] },
+      });
+      expect(saved.statusCode, `webhook to ${port}: ${saved.body}`).toBe(400);
+      expect(saved.json().message).toMatch(/not allowed: .*gateway itself/);
+      const probe = await prober.fetch("mobile", "http", "127.0.0.1", port);
+      expect(probe, `probe of ${port}`).toMatchObject({
+        status: null,
+        error: expect.stringMatching(/gateway itself/),
+      });
+    }
   });
 
   it("never lets a customer's X-Forwarded-For reach the API, so no login link goes out for it", async () => {

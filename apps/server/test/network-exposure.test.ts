@@ -160,21 +160,30 @@ describe("connection limits of the API listener", () => {
       socket.once("connect", () => resolve());
       socket.once("connect_error", reject);
     });
-    await new Promise((resolve) => setTimeout(resolve, 3_000));
+    // The server cuts connections at their deadlines from a periodic check. An idle connection
+    // (no request) is cut by that check once its deadline has passed; two in a row, the second
+    // opened after the first was cut, mean the check ran past the deadline of the poll in flight.
+    for (let round = 0; round < 2; round++) {
+      const idle = connect(port, "127.0.0.1").resume();
+      idle.on("error", () => {});
+      await new Promise((resolve) => idle.once("close", resolve));
+    }
     expect(disconnected).toEqual([]);
     expect(await socket.timeout(2_000).emitWithAck("subscribe", { channel: "deals" })).toEqual({ ok: true });
     socket.disconnect();
   });
 
   it("refuses connections beyond MAX_CONNECTIONS", async () => {
-    const port = await listening({
-      MAX_CONNECTIONS: "2",
-      HEADERS_TIMEOUT_MS: "1000",
-      REQUEST_TIMEOUT_MS: "1000",
-    });
+    const t = await app({ MAX_CONNECTIONS: "2", HEADERS_TIMEOUT_MS: "1000", REQUEST_TIMEOUT_MS: "1000" });
+    await t.app.listen({ port: 0, host: "127.0.0.1" });
+    const port = (t.app.server.address() as AddressInfo).port;
     const idle = [connect(port, "127.0.0.1"), connect(port, "127.0.0.1")];
-    await Promise.all(idle.map((socket) => new Promise((resolve) => socket.once("connect", resolve))));
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The client's connect comes before the server has counted the connection: wait for its count.
+    const serverConnections = () =>
+      new Promise<number>((resolve, reject) =>
+        t.app.server.getConnections((error, count) => (error ? reject(error) : resolve(count))),
+      );
+    await expect.poll(serverConnections, { timeout: 5_000, interval: 10 }).toBe(2);
     const third = connect(port, "127.0.0.1");
     third.on("error", () => {});
     third.write("GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n");

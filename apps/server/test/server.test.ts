@@ -12,7 +12,7 @@ describe("the server entry point", () => {
   it("starts on the embedded database, serves, prints its URL and stops cleanly on SIGTERM", async () => {
     const port = await freePort();
     // The embedded gateway is exercised by its own tests; here it would only contend for ports.
-    const { child, output, exited } = spawnScript("apps/server/src/server.ts", {
+    const { child, output, exited } = spawnScript("apps/launcher/src/main.ts", {
       PORT: String(port),
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",

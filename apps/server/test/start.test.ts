@@ -33,9 +33,12 @@ interface Started {
 }
 
 /** `npm start` (scripts/start.mjs) as an operator runs it, its stdout a pipe as under a supervisor. */
-async function npmStart(env: Record<string, string>): Promise<Started> {
+async function npmStart(env: Record<string, string>, viaNpm = false): Promise<Started> {
   const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, "scripts/start.mjs")], {
+  const [command, args] = viaNpm
+    ? ["npm", ["start", "--silent"]]
+    : [process.execPath, [path.join(root, "scripts/start.mjs")]];
+  const child = spawn(command, args, {
     cwd: root,
     env: {
       PATH: process.env.PATH,
@@ -72,6 +75,30 @@ async function npmStart(env: Record<string, string>): Promise<Started> {
     },
   };
 }
+
+/** Every process below `pid`, read from /proc. */
+function descendants(pid: number): number[] {
+  let children: number[] = [];
+  try {
+    children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8")
+      .trim()
+      .split(" ")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
+  return children.flatMap((child) => [child, ...descendants(child)]);
+}
+
+const isRunning = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 
 /** The command line of the server process `npm start` runs (its one child). */
 function serverCommandLine(wrapper: ChildProcess): string {
@@ -119,28 +146,65 @@ describe("npm start", () => {
   }, 120_000);
 
   it("writes one readable line per event and a banner with the URLs when LOG_FORMAT=pretty", async () => {
-    const [proxyPort, tlsProxyPort] = [await freePort(), await freePort()];
+    const [proxyPort, tlsProxyPort, socksPort] = [await freePort(), await freePort(), await freePort()];
     const started = await npmStart({
       LOG_FORMAT: "pretty",
       GATEWAY_DISABLED: "false",
       GATEWAY_HTTP_PORT: String(proxyPort),
-      GATEWAY_SOCKS_PORT: "0",
+      GATEWAY_SOCKS_PORT: String(socksPort),
       GATEWAY_HTTPS_PORT: String(tlsProxyPort),
     });
     try {
       await fetch(`http://127.0.0.1:${started.port}/readyz`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      // The request's log line comes after its answer, and the gateway's once it listens.
+      const logged = { timeout: 10_000, interval: 20 };
+      await expect.poll(() => started.output(), logged).toMatch(/INFO {2}request completed #\w{8} → 200/);
+      await expect.poll(() => started.output(), logged).toMatch(/INFO {2}gateway listening httpPort=/);
     } finally {
       await started.stop();
     }
     const output = started.output();
     expect(output).toContain(`API docs     http://localhost:${started.port}/docs`);
-    expect(output).toContain(`Proxy        localhost:${proxyPort} (HTTP), localhost:${tlsProxyPort} (TLS)`);
+    expect(output).toContain(
+      `Proxy        localhost:${proxyPort} (HTTP), localhost:${tlsProxyPort} (TLS), localhost:${socksPort} (SOCKS5)\n`,
+    );
     expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}gateway listening httpPort=\d+/m);
     expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}incoming request #\w{8} GET \/readyz$/m);
     expect(output).toMatch(/^\d\d:\d\d:\d\d INFO {2}request completed #\w{8} → 200 [\d.]+ ms$/m);
     expect(output).not.toMatch(/^\{/m);
   }, 120_000);
+
+  for (const [signal, how] of [
+    ["SIGTERM", "npm"],
+    ["SIGINT", "npm"],
+    ["SIGTERM", "node"],
+  ] as const) {
+    it(`stops every process it started, the server cleanly, on ${signal} to the top process (${how === "npm" ? "npm start" : "node scripts/start.mjs"})`, async () => {
+      const started = await npmStart(
+        {
+          GATEWAY_DISABLED: "false",
+          GATEWAY_HTTP_PORT: String(await freePort()),
+          GATEWAY_SOCKS_PORT: String(await freePort()),
+          GATEWAY_HTTPS_PORT: String(await freePort()),
+        },
+        how === "npm",
+      );
+      const below = descendants(started.child.pid as number);
+      expect(below.length).toBeGreaterThan(0);
+      const exited = new Promise<void>((resolve) => started.child.once("exit", () => resolve()));
+      started.child.kill(signal);
+      await exited;
+      // A supervisor (systemd, a container runtime) signals only the process it started: what that
+      // one started must not live on, holding the ports and the embedded database.
+      try {
+        await expect.poll(() => below.filter(isRunning), { timeout: 30_000 }).toEqual([]);
+      } finally {
+        for (const pid of below.filter(isRunning)) process.kill(pid, "SIGKILL");
+      }
+      expect(started.output()).toContain('"msg":"shutting down"');
+      await expect(fetch(`http://127.0.0.1:${started.port}/readyz`)).rejects.toThrow();
+    }, 120_000);
+  }
 
   it("stops with a message naming LOG_FORMAT when it is neither json nor pretty", () => {
     const result = spawnSync(process.execPath, [path.join(root, "apps/server/dist/server.js")], {

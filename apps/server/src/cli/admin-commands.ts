@@ -1,12 +1,16 @@
 import { parseArgs } from "node:util";
-import { createDealRequest, dealPriceRefusal, PAYOUT_STATUSES } from "@bytetoll/contracts";
+import { createDealRequest, dealPriceRefusal, PAYMENT_STATUSES, PAYOUT_STATUSES } from "@bytetoll/contracts";
 import type { Config } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { appendAudit, auditDealChange, auditPayoutChange, CLI_ACTOR } from "../modules/admin/audit.ts";
-import type { AdminService } from "../modules/admin/service.ts";
-import type { DealsService } from "../modules/deals/service.ts";
-import { PAYMENT_STATUSES } from "../modules/orders/schemas.ts";
-import type { Settlement } from "../modules/payments/settlement.ts";
+import {
+  type AdminService,
+  appendAudit,
+  auditDealChange,
+  auditPayoutChange,
+  CLI_ACTOR,
+} from "../modules/admin/index.ts";
+import type { DealsService } from "../modules/deals/index.ts";
+import type { Settlement } from "../modules/payments/index.ts";
 
 export const USAGE = `Usage: npm run admin -- <command>
 

@@ -2,10 +2,10 @@ import path from "node:path";
 import { DataDirInUseError, openDatabase } from "@bytetoll/db";
 import { ConfigError, loadConfig } from "../config.ts";
 import { AppError } from "../errors.ts";
-import { createAdminService } from "../modules/admin/service.ts";
-import { createDealsService } from "../modules/deals/service.ts";
-import { orderPublisher } from "../modules/orders/order-view.ts";
-import { createSettlement } from "../modules/payments/settlement.ts";
+import { createAdminService } from "../modules/admin/index.ts";
+import { createDealsService } from "../modules/deals/index.ts";
+import { issuerOf, orderPublisher } from "../modules/orders/index.ts";
+import { createSettlement } from "../modules/payments/index.ts";
 import { createDetachedPublisher } from "../plugins/realtime-emitter.ts";
 import { runAdminCommand, USAGE, UsageError } from "./admin-commands.ts";
 
@@ -40,6 +40,7 @@ async function main(argv: string[]): Promise<number> {
         database,
         publishOrder: orderPublisher((order) => publisher?.order(order)),
         deals,
+        issuer: issuerOf(config),
       }),
       deals,
     });

@@ -57,8 +57,8 @@ export function createProcessLogger(
 export interface StartFacts {
   appUrl: string;
   docsUrl: string;
-  /** The embedded gateway's host and ports; absent when it runs elsewhere. */
-  gateway?: { host: string; httpPort: number; httpsPort: number } | undefined;
+  /** The embedded gateway's host and ports (SOCKS5 null when off); absent when it runs elsewhere. */
+  gateway?: { host: string; httpPort: number; httpsPort: number; socksPort: number | null } | undefined;
   /** Where login links go when no SMTP server is set: the dev outbox URL, or null for the log only. */
   outbox?: string | null | undefined;
 }
@@ -72,8 +72,9 @@ export function announceStart(log: Logger, format: LogFormat, facts: StartFacts)
   }
   const lines = [`  API docs     ${facts.docsUrl}`];
   if (facts.gateway) {
-    const { host, httpPort, httpsPort } = facts.gateway;
-    lines.push(`  Proxy        ${host}:${httpPort} (HTTP), ${host}:${httpsPort} (TLS)`);
+    const { host, httpPort, httpsPort, socksPort } = facts.gateway;
+    const socks = socksPort === null ? "" : `, ${host}:${socksPort} (SOCKS5)`;
+    lines.push(`  Proxy        ${host}:${httpPort} (HTTP), ${host}:${httpsPort} (TLS)${socks}`);
   }
   if (facts.outbox) lines.push(`  Login links  ${facts.outbox} (no SMTP_URL set)`);
   if (facts.outbox === null) lines.push("  Login links  printed in this log (no SMTP_URL set)");

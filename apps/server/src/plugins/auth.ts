@@ -1,11 +1,13 @@
-import { API_TOKEN_PREFIX } from "@bytetoll/contracts";
+import { API_TOKEN_PREFIX, type Role, type Scope } from "@bytetoll/contracts";
 import { hashSecret, parseChange } from "@bytetoll/db";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { accountDisabled, unauthorized } from "../errors.ts";
 import { type AppTokenClaims, verifyAppToken } from "../lib/app-token.ts";
 import type { AuthUser } from "../types.ts";
+import { createLastUseRecorder } from "./api-token-last-use.ts";
 import type { CachedSession } from "./change-feed.ts";
+import { checkAccess, installRouteAccess } from "./route-access.ts";
 
 const BEARER = /^Bearer\s+([A-Za-z0-9._~+/=-]{16,2048})$/i;
 
@@ -16,13 +18,37 @@ const VERIFIED_TOKENS_MAX = 20_000;
 /** Users whose API token is cached, so that a change to the user reaches those entries too. */
 const TOKEN_OWNERS_MAX = 10_000;
 
-interface UserRow {
+interface AccessRow {
   id: string;
+  actor_id: string;
   email: string;
+  role: Role;
   disabled: boolean;
 }
 
-const USER_COLUMNS = "u.id, u.email, u.disabled_at IS NOT NULL AS disabled";
+/** The account acted on (a), the person (u): disabled when either is. */
+const ACCESS_COLUMNS =
+  "a.id, u.id AS actor_id, u.email, (u.disabled_at IS NOT NULL OR a.disabled_at IS NOT NULL) AS disabled";
+
+const toUser = (row: AccessRow, sessionId: string | null): AuthUser => ({
+  id: row.id,
+  actorId: row.actor_id,
+  email: row.email,
+  role: row.role,
+  scopes: null,
+  apiTokenId: null,
+  expiresAt: null,
+  sessionId,
+  disabled: row.disabled,
+});
+
+/** Adds `value` to the set under `key`, keeping at most TOKEN_OWNERS_MAX keys (the oldest go:
+ * their cache entries then expire with the cache's TTL instead). */
+function remember(map: Map<string, Set<string>>, key: string, value: string): void {
+  const values = map.get(key) ?? new Set<string>();
+  map.set(key, values.add(value));
+  if (map.size > TOKEN_OWNERS_MAX) map.delete(map.keys().next().value as string);
+}
 
 /**
  * Bearer auth for every protected route: an app JWT (signature, exp, and a session row that is
@@ -34,14 +60,21 @@ const USER_COLUMNS = "u.id, u.email, u.disabled_at IS NOT NULL AS disabled";
  */
 async function authPlugin(app: FastifyInstance) {
   app.decorateRequest("user", null);
+  installRouteAccess(app);
   const { sessions, apiTokens } = app.changeFeed.caches;
   const verified = new Map<string, AppTokenClaims>();
   const tokenKeysByUser = new Map<string, Set<string>>();
+  /** The people whose cached sessions act on an account that is not their own: a change to the
+   * account's row (an operator disabling it) drops their entries too. */
+  const membersByAccount = new Map<string, Set<string>>();
+  const lastUse = createLastUseRecorder(app);
 
   app.changeFeed.onChange((payload) => {
     const change = payload === null ? null : parseChange(payload);
     if (change?.kind !== "user") return;
     sessions.invalidate(`session:${change.key}`);
+    for (const member of membersByAccount.get(change.key) ?? []) sessions.invalidate(`session:${member}`);
+    membersByAccount.delete(change.key);
     for (const key of tokenKeysByUser.get(change.key) ?? []) apiTokens.invalidate(key);
     tokenKeysByUser.delete(change.key);
   });
@@ -57,31 +90,45 @@ async function authPlugin(app: FastifyInstance) {
   }
 
   async function loadSession(claims: AppTokenClaims): Promise<CachedSession | null> {
-    const [row] = await app.database.query<UserRow & { expires_ms: string | number }>(
-      `SELECT ${USER_COLUMNS}, floor(extract(epoch FROM s.expires_at) * 1000) AS expires_ms
+    // A session on someone else's account needs the membership to still exist (removal also
+    // revokes it, in the same transaction).
+    const [row] = await app.database.query<AccessRow & { expires_ms: string | number }>(
+      `SELECT ${ACCESS_COLUMNS}, s.role, floor(extract(epoch FROM s.expires_at) * 1000) AS expires_ms
          FROM sessions s JOIN users u ON u.id = s.user_id
-        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()`,
+         JOIN users a ON a.id = COALESCE(s.account_id, s.user_id)
+        WHERE s.id = $1 AND s.user_id = $2 AND s.revoked_at IS NULL AND s.expires_at > now()
+          AND (s.account_id IS NULL OR EXISTS (SELECT 1 FROM account_members m
+                WHERE m.account_id = s.account_id AND m.user_id = s.user_id))`,
       [claims.sessionId, claims.userId],
     );
     if (!row) return null;
-    return {
-      user: { id: row.id, email: row.email, sessionId: claims.sessionId, disabled: row.disabled },
-      expiresAt: Number(row.expires_ms),
-    };
+    if (row.id !== claims.userId) remember(membersByAccount, row.id, claims.userId);
+    return { user: toUser(row, claims.sessionId), expiresAt: Number(row.expires_ms) };
   }
 
   async function loadApiTokenUser(key: string, tokenHash: string): Promise<AuthUser | null> {
-    const [row] = await app.database.query<UserRow>(
-      `SELECT ${USER_COLUMNS} FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = $1`,
+    // The account's original token (every scope), or a scoped one; either acts as the owner.
+    const [row] = await app.database.query<
+      AccessRow & { token_id: string | null; scopes: Scope[] | null; expires_ms: string | number | null }
+    >(
+      `SELECT ${ACCESS_COLUMNS}, 'owner' AS role, NULL::uuid AS token_id, NULL::text[] AS scopes,
+              NULL::float8 AS expires_ms
+         FROM api_tokens t JOIN users a ON a.id = t.user_id JOIN users u ON u.id = a.id
+        WHERE t.token_hash = $1
+       UNION ALL
+       SELECT ${ACCESS_COLUMNS}, 'owner', t.id, t.scopes, floor(extract(epoch FROM t.expires_at) * 1000)
+         FROM scoped_api_tokens t JOIN users a ON a.id = t.account_id JOIN users u ON u.id = a.id
+        WHERE t.token_hash = $1`,
       [tokenHash],
     );
     if (!row) return null;
-    const keys = tokenKeysByUser.get(row.id) ?? new Set<string>();
-    tokenKeysByUser.set(row.id, keys.add(key));
-    if (tokenKeysByUser.size > TOKEN_OWNERS_MAX) {
-      tokenKeysByUser.delete(tokenKeysByUser.keys().next().value as string);
-    }
-    return { id: row.id, email: row.email, sessionId: null, disabled: row.disabled };
+    remember(tokenKeysByUser, row.id, key);
+    return {
+      ...toUser(row, null),
+      scopes: row.scopes,
+      apiTokenId: row.token_id,
+      expiresAt: row.expires_ms === null ? null : Number(row.expires_ms),
+    };
   }
 
   async function resolve(request: FastifyRequest): Promise<AuthUser | null> {
@@ -101,7 +148,12 @@ async function authPlugin(app: FastifyInstance) {
     const tokenHash = hashSecret(token);
     const key = `api_token:${tokenHash}`;
     // Unknown tokens are not kept: guessing must not push real ones out of the cache.
-    return apiTokens.get(key, key, () => loadApiTokenUser(key, tokenHash), { keep: (user) => user !== null });
+    const user = await apiTokens.get(key, key, () => loadApiTokenUser(key, tokenHash), {
+      keep: (found) => found !== null,
+    });
+    if (!user || (user.expiresAt !== null && user.expiresAt <= Date.now())) return null;
+    if (user.apiTokenId) lastUse.touch(user.apiTokenId);
+    return user;
   }
 
   // The rate limiter asks first (signed-in calls are limited per user), then authenticate.
@@ -116,10 +168,22 @@ async function authPlugin(app: FastifyInstance) {
   }
   app.decorate("identify", identify);
 
+  // A route's permission is checked before its body is validated: a caller who may not use the
+  // route learns nothing from it but the refusal.
+  app.addHook("preValidation", async (request) => {
+    const access = request.routeOptions.config.access;
+    if (access === undefined || access === "public" || access === "operator") return;
+    const user = await identify(request);
+    if (!user) throw unauthorized();
+    if (user.disabled) throw accountDisabled(app.config.SUPPORT_CONTACT);
+    checkAccess(access, user);
+  });
+
   app.decorate("authenticate", async (request: FastifyRequest) => {
     const user = await identify(request);
     if (!user) throw unauthorized();
     if (user.disabled) throw accountDisabled(app.config.SUPPORT_CONTACT);
+    checkAccess(request.routeOptions.config.access, user);
     request.user = user;
   });
 }

@@ -32,12 +32,18 @@ function isDataException(error: unknown): boolean {
 }
 
 export const BAD_URL_MESSAGE = "Bad request: the path is not valid URL encoding.";
+/** The router's limit on one path parameter (Fastify's maxParamLength, 100 characters): no id,
+ * token or name the API knows is longer. */
+export const LONG_PARAM_MESSAGE = "The path is too long: a path parameter may be at most 100 characters.";
 
 /** Errors Fastify meets before any route or hook, where the handler below cannot see them: a path
- * that is not valid URL encoding (e.g. /assets/%c0%ae) gets the one error shape, not Fastify's. */
+ * that is not valid URL encoding (e.g. /assets/%c0%ae) or with a parameter past the router's limit
+ * gets the one error shape, not Fastify's, and a 4xx. */
 export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error.code === "FST_ERR_BAD_URL")
     return reply.code(400).send({ success: false, message: BAD_URL_MESSAGE });
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH")
+    return reply.code(414).send({ success: false, message: LONG_PARAM_MESSAGE });
   request.log.error({ err: error }, "request failed");
   return reply.code(500).send({ success: false, message: "Internal server error" });
 }
@@ -47,7 +53,8 @@ async function errorsPlugin(app: FastifyInstance) {
   app.setErrorHandler((error: FastifyError | AppError, request, reply) => {
     if (error instanceof AppError && error.expose) {
       if (error.statusCode >= 500) request.log.warn({ err: error }, "request failed");
-      return reply.code(error.statusCode).send({ success: false, message: error.message });
+      const code = error.codeInBody ? { code: error.code } : {};
+      return reply.code(error.statusCode).send({ success: false, message: error.message, ...code });
     }
     if (hasZodFastifySchemaValidationErrors(error)) {
       return reply.code(400).send({ success: false, message: validationMessage(error) });

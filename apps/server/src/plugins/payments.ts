@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { createPayments, type Payments, type PaymentsOptions } from "../modules/payments/providers.ts";
+import { createPayments, type Payments, type PaymentsOptions } from "../modules/payments/index.ts";
 
 declare module "fastify" {
   interface FastifyInstance {

@@ -12,7 +12,7 @@ import { Redis } from "ioredis";
 import { Server } from "socket.io";
 import type { MoneyEvents } from "../lib/money-events.ts";
 import { closeRedis, withFailedPublishesDropped, withResubscribesHandled } from "../lib/redis-outage.ts";
-import type { Order } from "../modules/orders/schemas.ts";
+import type { Order } from "../modules/orders/index.ts";
 
 /** For processes without an HTTP server (the admin CLI): the money-event publisher, sending
  * through the same Redis adapter, so a customer connected to any server instance sees the change

@@ -8,7 +8,7 @@ type TokenCheck = (token: string) => Promise<AuthUser | null>;
 /** The change-feed payload that announces a change to what authorised this socket: any session
  * of its user (an app JWT) or its API token being replaced or deleted. */
 function revocationGroup(user: AuthUser, token: string): string {
-  return user.sessionId ? `session:${user.id}` : `api_token:${hashSecret(token)}`;
+  return user.sessionId ? `session:${user.actorId}` : `api_token:${hashSecret(token)}`;
 }
 
 /**

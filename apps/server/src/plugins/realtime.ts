@@ -7,9 +7,10 @@ import {
   ORDER_UPDATED_EVENT,
   ORDERS_CHANNEL_PREFIX,
   ordersChannel,
+  scopesAllow,
 } from "@bytetoll/contracts";
 import { createAdapter } from "@socket.io/redis-adapter";
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
 import { Redis } from "ioredis";
 import { Server, type Socket } from "socket.io";
@@ -19,7 +20,7 @@ import {
   withFailedPublishesDropped,
   withResubscribesHandled,
 } from "../lib/redis-outage.ts";
-import type { Order } from "../modules/orders/schemas.ts";
+import type { Order } from "../modules/orders/index.ts";
 import type { AuthUser } from "../types.ts";
 import { parseChannel } from "./realtime-channels.ts";
 import { createSocketRevocation } from "./realtime-revocation.ts";
@@ -50,12 +51,13 @@ interface SocketData {
 }
 
 /** Runs the app's one bearer check (plugins/auth.ts) on the handshake token. That check reads
- * only the Authorization header and sets `user`, so a minimal request object is all it needs. */
+ * only the Authorization header, so a minimal request object is all it needs. A socket hears
+ * the account's orders, which every role may read, and a scoped token only with account:read. */
 async function userForToken(app: FastifyInstance, token: string): Promise<AuthUser | null> {
-  const probe = { headers: { authorization: `Bearer ${token}` }, user: null as AuthUser | null };
+  const probe = { headers: { authorization: `Bearer ${token}` } };
   try {
-    await app.authenticate(probe as unknown as FastifyRequest, undefined as unknown as FastifyReply);
-    return probe.user;
+    const user = await app.identify(probe as unknown as FastifyRequest);
+    return user && !user.disabled && scopesAllow(user.scopes, "account:read") ? user : null;
   } catch {
     return null;
   }

@@ -37,7 +37,7 @@ describe.skipIf(samePerDatabase)("one server process per embedded DATA_DIR", () 
   it("refuses a second `npm start` on the same DATA_DIR in one line naming it and the first's pid; the first keeps serving", async () => {
     const dataDir = path.join(scratch, "two-servers");
     const first = await serverOn(dataDir);
-    const second = spawnScript("apps/server/src/server.ts", {
+    const second = spawnScript("apps/launcher/src/main.ts", {
       PORT: String(await freePort()),
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",

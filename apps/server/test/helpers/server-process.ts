@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { freePort } from "@bytetoll/gateway/testing";
+import { vi } from "vitest";
 
 const root = fileURLToPath(new URL("../../../..", import.meta.url));
 
@@ -48,18 +49,23 @@ async function untilServing(port: number, exited: Promise<number | null>, output
   void exited.then((code) => {
     exitCode = code;
   });
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (exitCode !== undefined)
-      throw new Error(`the server exited (${exitCode}) before serving:\n${output()}`);
-    const answered = await fetch(`http://127.0.0.1:${port}/healthz`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (answered) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`the server did not serve within 60 s:\n${output()}`);
+  // waitUntil retries while the check answers false and stops at once when it throws (an exit).
+  await vi
+    .waitUntil(
+      async () => {
+        if (exitCode !== undefined)
+          throw new Error(`the server exited (${exitCode}) before serving:\n${output()}`);
+        return fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (response) => response.ok,
+          () => false,
+        );
+      },
+      { timeout: 60_000, interval: 100 },
+    )
+    .catch((error: Error) => {
+      if (error.message.startsWith("the server exited")) throw error;
+      throw new Error(`the server did not serve within 60 s:\n${output()}`);
+    });
 }
 
 export interface ServerProcess extends SpawnedScript {
@@ -70,7 +76,7 @@ export interface ServerProcess extends SpawnedScript {
 }
 
 /**
- * `npm start`'s server (apps/server/src/server.ts) as a child process on a free port and its own
+ * `npm start`'s server (apps/launcher/src/main.ts) as a child process on a free port and its own
  * DATA_DIR, resolved once it answers /healthz. `env` adds to or overrides the defaults
  * (no embedded gateway, warnings only, development mode); `preload` is a module loaded first.
  */
@@ -81,7 +87,7 @@ export async function startServerProcess(
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), "bytetoll-server-"));
   const { child, output, exited } = spawnScript(
-    "apps/server/src/server.ts",
+    "apps/launcher/src/main.ts",
     { PORT: String(port), DATA_DIR: dataDir, LOG_LEVEL: "warn", GATEWAY_DISABLED: "true", ...env },
     options,
   );

@@ -1,6 +1,7 @@
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createTestDatabase, createThrowawayPostgres, type TestDatabase } from "@bytetoll/db/testing";
+import { gatewayHost } from "@bytetoll/gateway";
 import { buildApp } from "../../src/app.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { createOutboxMailer, type Mailer } from "../../src/plugins/mail.ts";
@@ -40,7 +41,13 @@ export function testConfig(overrides: Record<string, string> = {}): Config {
  */
 export async function createTestApp(
   overrides: Record<string, string> = {},
-  options: { mailer?: Mailer; beforeReady?: (app: App) => void; database?: TestDatabase } = {},
+  options: {
+    mailer?: Mailer;
+    beforeReady?: (app: App) => void;
+    database?: TestDatabase;
+    /** false: an app assembled without the gateway app, as a process that does not host it. */
+    gatewayHost?: false;
+  } = {},
 ): Promise<TestApp> {
   const ownsDatabase = !options.database;
   const database = options.database ?? (await createTestDatabase());
@@ -49,7 +56,13 @@ export async function createTestApp(
   const mailer =
     options.mailer ??
     (config.SMTP_URL ? undefined : createOutboxMailer(database, (line) => printed.push(line)));
-  const app = await buildApp({ config, database, mailer, logger: false });
+  const app = await buildApp({
+    config,
+    database,
+    mailer,
+    logger: false,
+    ...(options.gatewayHost === false ? {} : { gatewayHost }),
+  });
   options.beforeReady?.(app);
   await app.ready();
   return {

@@ -1,7 +1,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import type { Database } from "@bytetoll/db";
-import { createGateway, type Gateway, type GatewayConfig, loadGatewayConfig } from "@bytetoll/gateway";
+import { type GatewayConfig, loadGatewayConfig } from "@bytetoll/egress";
+import { createGateway, type Gateway } from "@bytetoll/gateway";
 import { pino } from "pino";
 
 /**
@@ -38,17 +39,30 @@ export async function curlStatus(
   password: string,
   url: string,
 ): Promise<number> {
+  return (await curlAnswer(port, username, password, url)).status;
+}
+
+/** curl through the gateway's HTTP proxy port as `username`: the status it got (000: none), and
+ * the gateway's refusal code when the gateway itself refused (its X-Bytetoll-Error header), so a
+ * test can tell the gateway's 403 from a site's. */
+export async function curlAnswer(
+  port: number,
+  username: string,
+  password: string,
+  url: string,
+): Promise<{ status: number; refusal: string | null }> {
   const { stdout } = await run("curl", [
     "-s",
     "-o",
     "/dev/null",
     "-w",
-    "%{http_code}",
+    "%{http_code} %header{x-bytetoll-error}",
     "--max-time",
     "15",
     "-x",
     `http://${username}:${password}@127.0.0.1:${port}`,
     url,
   ]);
-  return Number(stdout);
+  const [status = "0", refusal = ""] = stdout.trim().split(" ");
+  return { status: Number(status), refusal: refusal || null };
 }

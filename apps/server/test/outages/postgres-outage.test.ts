@@ -1,7 +1,7 @@
 import { type Database, openDatabase } from "@bytetoll/db";
 import { type FaultProxy, startFaultProxy } from "@bytetoll/db/fault-proxy";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { buildApp } from "../../src/app.ts";
 import { SERVICE_UNAVAILABLE } from "../../src/errors.ts";
 import type { App } from "../../src/types.ts";
@@ -57,7 +57,13 @@ describe.skipIf(!DATABASE_URL)("the API while PostgreSQL is away", () => {
     expect((await status()).statusCode).toBe(200);
 
     proxy.cut();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // The pool learns of its cut connections from their sockets: wait until readiness says so.
+    await expect
+      .poll(async () => (await app.inject({ method: "GET", url: "/readyz" })).statusCode, {
+        timeout: 5_000,
+        interval: 20,
+      })
+      .toBe(503);
     for (const response of [await status(), await order(), await status()]) {
       expect(response.statusCode, response.body).toBe(503);
       expect(response.json()).toEqual({ success: false, message: SERVICE_UNAVAILABLE });
@@ -77,11 +83,14 @@ describe.skipIf(!DATABASE_URL)("the API while PostgreSQL is away", () => {
     const pending = app.inject({ method: "GET", url: "/test/slow-query" });
     const probe =
       "SELECT pg_terminate_backend(pid) AS done FROM pg_stat_activity WHERE query LIKE '%AS slow_query_probe%' AND pid <> pg_backend_pid()";
-    let terminated: { done: boolean }[] = [];
-    for (let attempt = 0; attempt < 50 && terminated.length === 0; attempt++) {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-      terminated = await testDatabase.query<{ done: boolean }>(probe);
-    }
+    // The probe finds the query once the request has reached PostgreSQL.
+    const terminated = await vi.waitUntil(
+      async () => {
+        const rows = await testDatabase.query<{ done: boolean }>(probe);
+        return rows.length > 0 && rows;
+      },
+      { timeout: 5_000, interval: 20 },
+    );
     expect(terminated).toEqual([{ done: true }]);
     const response = await pending;
     expect(response.statusCode, response.body).toBe(503);

@@ -2,7 +2,7 @@ import { type FaultProxy, startFaultProxy } from "@bytetoll/db/fault-proxy";
 import { createTestDatabase } from "@bytetoll/db/testing";
 import { freePort } from "@bytetoll/gateway/testing";
 import type { Socket } from "socket.io-client";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, describe, expect, it, vi } from "vitest";
 import type { Order } from "../../src/modules/orders/schemas.ts";
 import { connectRealtime } from "../helpers/realtime-client.ts";
 import { runAdmin, startServerProcess } from "../helpers/server-process.ts";
@@ -24,14 +24,6 @@ async function redisProxy(): Promise<FaultProxy> {
 afterAll(async () => {
   await Promise.all(proxies.map((proxy) => proxy.close()));
 });
-
-async function until(condition: () => boolean | Promise<boolean>, timeoutMs = 15_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
 
 const count = (text: string, needle: string) => text.split(needle).length - 1;
 
@@ -78,7 +70,9 @@ describe("the server process while Redis is away", () => {
       expect(count(server.output(), "Redis is unreachable: rate limiting")).toBe(1);
 
       proxy.restore();
-      await until(() => count(server.output(), "Redis is reachable again") >= 2);
+      await expect
+        .poll(() => count(server.output(), "Redis is reachable again"), { timeout: 15_000, interval: 100 })
+        .toBeGreaterThanOrEqual(2);
       expect((await order()).status).toBe(201);
 
       proxy.cut();
@@ -89,7 +83,12 @@ describe("the server process while Redis is away", () => {
             .status,
         ).toBe(200);
       }
-      await until(() => count(server.output(), "Redis is unreachable: realtime fan-out") === 2);
+      await expect
+        .poll(() => count(server.output(), "Redis is unreachable: realtime fan-out"), {
+          timeout: 15_000,
+          interval: 100,
+        })
+        .toBe(2);
       expect(count(server.output(), "Redis is unreachable: rate limiting")).toBe(2);
       expect(server.child.exitCode).toBeNull();
       expect(server.output()).not.toContain("unhandled promise rejection");
@@ -149,19 +148,24 @@ describe("realtime fan-out across two instances", () => {
       // Paid on the instance the customer is connected to: delivered although Redis is away.
       const local = await createOrder(second.app, alice, { amount: 3, network_type: "base" });
       expect((await sandboxPay(second.app, local.order_id)).statusCode).toBe(200);
-      await until(() => paidSeen.has(local.order_id), 5_000);
+      await expect.poll(() => paidSeen.has(local.order_id), { timeout: 5_000, interval: 10 }).toBe(true);
       // Paid on the other instance: answered (the fan-out is lost while Redis is away).
       const remote = await createOrder(first.app, alice, { amount: 3, network_type: "base" });
       expect((await sandboxPay(first.app, remote.order_id)).statusCode).toBe(200);
 
       proxy.restore();
       // Once both instances have reconnected, a change on the first reaches the second's client.
-      await until(async () => {
-        const order = await createOrder(first.app, alice, { amount: 3, network_type: "base" });
-        expect((await sandboxPay(first.app, order.order_id)).statusCode).toBe(200);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        return paidSeen.has(order.order_id);
-      }, 20_000);
+      // Until then a payment's event is lost, so each try waits (briefly) for its own event.
+      await vi.waitUntil(
+        async () => {
+          const order = await createOrder(first.app, alice, { amount: 3, network_type: "base" });
+          expect((await sandboxPay(first.app, order.order_id)).statusCode).toBe(200);
+          return vi
+            .waitUntil(() => paidSeen.has(order.order_id), { timeout: 300, interval: 10 })
+            .catch(() => false);
+        },
+        { timeout: 20_000, interval: 10 },
+      );
     } finally {
       await second.close();
       await first.close();

@@ -1,5 +1,5 @@
 import { applyLedgerEntry } from "@bytetoll/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../src/types.ts";
 import { bearer } from "../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../helpers/test-app.ts";
@@ -32,14 +32,7 @@ afterAll(async () => {
 });
 
 /** Another instance hears of a change a moment after its commit, not in the same instant. */
-async function eventually<T>(read: () => Promise<T>, expected: T): Promise<T> {
-  let value = await read();
-  for (let i = 0; i < 100 && value !== expected; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
-    value = await read();
-  }
-  return value;
-}
+const SHORTLY = { timeout: 2_000, interval: 20 };
 
 const status = (app: App, headers: Record<string, string>) =>
   app.inject({ method: "GET", url: "/account/status", headers });
@@ -68,7 +61,7 @@ describe("caches kept by the change feed", () => {
     });
     expect(credit.statusCode, credit.body).toBe(200);
     expect(await balanceBytes(b.app, alice)).toBe(3 * GB); // the writer reads its own write at once
-    expect(await eventually(() => balanceBytes(a.app, alice), 3 * GB)).toBe(3 * GB);
+    await expect.poll(() => balanceBytes(a.app, alice), SHORTLY).toBe(3 * GB);
   });
 
   it("shows a debit written straight into the database, as the gateway's flush writes it", async () => {
@@ -79,8 +72,8 @@ describe("caches kept by the change feed", () => {
       reference: `feed-test:${alice.id}`,
       deltaBytes: -12_345,
     });
-    expect(await eventually(() => balanceBytes(a.app, alice), start - 12_345)).toBe(start - 12_345);
-    expect(await eventually(() => balanceBytes(b.app, alice), start - 12_345)).toBe(start - 12_345);
+    await expect.poll(() => balanceBytes(a.app, alice), SHORTLY).toBe(start - 12_345);
+    await expect.poll(() => balanceBytes(b.app, alice), SHORTLY).toBe(start - 12_345);
   });
 
   it("shows an order paid through the other instance in the history and the balance", async () => {
@@ -93,8 +86,8 @@ describe("caches kept by the change feed", () => {
     expect(await paymentStatus()).toBe("waiting");
     const start = await balanceBytes(a.app, alice);
     await sandboxPay(b.app, order.order_id);
-    expect(await eventually(paymentStatus, "paid")).toBe("paid");
-    expect(await eventually(() => balanceBytes(a.app, alice), start + GB)).toBe(start + GB);
+    await expect.poll(paymentStatus, SHORTLY).toBe("paid");
+    await expect.poll(() => balanceBytes(a.app, alice), SHORTLY).toBe(start + GB);
   });
 
   it("refuses a session on every instance once it is logged out on one", async () => {
@@ -105,7 +98,7 @@ describe("caches kept by the change feed", () => {
     expect(logout.statusCode).toBe(200);
     expect((await status(b.app, bob.headers)).statusCode).toBe(401);
     const onA = () => status(a.app, bob.headers).then((response) => response.statusCode);
-    expect(await eventually(onA, 401)).toBe(401);
+    await expect.poll(onA, SHORTLY).toBe(401);
   });
 
   it("refuses a regenerated API token's predecessor on every instance", async () => {
@@ -123,7 +116,7 @@ describe("caches kept by the change feed", () => {
     expect(second.json().data.token).not.toBe(first.json().data.token);
     expect((await status(b.app, oldToken)).statusCode).toBe(401);
     const onA = () => status(a.app, oldToken).then((response) => response.statusCode);
-    expect(await eventually(onA, 401)).toBe(401);
+    await expect.poll(onA, SHORTLY).toBe(401);
     expect((await status(a.app, bearer(second.json().data.token))).statusCode).toBe(200);
   });
 });
@@ -138,8 +131,7 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("when the feed loses its conne
         WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
     );
     // Both instances lose their listener; while it is down, a write must still show at once.
-    for (let i = 0; i < 100 && balances.live; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-    expect(balances.live).toBe(false);
+    await vi.waitFor(() => expect(balances.live).toBe(false), { timeout: 2_000, interval: 5 });
     await applyLedgerEntry(a.database.db, {
       userId: dave.id,
       kind: "bonus",
@@ -156,6 +148,6 @@ describe.runIf(Boolean(process.env.DATABASE_URL))("when the feed loses its conne
       reference: "after",
       deltaBytes: 3,
     });
-    expect(await eventually(() => balanceBytes(a.app, dave), GB + 10)).toBe(GB + 10);
+    await expect.poll(() => balanceBytes(a.app, dave), SHORTLY).toBe(GB + 10);
   });
 });

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { io as connect, type Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Order } from "../../src/modules/orders/schemas.ts";
 import type { App } from "../../src/types.ts";
 import { bearer } from "../helpers/sign-in.ts";
@@ -79,11 +79,11 @@ async function apiTokenCustomer(app: App, who: Customer): Promise<Customer> {
 /** An order event the still-authorised `witness` hears: anything meant for the closed socket
  * would have been delivered by then. */
 async function orderHeardBy(app: App, who: Customer, witness: { heard: Order[] }) {
-  const before = witness.heard.length;
   const order = await createOrder(app, who, { amount: 3, network_type: "base" });
-  for (let i = 0; i < 150 && witness.heard.length === before; i++)
-    await new Promise((r) => setTimeout(r, 20));
-  expect(witness.heard.map((o) => o.order_id)).toContain(order.order_id);
+  await vi.waitFor(() => expect(witness.heard.map((o) => o.order_id)).toContain(order.order_id), {
+    timeout: 3_000,
+    interval: 20,
+  });
   return order;
 }
 

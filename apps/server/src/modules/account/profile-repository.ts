@@ -1,4 +1,4 @@
-import { BYTES_PER_GB, bytesToGb, type Profile, type ProfileUpdate } from "@bytetoll/contracts";
+import { bytesToGb, gbToBytes, type Profile, type ProfileUpdate } from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
 
 const PROFILE_COLUMNS = "id, email, refund_address, low_balance_threshold_bytes";
@@ -10,8 +10,8 @@ interface ProfileRow {
   low_balance_threshold_bytes: string | number | null;
 }
 
-/** The stored fields; the route adds `is_operator` from the configuration. */
-type StoredProfile = Omit<Profile, "is_operator">;
+/** The stored fields; the route adds the operator and factor flags. */
+type StoredProfile = Omit<Profile, "is_operator" | "second_factor" | "operator_factor_missing">;
 
 function toProfile(row: ProfileRow): StoredProfile {
   const threshold = row.low_balance_threshold_bytes;
@@ -59,7 +59,7 @@ export function createProfileRepository(database: Database) {
           update.refund_address !== undefined,
           update.refund_address ?? null,
           threshold !== undefined,
-          threshold == null ? null : Math.round(threshold * BYTES_PER_GB),
+          threshold == null ? null : gbToBytes(threshold),
         ],
       );
       return row ? toProfile(row) : null;

@@ -1,7 +1,7 @@
 import { errorResponse, profileResponse, profileUpdateSchema } from "@bytetoll/contracts";
 import { unauthorized } from "../../errors.ts";
-import { type App, requireUser } from "../../types.ts";
-import { isOperatorEmail } from "../admin/index.ts";
+import { type App, type AuthUser, requireUser } from "../../types.ts";
+import { operatorFlags } from "../admin/index.ts";
 import { createProfileRepository } from "./profile-repository.ts";
 
 const responses = { 200: profileResponse, 401: errorResponse, 429: errorResponse };
@@ -10,6 +10,14 @@ const responses = { 200: profileResponse, 401: errorResponse, 429: errorResponse
  * low-balance alert threshold). */
 export async function profileRoutes(app: App) {
   const repository = createProfileRepository(app.database);
+  // A member on someone's account is not its operator, whoever the owner is.
+  const operatorFlagsOf = (user: AuthUser) =>
+    operatorFlags(
+      app.config,
+      app.database,
+      { id: user.actorId, email: user.email },
+      user.actorId === user.id,
+    );
 
   app.get(
     "/account/profile",
@@ -27,7 +35,7 @@ export async function profileRoutes(app: App) {
       if (!profile) throw unauthorized();
       return {
         success: true as const,
-        data: { ...profile, is_operator: isOperatorEmail(app.config, profile.email) },
+        data: { ...profile, ...(await operatorFlagsOf(requireUser(request))) },
       };
     },
   );
@@ -50,7 +58,7 @@ export async function profileRoutes(app: App) {
       if (!profile) throw unauthorized();
       return {
         success: true as const,
-        data: { ...profile, is_operator: isOperatorEmail(app.config, profile.email) },
+        data: { ...profile, ...(await operatorFlagsOf(requireUser(request))) },
       };
     },
   );

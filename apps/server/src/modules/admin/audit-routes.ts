@@ -1,6 +1,9 @@
 import { type AuditEntry, type AuditQuery, auditPage, auditQuery } from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
 import type { App } from "../../types.ts";
+import { accountEmails } from "../auth/index.ts";
+import { payoutOwnerEmails } from "../deals/index.ts";
+import { orderOwnerEmails } from "../orders/index.ts";
 import { adminErrors } from "./schemas.ts";
 
 interface AuditRow {
@@ -16,15 +19,30 @@ interface AuditRow {
   created_at: Date | string;
 }
 
-/** Who or what a subject id names, for people: ids alone say nothing in the log. */
+/** A deal is named by its title, kept in the row; accounts, orders and payouts by their
+ * customer's e-mail, which their modules look up (`withLabels`). */
 const SUBJECT_LABEL = `CASE a.subject_type
-    WHEN 'account' THEN (SELECT u.email FROM users u WHERE u.id::text = a.subject_id)
-    WHEN 'order' THEN (SELECT u.email FROM orders o JOIN users u ON u.id = o.user_id
-                        WHERE o.id::text = a.subject_id)
-    WHEN 'payout' THEN (SELECT u.email FROM payouts p JOIN users u ON u.id = p.user_id
-                         WHERE p.id::text = a.subject_id)
     WHEN 'deal' THEN COALESCE(a.after->>'deal_title', a.before->>'deal_title')
+    WHEN 'destination_rule' THEN COALESCE(a.after->>'reason', a.before->>'reason')
   END AS subject_label`;
+
+/** Who or what a subject id names, for people: ids alone say nothing in the log. A subject
+ * that no longer exists keeps a null label. */
+async function withLabels(database: Database, rows: AuditRow[]): Promise<AuditRow[]> {
+  const ids = (type: string) => [
+    ...new Set(rows.filter((row) => row.subject_type === type).map((row) => row.subject_id)),
+  ];
+  const [accounts, orders, payouts] = await Promise.all([
+    accountEmails(database, ids("account")),
+    orderOwnerEmails(database, ids("order")),
+    payoutOwnerEmails(database, ids("payout")),
+  ]);
+  const emails: Record<string, Map<string, string>> = { account: accounts, order: orders, payout: payouts };
+  return rows.map((row) => {
+    const email = emails[row.subject_type]?.get(row.subject_id);
+    return email === undefined ? row : { ...row, subject_label: email };
+  });
+}
 
 /** The audit log, newest first, filtered by exact actor, action and subject id. */
 async function auditLog(
@@ -52,7 +70,7 @@ async function auditLog(
     database.query<{ total: string }>(`SELECT count(*) AS total FROM admin_audit_log ${clause}`, params),
   ]);
   return {
-    data: rows.map((row) => ({
+    data: (await withLabels(database, rows)).map((row) => ({
       ...row,
       id: Number(row.id),
       created_at: new Date(row.created_at).toISOString(),

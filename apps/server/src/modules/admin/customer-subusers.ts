@@ -3,23 +3,9 @@ import {
   type AdminSubuser,
   bytesToGb,
   CUSTOMER_PAGE_ROWS,
-  type SubuserLimitPeriod,
 } from "@bytetoll/contracts";
-import { type Database, schema } from "@bytetoll/db";
-
-type SubuserRow = {
-  id: string;
-  label: string;
-  username: string;
-  limit_bytes: string | number | null;
-  limit_period: SubuserLimitPeriod;
-  used_bytes: string | number;
-  period_start: string;
-  enabled: boolean;
-  created_at: Date | string;
-  bytes: string | number;
-  requests: string | number;
-};
+import type { Database } from "@bytetoll/db";
+import { type OperatorSubuserRow, subusersForOperator } from "../subusers/index.ts";
 
 const traffic = (bytes: string | number | undefined, requests: string | number | undefined) => ({
   bytes: Number(bytes ?? 0),
@@ -27,7 +13,7 @@ const traffic = (bytes: string | number | undefined, requests: string | number |
   requests: Number(requests ?? 0),
 });
 
-const toAdminSubuser = (row: SubuserRow): AdminSubuser => {
+const toAdminSubuser = (row: OperatorSubuserRow): AdminSubuser => {
   const limitBytes = row.limit_bytes === null ? null : Number(row.limit_bytes);
   const usedBytes = Number(row.used_bytes);
   return {
@@ -57,37 +43,14 @@ export async function customerSubusers(
   page: number,
   since: string,
 ): Promise<AdminCustomerDetail["subusers"]> {
-  const [rows, totals, rest] = await Promise.all([
-    database.query<SubuserRow>(
-      `SELECT s.id, s.label, s.username, s.limit_bytes, s.limit_period, s.enabled, s.created_at,
-              CASE WHEN s.period_start = subuser_period_start(s.limit_period) THEN s.used_bytes ELSE 0 END AS used_bytes,
-              to_char(subuser_period_start(s.limit_period), 'YYYY-MM-DD') AS period_start,
-              coalesce(t.bytes, 0) AS bytes, coalesce(t.requests, 0) AS requests
-         FROM subusers s
-         LEFT JOIN LATERAL (
-           SELECT sum(bytes) AS bytes, sum(requests) AS requests FROM usage_daily_totals
-            WHERE user_id = s.user_id AND subuser_id = s.id AND day >= $2::date) t ON true
-        WHERE s.user_id = $1
-        ORDER BY s.created_at, s.id LIMIT ${CUSTOMER_PAGE_ROWS} OFFSET ${(page - 1) * CUSTOMER_PAGE_ROWS}`,
-      [userId, since],
-    ),
-    database.query<{ total: string }>("SELECT count(*) AS total FROM subusers WHERE user_id = $1", [userId]),
-    database.query<{ main: boolean; bytes: string; requests: string }>(
-      `SELECT t.subuser_id = $3::uuid AS main, sum(t.bytes) AS bytes, sum(t.requests) AS requests
-         FROM usage_daily_totals t
-        WHERE t.user_id = $1 AND t.day >= $2::date
-          AND (t.subuser_id = $3::uuid OR NOT EXISTS (SELECT 1 FROM subusers s WHERE s.id = t.subuser_id))
-        GROUP BY 1`,
-      [userId, since, schema.NO_SUBUSER],
-    ),
-  ]);
+  const { rows, total, rest } = await subusersForOperator(database, userId, CUSTOMER_PAGE_ROWS, page, since);
   const main = rest.find((row) => row.main);
   const deleted = rest.find((row) => !row.main);
   return {
     data: rows.map(toAdminSubuser),
     page,
     per_page: CUSTOMER_PAGE_ROWS,
-    total: Number(totals[0]?.total ?? 0),
+    total,
     main_credentials: traffic(main?.bytes, main?.requests),
     deleted: traffic(deleted?.bytes, deleted?.requests),
   };

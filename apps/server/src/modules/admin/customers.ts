@@ -6,9 +6,22 @@ import {
   CUSTOMER_PAGE_ROWS,
   type CustomerDetailQuery,
 } from "@bytetoll/contracts";
-import { CHANGES_CHANNEL, type Database, type SqlExecutor, schema } from "@bytetoll/db";
-import { desc, eq, sql } from "drizzle-orm";
+import type { Database } from "@bytetoll/db";
 import { AppError } from "../../errors.ts";
+import { ledgerPage } from "../account/index.ts";
+import { announceAccountChange, tokenCreatedAt } from "../api-token/index.ts";
+import {
+  type CustomerRow,
+  customerById,
+  customersPage,
+  lockCustomer,
+  revokeLiveSessions,
+  sessionSummary,
+  setCustomerDisabled,
+} from "../auth/index.ts";
+import { credentialSummary } from "../credentials/index.ts";
+import { accountOrdersPage } from "../orders/index.ts";
+import { accountUsageByDay } from "../usage/index.ts";
 import { appendAudit } from "./audit.ts";
 import { customerSubusers } from "./customer-subusers.ts";
 import { likePattern, toAdminOrder } from "./service.ts";
@@ -16,16 +29,6 @@ import { likePattern, toAdminOrder } from "./service.ts";
 const USAGE_DAYS = 30;
 const DAY_MS = 86_400_000;
 
-type CustomerRow = {
-  id: string;
-  email: string;
-  balance_bytes: string | number;
-  leased_bytes: string | number;
-  created_at: Date | string;
-  disabled_at: Date | string | null;
-};
-
-const CUSTOMER_COLUMNS = "id, email, balance_bytes, leased_bytes, created_at, disabled_at";
 const iso = (value: Date | string) => new Date(value).toISOString();
 
 export const toCustomer = (row: CustomerRow): AdminCustomer => ({
@@ -52,22 +55,9 @@ export function createCustomersService(database: Database) {
   const { db } = database;
 
   async function find(id: string): Promise<CustomerRow> {
-    const [row] = await database.query<CustomerRow>(`SELECT ${CUSTOMER_COLUMNS} FROM users WHERE id = $1`, [
-      id,
-    ]);
+    const row = await customerById(database, id);
     if (!row) throw customerNotFound();
     return row;
-  }
-
-  /** Tells every instance that what authorised this account's sessions and API token changed:
-   * their caches drop them and their sockets are checked again (and closed when disabled). */
-  async function announce(tx: SqlExecutor, userId: string): Promise<void> {
-    await tx.execute(sql`
-      SELECT pg_notify(${CHANGES_CHANNEL}, payload) FROM (
-        SELECT 'session:' || ${userId}::text AS payload
-        UNION ALL
-        SELECT 'api_token:' || token_hash FROM api_tokens WHERE user_id = ${userId}
-      ) AS changes`);
   }
 
   return {
@@ -75,17 +65,8 @@ export function createCustomersService(database: Database) {
 
     async list(query: AccountsQuery): Promise<{ data: AdminCustomer[]; total: number }> {
       const filter = query.email ? likePattern(query.email) : null;
-      const where = filter ? "WHERE email LIKE $1" : "";
-      const params = filter ? [filter] : [];
-      const [rows, totals] = await Promise.all([
-        database.query<CustomerRow>(
-          `SELECT ${CUSTOMER_COLUMNS} FROM users ${where}
-            ORDER BY created_at DESC, id LIMIT ${query.per_page} OFFSET ${(query.page - 1) * query.per_page}`,
-          params,
-        ),
-        database.query<{ total: string }>(`SELECT count(*) AS total FROM users ${where}`, params),
-      ]);
-      return { data: rows.map(toCustomer), total: Number(totals[0]?.total ?? 0) };
+      const { rows, total } = await customersPage(database, filter, query.per_page, query.page);
+      return { data: rows.map(toCustomer), total };
     },
 
     async detail(id: string, query: CustomerDetailQuery): Promise<AdminCustomerDetail> {
@@ -93,74 +74,35 @@ export function createCustomersService(database: Database) {
       const days = lastDays(USAGE_DAYS);
       const ledgerOffset = (query.ledger_page - 1) * CUSTOMER_PAGE_ROWS;
       const ordersOffset = (query.orders_page - 1) * CUSTOMER_PAGE_ROWS;
-      const [sessions, token, credential, usage, ledger, ledgerTotal, orders, ordersTotal, subusers] =
-        await Promise.all([
-          database.query<{ active: string; latest_at: Date | string | null }>(
-            `SELECT count(*) FILTER (WHERE revoked_at IS NULL AND expires_at > now()) AS active,
-                  max(created_at) AS latest_at
-             FROM sessions WHERE user_id = $1`,
-            [id],
-          ),
-          database.query<{ created_at: Date | string }>(
-            "SELECT created_at FROM api_tokens WHERE user_id = $1",
-            [id],
-          ),
-          database.query<{ username: string; updated_at: Date | string }>(
-            "SELECT username, updated_at FROM proxy_credentials WHERE user_id = $1",
-            [id],
-          ),
-          database.query<{ day: string; bytes: string; requests: string }>(
-            `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(bytes) AS bytes, sum(requests) AS requests
-             FROM usage_daily_totals WHERE user_id = $1 AND day >= $2::date
-            GROUP BY day`,
-            [id, days[0]],
-          ),
-          database.query<{
-            id: string;
-            kind: string;
-            reference: string;
-            delta_bytes: string;
-            note: string | null;
-            created_at: Date | string;
-          }>(
-            `SELECT id, kind, reference, delta_bytes, note, created_at FROM ledger_entries WHERE user_id = $1
-            ORDER BY created_at DESC, id DESC LIMIT ${CUSTOMER_PAGE_ROWS} OFFSET ${ledgerOffset}`,
-            [id],
-          ),
-          database.query<{ total: string }>(
-            "SELECT count(*) AS total FROM ledger_entries WHERE user_id = $1",
-            [id],
-          ),
-          db
-            .select()
-            .from(schema.orders)
-            .where(eq(schema.orders.userId, id))
-            .orderBy(desc(schema.orders.createdAt), desc(schema.orders.id))
-            .limit(CUSTOMER_PAGE_ROWS)
-            .offset(ordersOffset),
-          database.query<{ total: string }>("SELECT count(*) AS total FROM orders WHERE user_id = $1", [id]),
-          customerSubusers(database, id, query.subusers_page, days[0] as string),
-        ]);
+      const [sessions, token, credential, usage, ledger, orders, subusers] = await Promise.all([
+        sessionSummary(database, id),
+        tokenCreatedAt(database, id),
+        credentialSummary(database, id),
+        accountUsageByDay(database, id, days[0] as string),
+        ledgerPage(database, id, CUSTOMER_PAGE_ROWS, ledgerOffset),
+        accountOrdersPage(database, id, CUSTOMER_PAGE_ROWS, ordersOffset),
+        customerSubusers(database, id, query.subusers_page, days[0] as string),
+      ]);
       const usageByDay = new Map(usage.map((day) => [day.day, day]));
       return {
         ...toCustomer(row),
         leased_bytes: Number(row.leased_bytes),
         leased_gb: bytesToGb(Number(row.leased_bytes)),
         sessions: {
-          active: Number(sessions[0]?.active ?? 0),
-          latest_at: sessions[0]?.latest_at ? iso(sessions[0].latest_at) : null,
+          active: Number(sessions?.active ?? 0),
+          latest_at: sessions?.latest_at ? iso(sessions.latest_at) : null,
         },
-        api_token: { exists: token.length > 0, created_at: token[0] ? iso(token[0].created_at) : null },
+        api_token: { exists: token !== null, created_at: token !== null ? iso(token) : null },
         proxy_credentials: {
-          username: credential[0]?.username ?? null,
-          updated_at: credential[0] ? iso(credential[0].updated_at) : null,
+          username: credential?.username ?? null,
+          updated_at: credential ? iso(credential.updated_at) : null,
         },
         usage_by_day: days.map((day) => {
           const bytes = Number(usageByDay.get(day)?.bytes ?? 0);
           return { day, bytes, gb: bytesToGb(bytes), requests: Number(usageByDay.get(day)?.requests ?? 0) };
         }),
         ledger: {
-          data: ledger.map((entry) => ({
+          data: ledger.rows.map((entry) => ({
             id: Number(entry.id),
             kind: entry.kind,
             reference: entry.reference,
@@ -171,13 +113,13 @@ export function createCustomersService(database: Database) {
           })),
           page: query.ledger_page,
           per_page: CUSTOMER_PAGE_ROWS,
-          total: Number(ledgerTotal[0]?.total ?? 0),
+          total: ledger.total,
         },
         orders: {
-          data: orders.map((order) => toAdminOrder(order, row.email)),
+          data: orders.rows.map((order) => toAdminOrder(order, row.email)),
           page: query.orders_page,
           per_page: CUSTOMER_PAGE_ROWS,
-          total: Number(ordersTotal[0]?.total ?? 0),
+          total: orders.total,
         },
         subusers,
       };
@@ -185,22 +127,16 @@ export function createCustomersService(database: Database) {
 
     /**
      * Disables (or enables) the account in one transaction with its audit row. The users_changed
-     * trigger announces it to every gateway; `announce` makes every API instance drop the
+     * trigger announces it to every gateway; `announceAccountChange` makes every API instance drop the
      * account's cached sessions and token and re-check its sockets. Answers whether it changed.
      */
     async setDisabled(actor: string, id: string, disabled: boolean, note?: string) {
       return db.transaction(async (tx) => {
-        const before = await tx.execute<CustomerRow>(
-          sql`SELECT ${sql.raw(CUSTOMER_COLUMNS)} FROM users WHERE id = ${id} FOR UPDATE`,
-        );
-        const current = before.rows[0];
+        const current = await lockCustomer(tx, id);
         if (!current) throw customerNotFound();
         if ((current.disabled_at !== null) === disabled)
           return { changed: false, customer: toCustomer(current) };
-        const after = await tx.execute<CustomerRow>(sql`
-          UPDATE users SET disabled_at = ${disabled ? sql`now()` : null}
-           WHERE id = ${id} RETURNING ${sql.raw(CUSTOMER_COLUMNS)}`);
-        const updated = after.rows[0] as CustomerRow;
+        const updated = await setCustomerDisabled(tx, id, disabled);
         await appendAudit(tx, {
           actor,
           action: disabled ? "customer.disable" : "customer.enable",
@@ -210,7 +146,8 @@ export function createCustomersService(database: Database) {
           after: { disabled_at: toCustomer(updated).disabled_at },
           note: note ?? null,
         });
-        await announce(tx, id);
+        // Every API instance drops the account's cached sessions and token and re-checks its sockets.
+        await announceAccountChange(tx, id);
         return { changed: true, customer: toCustomer(updated) };
       });
     },
@@ -220,10 +157,7 @@ export function createCustomersService(database: Database) {
     async revokeSessions(actor: string, id: string, note?: string) {
       await find(id);
       return db.transaction(async (tx) => {
-        const revoked = await tx.execute<{ id: string }>(sql`
-          UPDATE sessions SET revoked_at = now()
-           WHERE user_id = ${id} AND revoked_at IS NULL AND expires_at > now() RETURNING id`);
-        const count = revoked.rows.length;
+        const count = await revokeLiveSessions(tx, id);
         await appendAudit(tx, {
           actor,
           action: "customer.revoke_sessions",

@@ -8,10 +8,16 @@ import {
   decodeDealId,
   type UpdateDealRequest,
 } from "@bytetoll/contracts";
-import { type Database, schema } from "@bytetoll/db";
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import type { Database } from "@bytetoll/db";
 import { AppError } from "../../errors.ts";
-import { toDealView, toPayoutView } from "../deals/index.ts";
+import {
+  dealProgress,
+  lockDeal,
+  payoutsForOperator,
+  saveDealEdit,
+  toDealView,
+  toPayoutView,
+} from "../deals/index.ts";
 import { appendAudit } from "./audit.ts";
 
 const dealNotFound = () => new AppError(404, "Deal not found", "not_found");
@@ -24,41 +30,17 @@ export function createAdminDeals(database: Database, publish: (deal: Deal) => vo
   return {
     /** One page of payouts, newest first, each with its customer's e-mail, and how many match in all. */
     async payouts(query: AdminPayoutsQuery): Promise<{ data: AdminPayout[]; total: number }> {
-      const { payouts, users } = schema;
-      const where = query.status ? eq(payouts.status, query.status) : undefined;
-      const [rows, totals] = await Promise.all([
-        db
-          .select({ payout: payouts, email: users.email })
-          .from(payouts)
-          .innerJoin(users, eq(users.id, payouts.userId))
-          .where(where)
-          .orderBy(desc(payouts.createdAt), desc(payouts.id))
-          .limit(query.per_page)
-          .offset((query.page - 1) * query.per_page),
-        db.select({ total: count() }).from(payouts).where(where),
-      ]);
+      const { rows, total } = await payoutsForOperator(database, query);
       return {
         data: rows.map((row) => ({ ...toPayoutView(row.payout), email: row.email })),
-        total: Number(totals[0]?.total ?? 0),
+        total,
       };
     },
 
     /** Every deal (as the deals service lists them) with its deposits or orders so far. */
     async withProgress(deals: Deal[]): Promise<AdminDeal[]> {
       const ids = deals.map((deal) => decodeDealId(deal.id)).filter((id): id is number => id !== null);
-      const rows =
-        ids.length === 0
-          ? []
-          : await database.query<{ deal_id: number; deposited_cents: string; participants: string }>(
-              `SELECT d.id AS deal_id, d.deposited_cents,
-                      CASE WHEN d.deal_type = 'group_buy'
-                        THEN (SELECT count(DISTINCT user_id) FROM deal_deposits
-                               WHERE deal_id = d.id AND status IN ('held', 'credited'))
-                        ELSE (SELECT count(*) FROM deal_reservations WHERE deal_id = d.id AND released = false)
-                      END AS participants
-                 FROM deals d WHERE d.id = ANY($1::int[])`,
-              [ids],
-            );
+      const rows = await dealProgress(database, ids);
       const byId = new Map(rows.map((row) => [Number(row.deal_id), row]));
       return deals.map((deal) => {
         const row = byId.get(decodeDealId(deal.id) ?? -1);
@@ -80,7 +62,7 @@ export function createAdminDeals(database: Database, publish: (deal: Deal) => vo
       const id = decodeDealId(encodedId);
       if (id === null) throw dealNotFound();
       const updated = await db.transaction(async (tx) => {
-        const [row] = await tx.select().from(schema.deals).where(eq(schema.deals.id, id)).for("update");
+        const row = await lockDeal(tx, id);
         if (!row) throw dealNotFound();
         const before = toDealView(row);
         if (row.status !== "pending" || row.startTime.getTime() <= Date.now()) {
@@ -109,19 +91,7 @@ export function createAdminDeals(database: Database, publish: (deal: Deal) => vo
         if (Date.parse(next.deal_end_time) <= Date.now()) {
           throw new AppError(400, "deal_end_time must be in the future", "bad_deal");
         }
-        const [saved] = await tx
-          .update(schema.deals)
-          .set({
-            title: next.deal_title,
-            description: next.deal_description,
-            priceUsdPerGb: next.deal_price.toFixed(4),
-            startTime: new Date(next.deal_start_time),
-            endTime: new Date(next.deal_end_time),
-            targetGb: next.deal_target_gb,
-            updatedAt: sql`now()`,
-          })
-          .where(and(eq(schema.deals.id, id), eq(schema.deals.status, "pending")))
-          .returning();
+        const saved = await saveDealEdit(tx, id, next);
         if (!saved) throw dealNotFound();
         const after = toDealView(saved);
         await appendAudit(tx, {

@@ -5,7 +5,7 @@ import type {
   UpstreamStatus,
 } from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
-import { CONNECT_MS_BOUNDS, histogramMedian } from "@bytetoll/gateway";
+import { CONNECT_MS_BOUNDS, histogramMedian } from "@bytetoll/egress";
 
 /** The upstream figures cover this window; a heartbeat older than a minute is a gone instance. */
 const WINDOW_MINUTES = 60;

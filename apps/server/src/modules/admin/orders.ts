@@ -1,10 +1,10 @@
 import { type AdminOrder, type AdminOrderEvent, bytesToGb } from "@bytetoll/contracts";
-import { type Database, schema } from "@bytetoll/db";
-import { eq } from "drizzle-orm";
+import type { Database } from "@bytetoll/db";
 import { AppError } from "../../errors.ts";
+import { ledgerForOrder } from "../account/index.ts";
 import type { DealsService } from "../deals/index.ts";
-import { createOrdersRepository, type Order, type OrderRow } from "../orders/index.ts";
-import type { Settlement } from "../payments/index.ts";
+import { createOrdersRepository, type Order, type OrderRow, orderWithEmail } from "../orders/index.ts";
+import { providerEventsForOrder, rejectionsForOrder, type Settlement } from "../payments/index.ts";
 import { appendAudit } from "./audit.ts";
 import { toAdminOrder } from "./service.ts";
 
@@ -36,15 +36,10 @@ const state = (order: Pick<AdminOrder, "payment_status" | "credited_gb">) => ({
 /** The console's orders: one order with its history, and the two things an operator may do to
  * one — pay a sandbox order, expire a waiting one (docs/product.md#operators). */
 export function createAdminOrders({ database, settlement, deals, publishOrder }: Deps) {
-  const { db } = database;
   const orders = createOrdersRepository(database);
 
   async function find(id: string): Promise<AdminOrder> {
-    const [row] = await db
-      .select({ order: schema.orders, email: schema.users.email })
-      .from(schema.orders)
-      .innerJoin(schema.users, eq(schema.users.id, schema.orders.userId))
-      .where(eq(schema.orders.id, id));
+    const row = await orderWithEmail(database, id);
     if (!row) throw orderNotFound();
     return toAdminOrder(row.order, row.email);
   }
@@ -54,23 +49,8 @@ export function createAdminOrders({ database, settlement, deals, publishOrder }:
   async function events(order: AdminOrder): Promise<AdminOrderEvent[]> {
     const id = order.order_id;
     const [ledger, rejections, audit, providerEvents] = await Promise.all([
-      database.query<{
-        kind: string;
-        reference: string;
-        delta_bytes: string;
-        note: string | null;
-        created_at: Date;
-      }>(
-        `SELECT kind, reference, delta_bytes, note, created_at FROM ledger_entries
-          WHERE user_id = $1 AND (
-            (kind = 'purchase' AND reference LIKE $2)
-            OR (kind IN ('refund', 'chargeback') AND (reference = $3 OR reference LIKE $2)))`,
-        [order.user_id, `order:${id}:%`, `order:${id}`],
-      ),
-      database.query<{ provider: string; reference: string; reason: string; created_at: Date }>(
-        "SELECT provider, reference, reason, created_at FROM payment_rejections WHERE order_id = $1",
-        [id],
-      ),
+      ledgerForOrder(database, order.user_id, id),
+      rejectionsForOrder(database, id),
       database.query<{
         actor: string;
         action: string;
@@ -83,18 +63,7 @@ export function createAdminOrders({ database, settlement, deals, publishOrder }:
           WHERE subject_type = 'order' AND subject_id = $1`,
         [id],
       ),
-      database.query<{
-        provider: string;
-        event_type: string;
-        provider_reference: string;
-        outcome: string;
-        summary: Record<string, unknown>;
-        received_at: Date;
-      }>(
-        `SELECT provider, event_type, provider_reference, outcome, summary, received_at
-           FROM payment_events WHERE order_id = $1 ORDER BY received_at, id`,
-        [id],
-      ),
+      providerEventsForOrder(database, id),
     ]);
     const list: AdminOrderEvent[] = [
       {

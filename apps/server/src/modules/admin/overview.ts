@@ -1,5 +1,10 @@
 import { bytesToGb, type Overview } from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
+import { soldBytesByDay } from "../account/index.ts";
+import { accountCounts } from "../auth/index.ts";
+import { revenueByDay } from "../orders/index.ts";
+import { rejectionsByReason } from "../payments/index.ts";
+import { activeAccounts, usedBytesByDay } from "../usage/index.ts";
 import { lastDays } from "./customers.ts";
 
 /**
@@ -14,40 +19,13 @@ export async function overview(database: Database, days: number): Promise<Overvi
   const from = window[0] as string;
   const to = window[window.length - 1] as string;
   const since = `${from}T00:00:00Z`;
-  const [revenue, sold, used, customers, rejections, refused, served] = await Promise.all([
-    database.query<{ day: string; provider: string; cents: string; orders: string }>(
-      `SELECT to_char(coalesce(paid_at, updated_at) AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, provider,
-              sum(round(amount_cents::numeric * (credited_bytes - reversed_bytes) / bytes)) AS cents,
-              count(*) AS orders
-         FROM orders
-        WHERE credited_bytes > 0 AND bytes > 0 AND coalesce(paid_at, updated_at) >= $1::timestamptz
-        GROUP BY 1, 2`,
-      [since],
-    ),
-    database.query<{ day: string; bytes: string }>(
-      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, sum(delta_bytes) AS bytes
-         FROM ledger_entries WHERE kind = 'purchase' AND created_at >= $1::timestamptz
-        GROUP BY 1`,
-      [since],
-    ),
-    database.query<{ day: string; bytes: string }>(
-      `SELECT to_char(day, 'YYYY-MM-DD') AS day, sum(bytes) AS bytes
-         FROM usage_daily_totals WHERE day >= $1::date GROUP BY 1`,
-      [from],
-    ),
-    database.query<{ new: string; active: string; total: string; disabled: string }>(
-      `SELECT count(*) FILTER (WHERE created_at >= $1::timestamptz) AS new,
-              (SELECT count(DISTINCT user_id) FROM usage_daily_totals WHERE day >= $2::date AND bytes > 0) AS active,
-              count(*) AS total,
-              count(*) FILTER (WHERE disabled_at IS NOT NULL) AS disabled
-         FROM users`,
-      [since, from],
-    ),
-    database.query<{ reason: string; count: string }>(
-      `SELECT reason, count(*) AS count FROM payment_rejections WHERE created_at >= $1::timestamptz
-        GROUP BY reason ORDER BY count(*) DESC, reason`,
-      [since],
-    ),
+  const [revenue, sold, used, counts, active, rejections, refused, served] = await Promise.all([
+    revenueByDay(database, since),
+    soldBytesByDay(database, since),
+    usedBytesByDay(database, from),
+    accountCounts(database, since),
+    activeAccounts(database, from),
+    rejectionsByReason(database, since),
     database.query<{ reason: string; count: string }>(
       `SELECT reason, sum(count) AS count FROM refusal_stats WHERE minute >= $1::timestamptz
         GROUP BY reason HAVING sum(count) > 0 ORDER BY sum(count) DESC, reason`,
@@ -62,7 +40,6 @@ export async function overview(database: Database, days: number): Promise<Overvi
   const sum = <T>(rows: T[], value: (row: T) => number) => rows.reduce((total, row) => total + value(row), 0);
   const byDay = <T extends { day: string }>(rows: T[], day: string) => rows.filter((row) => row.day === day);
   const providers = [...new Set(revenue.map((row) => row.provider))].sort();
-  const counts = customers[0];
   const refusals = refused.map((row) => ({ reason: row.reason, count: Number(row.count) }));
   const requests = Number(served[0]?.count ?? 0) + sum(refusals, (row) => row.count);
   return {
@@ -96,7 +73,7 @@ export async function overview(database: Database, days: number): Promise<Overvi
     },
     customers: {
       new: Number(counts?.new ?? 0),
-      active: Number(counts?.active ?? 0),
+      active,
       total: Number(counts?.total ?? 0),
       disabled: Number(counts?.disabled ?? 0),
     },

@@ -13,12 +13,15 @@ import { ADMIN_TOKEN_ACTOR } from "./audit.ts";
 import { adminAuditRoutes } from "./audit-routes.ts";
 import { adminCustomerRoutes } from "./customer-routes.ts";
 import { adminDealRoutes } from "./deal-routes.ts";
+import { adminDestinationRuleRoutes } from "./destination-rule-routes.ts";
+import { adminJobsRoutes } from "./jobs-routes.ts";
 import { adminNetworkRoutes } from "./network-routes.ts";
 import { adminApiEnabled, createOperatorCheck } from "./operator-auth.ts";
 import { adminOrderRoutes } from "./order-routes.ts";
 import { adminOverviewRoutes } from "./overview-routes.ts";
 import { adminErrors, idempotencyKey } from "./schemas.ts";
 import { createAdminService } from "./service.ts";
+import { adminUpstreamRoutes } from "./upstream-routes.ts";
 
 /**
  * The operator's API (decision 003, docs/product.md#operators): for ADMIN_TOKEN and the accounts
@@ -38,8 +41,11 @@ export async function adminRoutes(app: App) {
   await app.register(adminNetworkRoutes);
   await app.register(adminCustomerRoutes);
   await app.register(adminOrderRoutes);
+  await app.register(adminJobsRoutes);
   await app.register(adminOverviewRoutes);
   await app.register(adminAuditRoutes);
+  await app.register(adminUpstreamRoutes);
+  await app.register(adminDestinationRuleRoutes);
 
   app.get(
     "/admin/me",

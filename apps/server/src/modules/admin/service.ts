@@ -8,13 +8,12 @@ import {
   type CreditRequest,
   gbToBytes,
 } from "@bytetoll/contracts";
-import { adjustBalance, type Database, schema } from "@bytetoll/db";
-import { and, count, desc, eq, gte, inArray, like, lt, sql } from "drizzle-orm";
+import { adjustBalance, type Database } from "@bytetoll/db";
 import { AppError } from "../../errors.ts";
-import { type OrderRow, storedStatuses, toOrderView } from "../orders/index.ts";
+import { adjustmentByReference } from "../account/index.ts";
+import { type AccountRow, accountByEmail, accountById, accountsPage } from "../auth/index.ts";
+import { type OrderRow, ordersForOperator, toOrderView } from "../orders/index.ts";
 import { appendAudit } from "./audit.ts";
-
-const DAY_MS = 86_400_000;
 
 /** The customer's order shape plus who, the provider's payment id and how much reached the ledger. */
 export const toAdminOrder = (row: OrderRow, email: string): AdminOrder => ({
@@ -24,13 +23,6 @@ export const toAdminOrder = (row: OrderRow, email: string): AdminOrder => ({
   credited_gb: bytesToGb(Number(row.creditedBytes)),
   reversed_gb: bytesToGb(Number(row.reversedBytes)),
 });
-
-interface AccountRow {
-  id: string;
-  email: string;
-  balance_bytes: string | number;
-  created_at: Date | string;
-}
 
 const toAccount = (row: AccountRow): AdminAccount => ({
   id: row.id,
@@ -52,10 +44,7 @@ async function assertSameCredit(
   reference: string,
   credit: { userId: string; deltaBytes: number; note: string },
 ): Promise<void> {
-  const { rows } = await tx.execute<{ user_id: string; delta_bytes: string | number; note: string | null }>(
-    sql`SELECT user_id, delta_bytes, note FROM ledger_entries WHERE kind = 'adjustment' AND reference = ${reference}`,
-  );
-  const first = rows[0];
+  const first = await adjustmentByReference(tx, reference);
   const same =
     first?.user_id === credit.userId &&
     Number(first.delta_bytes) === credit.deltaBytes &&
@@ -65,21 +54,16 @@ async function assertSameCredit(
 
 /** What the operator can do (admin API and CLI share it): adjust balances, look at accounts and orders. */
 export function createAdminService(database: Database) {
-  async function accountByEmail(email: string): Promise<AccountRow> {
-    const [row] = await database.query<AccountRow>(
-      "SELECT id, email, balance_bytes, created_at FROM users WHERE email = lower($1)",
-      [email.trim()],
-    );
-    if (!row) throw new AppError(404, "Account not found", "not_found");
+  const accountNotFound = () => new AppError(404, "Account not found", "not_found");
+  async function byEmail(email: string): Promise<AccountRow> {
+    const row = await accountByEmail(database, email);
+    if (!row) throw accountNotFound();
     return row;
   }
 
-  async function accountById(id: string): Promise<AccountRow> {
-    const [row] = await database.query<AccountRow>(
-      "SELECT id, email, balance_bytes, created_at FROM users WHERE id = $1",
-      [id],
-    );
-    if (!row) throw new AppError(404, "Account not found", "not_found");
+  async function byId(id: string): Promise<AccountRow> {
+    const row = await accountById(database, id);
+    if (!row) throw accountNotFound();
     return row;
   }
 
@@ -112,7 +96,7 @@ export function createAdminService(database: Database) {
     });
     return {
       message: result.applied ? "Balance adjusted" : "Already applied",
-      account: toAccount(await accountById(user.id)),
+      account: toAccount(await byId(user.id)),
       delta_bytes: result.applied ? deltaBytes : 0,
       reference: result.reference,
     };
@@ -121,57 +105,26 @@ export function createAdminService(database: Database) {
   return {
     /** POST /admin/credits and the CLI: by e-mail. */
     async credit(actor: string, input: CreditRequest, key?: string) {
-      return creditAccount(actor, await accountByEmail(input.email), input.gb, input.note, key);
+      return creditAccount(actor, await byEmail(input.email), input.gb, input.note, key);
     },
 
     /** POST /admin/customers/{id}/credit: by account id. */
     async creditById(actor: string, id: string, gb: number, note: string, key?: string) {
-      return creditAccount(actor, await accountById(id), gb, note, key);
+      return creditAccount(actor, await byId(id), gb, note, key);
     },
 
     async accounts(query: AccountsQuery): Promise<{ data: AdminAccount[]; total: number }> {
       const filter = query.email ? likePattern(query.email) : null;
-      const where = filter ? "WHERE email LIKE $1" : "";
-      const params = filter ? [filter] : [];
-      const [rows, totals] = await Promise.all([
-        database.query<AccountRow>(
-          `SELECT id, email, balance_bytes, created_at FROM users ${where}
-            ORDER BY created_at DESC, id LIMIT ${query.per_page} OFFSET ${(query.page - 1) * query.per_page}`,
-          params,
-        ),
-        database.query<{ total: string }>(`SELECT count(*) AS total FROM users ${where}`, params),
-      ]);
-      return { data: rows.map(toAccount), total: Number(totals[0]?.total ?? 0) };
+      const { rows, total } = await accountsPage(database, filter, query.per_page, query.page);
+      return { data: rows.map(toAccount), total };
     },
 
     async orders(query: AdminOrdersQuery): Promise<{ data: AdminOrder[]; total: number }> {
-      const { orders, users } = schema;
-      const where = and(
-        query.email ? like(users.email, likePattern(query.email)) : undefined,
-        query.status ? inArray(orders.paymentStatus, storedStatuses(query.status)) : undefined,
-        query.method ? eq(orders.method, query.method) : undefined,
-        query.provider ? eq(orders.provider, query.provider) : undefined,
-        query.from ? gte(orders.createdAt, new Date(`${query.from}T00:00:00Z`)) : undefined,
-        query.to ? lt(orders.createdAt, new Date(Date.parse(`${query.to}T00:00:00Z`) + DAY_MS)) : undefined,
-      );
-      const [rows, totals] = await Promise.all([
-        database.db
-          .select({ order: orders, email: users.email })
-          .from(orders)
-          .innerJoin(users, eq(users.id, orders.userId))
-          .where(where)
-          .orderBy(desc(orders.createdAt), desc(orders.id))
-          .limit(query.per_page)
-          .offset((query.page - 1) * query.per_page),
-        database.db
-          .select({ total: count() })
-          .from(orders)
-          .innerJoin(users, eq(users.id, orders.userId))
-          .where(where),
-      ]);
+      const filter = query.email ? likePattern(query.email) : null;
+      const { rows, total } = await ordersForOperator(database, query, filter);
       return {
         data: rows.map((row) => toAdminOrder(row.order, row.email)),
-        total: Number(totals[0]?.total ?? 0),
+        total,
       };
     },
   };

@@ -1,4 +1,5 @@
 import { ALLOWLIST_WIDEST_IPV4, ALLOWLIST_WIDEST_IPV6 } from "@bytetoll/contracts";
+import { parseCidr, parseTypedCidr } from "@bytetoll/egress";
 import ipaddr from "ipaddr.js";
 import { AppError } from "../../errors.ts";
 
@@ -12,20 +13,18 @@ export interface AllowlistEntry {
 const bad = (message: string) => new AppError(400, message, "invalid_allowlist");
 
 /** `203.0.113.7`, `2001:db8::/48`, … → the entry as stored (host bits cleared); a 400 naming the
- * entry for anything else, or for a range wider than /24 (IPv4) or /48 (IPv6). */
+ * entry for anything else: an IPv4 address in any form but its plain dotted quad (the gateway's own
+ * parser says which forms those are), or a range wider than /24 (IPv4) or /48 (IPv6). */
 export function parseEntry(text: string): AllowlistEntry {
-  let address: ipaddr.IPv4 | ipaddr.IPv6;
-  let prefix: number;
-  try {
-    if (text.includes("/")) [address, prefix] = ipaddr.parseCIDR(text);
-    else {
-      if (!ipaddr.isValid(text)) throw new Error("not an address");
-      address = ipaddr.parse(text);
-      prefix = address.kind() === "ipv4" ? 32 : 128;
-    }
-  } catch {
-    throw bad(`'${text}' is not an IPv4 or IPv6 address or a CIDR range`);
+  const typed = parseTypedCidr(text);
+  if (!typed) {
+    throw bad(
+      parseCidr(text)
+        ? `'${text}' is ambiguous: write an IPv4 address as four decimal numbers without leading zeros`
+        : `'${text}' is not an IPv4 or IPv6 address or a CIDR range`,
+    );
   }
+  let [address, prefix] = typed;
   // An IPv4-mapped IPv6 address is the IPv4 address a dual-stack socket reports.
   if (address.kind() === "ipv6" && (address as ipaddr.IPv6).isIPv4MappedAddress()) {
     address = (address as ipaddr.IPv6).toIPv4Address();

@@ -10,6 +10,8 @@ import {
   okResponse,
   sendLoginLinkRequestSchema,
   sessionResponse,
+  signedInResponse,
+  twoFactorVerifyRequestSchema,
 } from "@bytetoll/contracts";
 import { AppError } from "../../errors.ts";
 import { type App, requireUser } from "../../types.ts";
@@ -84,6 +86,23 @@ export async function authRoutes(app: App) {
     async (request) => ({
       success: true as const,
       data: await service.verifyLoginLink(request.body),
+    }),
+  );
+
+  app.post(
+    "/auth/2fa/verify",
+    {
+      config: perIp(60, "Too many requests. Please wait a few minutes and try again."),
+      schema: {
+        tags: ["auth"],
+        summary: "Trade the sign-in challenge and a second factor for an app token",
+        body: twoFactorVerifyRequestSchema,
+        response: { 200: signedInResponse, ...errors, 403: errorResponse },
+      },
+    },
+    async (request) => ({
+      success: true as const,
+      data: await service.verifySecondFactor(request.body, request.ip),
     }),
   );
 

@@ -1,11 +1,14 @@
 import {
-  BYTES_PER_GB,
+  gbToBytes,
   LOGIN_LINK_INVALID,
   LOGIN_RATE_LIMITED,
   type LoginRequest,
   loginLimitKey,
   type MagicVerifyRequest,
   type SendLoginLinkRequest,
+  type SignedIn,
+  type TwoFactorChallenge,
+  type TwoFactorVerifyRequest,
 } from "@bytetoll/contracts";
 import {
   type Database,
@@ -21,9 +24,10 @@ import { AppError, accountDisabled } from "../../errors.ts";
 import { signAppToken } from "../../lib/app-token.ts";
 import type { Mailer } from "../../plugins/mail.ts";
 import type { AuthUser } from "../../types.ts";
-import { isOperatorEmail } from "../admin/index.ts";
+import { operatorFlags } from "../admin/index.ts";
 import type { DealsService } from "../deals/index.ts";
 import type { OrdersService } from "../orders/index.ts";
+import { createSignInFactor } from "../two-factor/index.ts";
 import { loginEmail, loginLink } from "./login-email.ts";
 import { createAuthRepository } from "./repository.ts";
 
@@ -48,6 +52,7 @@ interface Deps {
  */
 export function createAuthService({ database, config, mailer, log, orders, deals }: Deps) {
   const repository = createAuthRepository(database);
+  const secondFactor = createSignInFactor({ database, config });
 
   /** A login request naming a deal must name a live one, at terms it can be bought at. */
   async function checkDeal(input: LoginRequest): Promise<void> {
@@ -68,7 +73,7 @@ export function createAuthService({ database, config, mailer, log, orders, deals
     if (config.FREE_GB <= 0) return;
     await grantBonus(tx, {
       userId,
-      bytes: Math.round(config.FREE_GB * BYTES_PER_GB),
+      bytes: gbToBytes(config.FREE_GB),
       note: `Free ${config.FREE_GB} GB`,
     });
   }
@@ -101,6 +106,18 @@ export function createAuthService({ database, config, mailer, log, orders, deals
       log.error({ err: error, userId }, "the sign-in order could not be created");
       return null;
     }
+  }
+
+  /** The app token of a new session, with the order the login request asked for. */
+  async function signedIn(
+    userId: string,
+    email: string,
+    session: { id: string; exp: number },
+    order: { purchaseAmountUsd: number | null; dealId: number | null },
+  ): Promise<SignedIn> {
+    const orderId = await pendingOrder(userId, order.purchaseAmountUsd, order.dealId);
+    const token = await signAppToken(config.JWT_SECRET, { userId, sessionId: session.id, exp: session.exp });
+    return { token, exp: session.exp, email, id: userId, order_id: orderId };
   }
 
   return {
@@ -140,8 +157,9 @@ export function createAuthService({ database, config, mailer, log, orders, deals
 
     /** POST /auth/magic/verify: consumes the link (the address is proved), creates the account
      * if new, credits the free data once per account, opens a session, then attaches the
-     * prefilled credentials and makes the order the login request asked for. */
-    async verifyLoginLink(input: MagicVerifyRequest) {
+     * prefilled credentials and makes the order the login request asked for. An account with a
+     * second factor gets a challenge instead, and the session once the factor is given. */
+    async verifyLoginLink(input: MagicVerifyRequest): Promise<SignedIn | TwoFactorChallenge> {
       const opened = await repository.transaction(async (tx) => {
         const consumed = await repository.consumeLoginToken(tx, hashSecret(input.access_token));
         if (!consumed) return null;
@@ -151,35 +169,47 @@ export function createAuthService({ database, config, mailer, log, orders, deals
           throw accountDisabled(config.SUPPORT_CONTACT);
         }
         await creditFreeData(tx, userId);
+        const challenge = await secondFactor.open(tx, userId, consumed);
+        if (challenge) return { consumed, userId, challenge, session: null };
         const session = await repository.createSession(tx, userId, SESSION_VALID_DAYS);
-        return { consumed, userId, session };
+        return { consumed, userId, challenge: null, session };
       });
       if (!opened) throw new AppError(401, LOGIN_LINK_INVALID, "invalid_link");
-      const { consumed, userId, session } = opened;
+      const { consumed, userId, challenge, session } = opened;
+      if (challenge || !session) return challenge!;
       await claimPrefilled(userId, consumed.claimCredentialId, input);
-      const orderId = await pendingOrder(userId, consumed.purchaseAmountUsd, consumed.dealId);
-      const token = await signAppToken(config.JWT_SECRET, {
-        userId,
-        sessionId: session.id,
-        exp: session.exp,
+      return signedIn(userId, consumed.email, session, consumed);
+    },
+
+    /** POST /auth/2fa/verify: the challenge and a right factor open the session. */
+    async verifySecondFactor(input: TwoFactorVerifyRequest, ip: string): Promise<SignedIn> {
+      const redeemed = await secondFactor.redeem(input, ip);
+      const session = await repository.transaction(async (tx) => {
+        if (await repository.isDisabled(tx, redeemed.userId)) throw accountDisabled(config.SUPPORT_CONTACT);
+        return repository.createSession(tx, redeemed.userId, SESSION_VALID_DAYS);
       });
-      return { token, exp: session.exp, email: consumed.email, id: userId, order_id: orderId };
+      const user = await repository.findSessionUser(redeemed.userId);
+      if (!user) throw new AppError(401, LOGIN_LINK_INVALID, "invalid_link");
+      return signedIn(redeemed.userId, user.email, session, redeemed);
     },
 
     async sessionUser(user: AuthUser) {
+      // The account the token acts on (its id keys the realtime channels), and who is signed in.
       const row = await repository.findSessionUser(user.id);
       if (!row) throw new AppError(401, "Unauthorized", "unauthorized");
-      return { ...row, is_operator: isOperatorEmail(config, row.email) };
+      const ownAccount = user.actorId === user.id;
+      const person = { id: user.actorId, email: user.email };
+      return { ...row, email: user.email, ...(await operatorFlags(config, database, person, ownAccount)) };
     },
 
     /** Revokes the session the JWT names; an API token has no session to end. */
     async logout(user: AuthUser): Promise<void> {
-      if (user.sessionId) await repository.revokeSession(user.sessionId, user.id);
+      if (user.sessionId) await repository.revokeSession(user.sessionId, user.actorId);
     },
 
     /** Ends every session of the caller (this one included); the API token keeps working. */
     async logoutEverywhere(user: AuthUser): Promise<void> {
-      await repository.revokeAllSessions(user.id);
+      await repository.revokeAllSessions(user.actorId);
     },
   };
 }

@@ -19,7 +19,7 @@ declare module "fastify" {
 
 /** A balance is judged at most this often per account (a gateway flushes every 1–2 s). */
 const JUDGE_INTERVAL_MS = 1_000;
-/** How often each instance charges top-up orders left waiting. */
+/** How often top-up orders left waiting are charged (by one instance a turn). */
 const SWEEP_MS = 30_000;
 
 /**
@@ -75,20 +75,13 @@ async function autoTopupPlugin(app: FastifyInstance) {
     const change = payload === null ? null : parseChange(payload);
     if (change?.kind === "user") throttle.trigger(change.key);
   });
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook("onReady", async () => {
-    timer = setInterval(() => {
-      topups.sweep().catch((error: unknown) => log.warn({ err: error }, "auto top-up sweep failed"));
-    }, SWEEP_MS);
-    timer.unref();
+  app.jobs.every("auto-topup.charge-waiting", SWEEP_MS, async () => {
+    await topups.sweep();
   });
-  app.addHook("preClose", async () => {
-    clearInterval(timer);
-    await throttle.stop();
-  });
+  app.addHook("preClose", () => throttle.stop());
 }
 
 export default fp(autoTopupPlugin as (app: App) => Promise<void>, {
   name: "auto-topup",
-  dependencies: ["payments", "orders", "settlement", "webhooks", "change-feed"],
+  dependencies: ["jobs", "payments", "orders", "settlement", "webhooks", "change-feed"],
 });

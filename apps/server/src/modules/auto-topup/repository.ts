@@ -1,8 +1,10 @@
 import { type Database, schema, type Tx } from "@bytetoll/db";
 import { and, eq, sql } from "drizzle-orm";
+import { ENDED_UNPAID_STATUSES, type OrderStatus, statusList } from "../../lib/order-statuses.ts";
 import type { SavedCard } from "./card-vault.ts";
+import { moveTopupState, topupStateOf } from "./topup-state.ts";
 
-const { autoTopups } = schema;
+const { autoTopups, users } = schema;
 
 export type AutoTopupRow = typeof autoTopups.$inferSelect;
 
@@ -16,6 +18,14 @@ export interface AutoTopupValues {
 
 /** The first of this calendar month, UTC, as the database sees it. */
 const MONTH_START = sql`(date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 'UTC')`;
+
+/** The account's row locked until `tx` ends, and its balance read after the lock is held. */
+async function lockWithBalance(tx: Tx, userId: string) {
+  const [row] = await tx.select().from(autoTopups).where(eq(autoTopups.userId, userId)).for("update");
+  if (!row) return null;
+  const [user] = await tx.select({ balance: users.balanceBytes }).from(users).where(eq(users.id, userId));
+  return { row, balanceBytes: Number(user?.balance ?? 0) };
+}
 
 /** SQL for auto top-up settings, the saved card and the crossing flag; no business rules here. */
 export function createAutoTopupRepository(database: Database) {
@@ -34,19 +44,18 @@ export function createAutoTopupRepository(database: Database) {
       return row;
     },
 
-    /** Saves the settings. Turning it on (from off) arms it and forgets earlier failures: the
-     * balance is judged afresh, so a balance already below the threshold tops up at once. */
-    async save(tx: Tx, userId: string, values: AutoTopupValues, turnedOn: boolean): Promise<AutoTopupRow> {
-      const [row] = await tx
-        .update(autoTopups)
-        .set({
-          ...values,
-          ...(turnedOn ? { crossedAt: null, failures: 0 } : {}),
-          updatedAt: sql`now()`,
-        })
-        .where(eq(autoTopups.userId, userId))
-        .returning();
-      if (!row) throw new Error(`auto_topups row of ${userId} missing`);
+    /** Saves the settings onto the row `lock` returned. Turning it on (from off) arms it and
+     * forgets earlier failures: the balance is judged afresh, so a balance already below the
+     * threshold tops up at once. */
+    async save(tx: Tx, before: AutoTopupRow, values: AutoTopupValues): Promise<AutoTopupRow> {
+      const from = topupStateOf(before);
+      const to = !values.enabled ? "off" : from === "off" ? "armed" : from;
+      const [row] = await moveTopupState(tx, before.userId, {
+        from: [from],
+        to,
+        set: { ...values, ...(from === "off" && to === "armed" ? { failures: 0 } : {}) },
+      });
+      if (!row) throw new Error(`auto_topups row of ${before.userId} missing`);
       return row;
     },
 
@@ -133,52 +142,43 @@ export function createAutoTopupRepository(database: Database) {
           .where(eq(autoTopups.userId, userId))
           .for("update");
         if (!before) return null;
-        const [row] = await tx
-          .update(autoTopups)
-          .set({
-            enabled: false,
-            cardProvider: null,
-            providerMethodId: null,
-            cardBrand: null,
-            cardLast4: null,
-            updatedAt: sql`now()`,
-          })
-          .where(eq(autoTopups.userId, userId))
-          .returning();
+        const [row] = await moveTopupState(tx, userId, {
+          from: [topupStateOf(before)],
+          to: "off",
+          set: { cardProvider: null, providerMethodId: null, cardBrand: null, cardLast4: null },
+        });
         const provider = before.cardProvider as "sandbox" | "stripe" | null;
         return row ? { row, methodId: before.providerMethodId, provider } : null;
       });
     },
 
     /**
-     * Moves the crossing flag to match the balance, under the row lock: set (this caller handles
-     * the crossing) when auto top-up is on with a card, the flag is clear and the balance is below
-     * the threshold; cleared (armed) once the balance is at or above it. Concurrent callers queue
-     * on the row, so of all instances exactly one sees the flag set. Returns the row when this
-     * call set it, null otherwise.
+     * Moves the crossing flag to match the balance, under the row lock: armed → crossed (this
+     * caller handles the crossing) when the balance is below the threshold; crossed → armed once
+     * it is at or above it. Concurrent callers queue on the row, so of all instances exactly one
+     * sees the flag set. Returns the row when this call set it, null otherwise.
      *
-     * The row is locked by a statement of its own first, so the UPDATE reads the balance in a
-     * snapshot taken once it holds the lock. Queued on the lock inside the UPDATE instead,
-     * PostgreSQL re-checks the newest flag against the balance as the UPDATE first read it: a
-     * caller that read the drop below the threshold, then waited while another claimed the
-     * crossing and its top-up was paid and re-armed the flag, saw the flag clear and the old
-     * balance, and charged the card a second time.
+     * The row is locked by a statement of its own first and the balance read by a later one, so
+     * the balance judged is one seen once the lock is held. Read before the lock instead, a caller
+     * that read the drop below the threshold, then waited while another claimed the crossing and
+     * its top-up was paid and re-armed the flag, saw the flag clear and the old balance, and
+     * charged the card a second time.
      */
     async claimCrossing(tx: Tx, userId: string): Promise<AutoTopupRow | null> {
-      await tx.execute(sql`SELECT 1 FROM auto_topups WHERE user_id = ${userId} FOR UPDATE`);
-      const { rows } = await tx.execute<{ user_id: string; crossed: boolean }>(sql`
-        UPDATE auto_topups a
-           SET crossed_at = CASE WHEN a.crossed_at IS NULL THEN now() END, updated_at = now()
-          FROM users u
-         WHERE a.user_id = ${userId} AND u.id = a.user_id
-           AND CASE WHEN a.crossed_at IS NULL
-                    THEN a.enabled AND a.provider_method_id IS NOT NULL AND u.balance_bytes < a.threshold_bytes
-                    ELSE u.balance_bytes >= a.threshold_bytes
-               END
-        RETURNING a.user_id, a.crossed_at IS NOT NULL AS crossed`);
-      if (!rows[0]?.crossed) return null;
-      const [row] = await tx.select().from(autoTopups).where(eq(autoTopups.userId, userId));
-      return row ?? null;
+      const judged = await lockWithBalance(tx, userId);
+      if (!judged) return null;
+      const { row, balanceBytes } = judged;
+      const state = topupStateOf(row);
+      const below = balanceBytes < row.thresholdBytes;
+      if (state === "armed" && below) {
+        const [claimed] = await moveTopupState(tx, userId, { from: ["armed"], to: "crossed" });
+        return claimed ?? null;
+      }
+      if (row.crossedAt !== null && !below) {
+        const to = state === "off" ? "off" : "armed";
+        await moveTopupState(tx, userId, { from: [state], to, set: { crossedAt: null } });
+      }
+      return null;
     },
 
     /** What auto top-ups took this calendar month (UTC): every one not failed, expired or cancelled,
@@ -187,7 +187,7 @@ export function createAutoTopupRepository(database: Database) {
       const { rows } = await executor.execute<{ cents: string | number }>(sql`
         SELECT coalesce(sum(amount_cents), 0) AS cents FROM orders
          WHERE user_id = ${userId} AND origin = 'auto_topup'
-           AND payment_status NOT IN ('failed', 'expired', 'cancelled')
+           AND payment_status NOT IN ${statusList(ENDED_UNPAID_STATUSES)}
            AND created_at >= ${MONTH_START}`);
       return Number(rows[0]?.cents ?? 0);
     },
@@ -197,16 +197,19 @@ export function createAutoTopupRepository(database: Database) {
      * when a later balance change is judged: usage in that second must not hide the rise); a
      * failed one adds to the count and the third in a row turns auto top-up off. */
     async recordOutcome(tx: Tx, userId: string, paid: boolean, maxFailures: number) {
-      const { rows } = await tx.execute<{ failures: number; enabled: boolean }>(sql`
-        UPDATE auto_topups a
-           SET failures = CASE WHEN ${paid} THEN 0 ELSE a.failures + 1 END,
-               enabled = CASE WHEN ${paid} THEN a.enabled ELSE a.enabled AND a.failures + 1 < ${maxFailures} END,
-               crossed_at = CASE WHEN ${paid} AND u.balance_bytes >= a.threshold_bytes THEN NULL ELSE a.crossed_at END,
-               updated_at = now()
-          FROM users u
-         WHERE a.user_id = ${userId} AND u.id = a.user_id
-        RETURNING a.failures, a.enabled`);
-      return rows[0] ? { failures: Number(rows[0].failures), enabled: rows[0].enabled } : null;
+      const judged = await lockWithBalance(tx, userId);
+      if (!judged) return null;
+      const { row, balanceBytes } = judged;
+      const from = topupStateOf(row);
+      const failures = paid ? 0 : row.failures + 1;
+      const rearm = paid && balanceBytes >= row.thresholdBytes;
+      const to = rearm && from === "crossed" ? "armed" : !paid && failures >= maxFailures ? "off" : from;
+      const [after] = await moveTopupState(tx, userId, {
+        from: [from],
+        to,
+        set: { failures, ...(rearm ? { crossedAt: null } : {}) },
+      });
+      return after ? { failures: after.failures, enabled: after.enabled } : null;
     },
 
     async emailOf(tx: Tx, userId: string): Promise<string> {
@@ -219,7 +222,7 @@ export function createAutoTopupRepository(database: Database) {
     async unchargedOrders(olderThanSeconds: number): Promise<Array<{ id: string; user_id: string }>> {
       const { rows } = await db.execute<{ id: string; user_id: string }>(sql`
         SELECT id, user_id FROM orders
-         WHERE origin = 'auto_topup' AND payment_status = 'waiting' AND expires_at > now()
+         WHERE origin = 'auto_topup' AND payment_status = ${"waiting" satisfies OrderStatus} AND expires_at > now()
            AND created_at < now() - make_interval(secs => ${olderThanSeconds})
          ORDER BY created_at LIMIT 20`);
       return rows;

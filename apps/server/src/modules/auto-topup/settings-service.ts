@@ -107,7 +107,7 @@ export function createAutoTopupSettings({ database, repository, vault, vaults, c
           amountCents: usdToCents(input.amount_usd),
           monthlyCapCents: usdToCents(input.monthly_cap_usd),
         };
-        await repository.save(tx, userId, values, input.enabled && !row.enabled);
+        await repository.save(tx, row, values);
       });
       // Judged now, not at the next balance change: turned on (or a threshold raised) above the
       // balance tops up at once.

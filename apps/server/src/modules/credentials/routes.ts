@@ -12,6 +12,7 @@ import { type App, requireUser } from "../../types.ts";
 import { type ConnectionTestSettings, runConnectionTest } from "./connection-test.ts";
 import { createGatewayAddressResolver } from "./gateway-address.ts";
 import { ipInfoRoutes } from "./ip-info-routes.ts";
+import { proxyListRoutes } from "./proxy-list-routes.ts";
 import { createCredentialsService } from "./service.ts";
 
 export interface CredentialsRoutesOptions {
@@ -46,6 +47,7 @@ export async function credentialsRoutes(app: App, options: CredentialsRoutesOpti
   };
 
   await app.register(ipInfoRoutes);
+  await app.register(proxyListRoutes);
 
   const gatewayAddress = createGatewayAddressResolver(config.GATEWAY_HOST);
   app.get(

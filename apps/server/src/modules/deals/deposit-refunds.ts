@@ -4,6 +4,7 @@ import { dealPrice, depositBytes } from "./deal-view.ts";
 import { type DepositRepository, REFUNDABLE_BY_PROVIDER } from "./deposit-repository.ts";
 import type { DealRow, DealsRepository, OrderRow, Tx } from "./repository.ts";
 import type { DealOrderWrites } from "./settlement-hook.ts";
+import { DEPOSIT_STATUS } from "./status-tables.ts";
 
 /** What a provider says it gave back of a deposit order: a refund with the share refunded so far
  * (`amount` of `of`, the provider's unit; absent: all of it), or a chargeback (all of it). */
@@ -48,9 +49,11 @@ export function createDepositRefunds({ repository, deposits, publishSoon }: Deps
     const held = Number(deposit.amountCents);
     const before = Number(deposit.refundedCents);
     const after = refundedCentsOf(held + before, reversal);
-    if (after <= before || !REFUNDABLE_BY_PROVIDER.includes(deposit.status)) return null;
+    if (after <= before || !(REFUNDABLE_BY_PROVIDER as readonly string[]).includes(deposit.status))
+      return null;
     const left = held - (after - before);
     const changed = await deposits.refundDeposit(tx, row.id, {
+      from: DEPOSIT_STATUS.parse(deposit.status),
       fromRefundedCents: before,
       amountCents: left,
       refundedCents: after,

@@ -1,12 +1,14 @@
 import { type Database, schema } from "@bytetoll/db";
-import { and, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, desc, eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { PayoutRow, Tx } from "./repository.ts";
+import type { DepositStatus } from "./status-tables.ts";
+import { moveDepositStatus, movePayoutStatus } from "./status-writes.ts";
 
 const { dealDeposits, payouts, users } = schema;
 
 /** The states in which a provider's refund or chargeback reaches a deposit; once a payout carries
  * it (paid_out) the operator settles the difference. */
-export const REFUNDABLE_BY_PROVIDER = ["held", "credited", "refundable"];
+export const REFUNDABLE_BY_PROVIDER: readonly DepositStatus[] = ["held", "credited", "refundable"];
 
 /** SQL for group-buy deposits and payouts; no business rules here (a deposit order's status is
  * the orders module's, through DealOrderWrites). */
@@ -16,7 +18,13 @@ export function createDepositRepository(database: Database) {
     /** Records a paid deposit once; false when this order's deposit is already recorded. */
     async insertDeposit(
       tx: Tx,
-      deposit: { orderId: string; dealId: number; userId: string; amountCents: number; status: string },
+      deposit: {
+        orderId: string;
+        dealId: number;
+        userId: string;
+        amountCents: number;
+        status: DepositStatus;
+      },
     ): Promise<boolean> {
       const rows = await tx.insert(dealDeposits).values(deposit).onConflictDoNothing().returning();
       return rows.length > 0;
@@ -38,42 +46,28 @@ export function createDepositRepository(database: Database) {
     async refundDeposit(
       tx: Tx,
       orderId: string,
-      change: { fromRefundedCents: number; amountCents: number; refundedCents: number },
+      change: { from: DepositStatus; fromRefundedCents: number; amountCents: number; refundedCents: number },
     ): Promise<boolean> {
-      const rows = await tx
-        .update(dealDeposits)
-        .set({
-          amountCents: change.amountCents,
-          refundedCents: change.refundedCents,
-          status: change.amountCents === 0 ? "reversed" : sql`${dealDeposits.status}`,
-          updatedAt: sql`now()`,
-        })
-        .where(
-          and(
-            eq(dealDeposits.orderId, orderId),
-            eq(dealDeposits.refundedCents, change.fromRefundedCents),
-            inArray(dealDeposits.status, REFUNDABLE_BY_PROVIDER),
-          ),
-        )
-        .returning({ orderId: dealDeposits.orderId });
+      const rows = await moveDepositStatus(tx, eq(dealDeposits.orderId, orderId), {
+        from: [change.from],
+        to: change.amountCents === 0 ? "reversed" : change.from,
+        set: { amountCents: change.amountCents, refundedCents: change.refundedCents },
+        where: eq(dealDeposits.refundedCents, change.fromRefundedCents),
+      });
       return rows.length > 0;
     },
 
     /** held → credited for every deposit of the deal; returns what was credited. */
     async creditHeld(tx: Tx, dealId: number) {
-      return tx
-        .update(dealDeposits)
-        .set({ status: "credited", updatedAt: sql`now()` })
-        .where(and(eq(dealDeposits.dealId, dealId), eq(dealDeposits.status, "held")))
-        .returning({
-          orderId: dealDeposits.orderId,
-          userId: dealDeposits.userId,
-          amountCents: dealDeposits.amountCents,
-        });
+      const rows = await moveDepositStatus(tx, eq(dealDeposits.dealId, dealId), {
+        from: ["held"],
+        to: "credited",
+      });
+      return rows.map(({ orderId, userId, amountCents }) => ({ orderId, userId, amountCents }));
     },
 
     /** Per owner, the deposits of the deal in `statuses`, with the owner's refund address. */
-    async depositsByOwner(tx: Tx, dealId: number, statuses: string[], userId?: string) {
+    async depositsByOwner(tx: Tx, dealId: number, statuses: DepositStatus[], userId?: string) {
       const rows = await tx
         .select({
           userId: dealDeposits.userId,
@@ -108,25 +102,19 @@ export function createDepositRepository(database: Database) {
       return row;
     },
 
-    /** Moves an owner's deposits of the deal from `statuses` to `status` (with their payout). */
+    /** Moves an owner's deposits of the deal from `from` to `status` (with their payout). */
     async moveDeposits(
       tx: Tx,
-      where: { dealId: number; userId: string; from: string[] },
-      to: { status: string; payoutId: string | null },
+      where: { dealId: number; userId: string; from: DepositStatus[] },
+      to: { status: DepositStatus; payoutId: string | null },
     ): Promise<void> {
-      await tx
-        .update(dealDeposits)
-        .set({ status: to.status, payoutId: to.payoutId, updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(dealDeposits.dealId, where.dealId),
-            eq(dealDeposits.userId, where.userId),
-            inArray(dealDeposits.status, where.from),
-          ),
-        );
+      await moveDepositStatus(
+        tx,
+        and(eq(dealDeposits.dealId, where.dealId), eq(dealDeposits.userId, where.userId)) as SQL,
+        { from: where.from, to: to.status, set: { payoutId: to.payoutId } },
+      );
     },
 
-    /** The caller's deposits in the deal that are still theirs to withdraw or be credited. */
     /** The caller's deposits in a deal: open (held or owed back) and credited (bought data). */
     async depositCents(userId: string, dealId: number): Promise<{ open: number; credited: number }> {
       const [row] = await db
@@ -155,26 +143,19 @@ export function createDepositRepository(database: Database) {
 
     /** pending → sent with the transaction hash; one conditional UPDATE. */
     async markPayoutSent(tx: Tx, id: string, txHash: string): Promise<PayoutRow | undefined> {
-      const [row] = await tx
-        .update(payouts)
-        .set({ status: "sent", txHash, updatedAt: sql`now()` })
-        .where(and(eq(payouts.id, id), eq(payouts.status, "pending")))
-        .returning();
+      const [row] = await movePayoutStatus(tx, id, { from: ["pending"], to: "sent", set: { txHash } });
       return row;
     },
 
     /** pending → failed; the deposits it carried become refundable (withdrawable again). */
     async markPayoutFailed(tx: Tx, id: string): Promise<PayoutRow | undefined> {
-      const [row] = await tx
-        .update(payouts)
-        .set({ status: "failed", updatedAt: sql`now()` })
-        .where(and(eq(payouts.id, id), eq(payouts.status, "pending")))
-        .returning();
+      const [row] = await movePayoutStatus(tx, id, { from: ["pending"], to: "failed" });
       if (row) {
-        await tx
-          .update(dealDeposits)
-          .set({ status: "refundable", payoutId: null, updatedAt: sql`now()` })
-          .where(eq(dealDeposits.payoutId, id));
+        await moveDepositStatus(tx, eq(dealDeposits.payoutId, id), {
+          from: ["paid_out"],
+          to: "refundable",
+          set: { payoutId: null },
+        });
       }
       return row;
     },

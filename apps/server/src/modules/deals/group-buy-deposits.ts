@@ -4,6 +4,7 @@ import { dealPrice, depositBytes } from "./deal-view.ts";
 import type { DepositRepository } from "./deposit-repository.ts";
 import type { DealRow, DealsRepository, OrderRow } from "./repository.ts";
 import type { DealOrderWrites } from "./settlement-hook.ts";
+import type { DepositStatus } from "./status-tables.ts";
 
 interface Deps {
   repository: Pick<DealsRepository, "activate" | "addDeposited" | "find">;
@@ -55,7 +56,7 @@ export function createGroupBuyDeposits({ repository, deposits, publishSoon, join
     let released = 0;
     for (const owner of await deposits.depositsByOwner(tx, deal.id, ["held"], userId)) {
       released += owner.cents;
-      const where = { dealId: deal.id, userId: owner.userId, from: ["held"] };
+      const where = { dealId: deal.id, userId: owner.userId, from: ["held"] satisfies DepositStatus[] };
       if (!owner.refundAddress) {
         await deposits.moveDeposits(tx, where, { status: "refundable", payoutId: null });
         continue;

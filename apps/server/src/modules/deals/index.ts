@@ -1,10 +1,18 @@
 /**
  * What other modules use of deals: the service (orders reserve stock and price deal orders through
  * it; the settlement asks it whether a payment is a deposit it holds), the JSON views, and the
- * record hook of an operator's action. Deals plug into the settlement through `settleOrder` and
+ * record hook of an operator's action, and the operator console's reads (progress, payouts) and
+ * edit of a pending deal. Deals plug into the settlement through `settleOrder` and
  * its typed `DealOutcome`; they import nothing of payments.
  */
 export { toDealView, toPayoutView } from "./deal-view.ts";
+export {
+  dealProgress,
+  lockDeal,
+  payoutOwnerEmails,
+  payoutsForOperator,
+  saveDealEdit,
+} from "./operator-reads.ts";
 export {
   createDealsService,
   type DealOrderWrites,
@@ -14,3 +22,4 @@ export {
   type DealTerms,
   type RecordChange,
 } from "./service.ts";
+export { DEAL_STATUS, DEPOSIT_STATUS, PAYOUT_STATUS } from "./status-tables.ts";

@@ -5,6 +5,7 @@ import {
   flashSaleTotalUsd,
   MAX_ORDER_USD,
   MIN_DEPOSIT_USD,
+  usdToCents,
 } from "@bytetoll/contracts";
 import { AppError } from "../../errors.ts";
 import { dealPrice, depositBytes } from "./deal-view.ts";
@@ -53,12 +54,12 @@ function flashSaleTerms(deal: DealRow, input: DealOrderInput) {
   if (totalUsd > MAX_ORDER_USD)
     throw badRequest(`quantity is too large: at most ${MAX_ORDER_USD} USD per order`);
   if (totalUsd < 1) throw badRequest("quantity is too small: an order is at least 1 USD");
-  if (input.amount !== undefined && Math.round(input.amount * 100) !== totalUsd * 100) {
+  if (input.amount !== undefined && usdToCents(input.amount) !== usdToCents(totalUsd)) {
     throw badRequest(`amount must be ${totalUsd} USD for ${quantity} × ${FLASH_SALE_UNIT_GB} GB`);
   }
   const reserveGb = quantity * FLASH_SALE_UNIT_GB;
   if (Number(deal.reservedGb) + reserveGb > Number(deal.targetGb)) throw soldOut(deal);
-  return { amountCents: totalUsd * 100, bytes: reserveGb * BYTES_PER_GB, quantity, reserveGb };
+  return { amountCents: usdToCents(totalUsd), bytes: reserveGb * BYTES_PER_GB, quantity, reserveGb };
 }
 
 /** A group-buy deposit: whole USD, at least MIN_DEPOSIT_USD. */
@@ -68,7 +69,7 @@ function depositTerms(deal: DealRow, input: DealOrderInput) {
   if (amount === undefined || !Number.isInteger(amount) || amount < MIN_DEPOSIT_USD) {
     throw badRequest(`amount must be a whole number of USD, at least ${MIN_DEPOSIT_USD}`);
   }
-  const amountCents = amount * 100;
+  const amountCents = usdToCents(amount);
   return { amountCents, bytes: depositBytes(amountCents, dealPrice(deal)), quantity: null, reserveGb: 0 };
 }
 

@@ -1,7 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
 import { dealActivatedEvent } from "../webhooks/index.ts";
-import { createDealScheduler } from "./scheduler.ts";
 import { createDealsService, type DealsService } from "./service.ts";
 
 declare module "fastify" {
@@ -10,7 +9,11 @@ declare module "fastify" {
   }
 }
 
-/** One deals service per app (routes, orders, admin all go through it), and its scheduler. */
+/** How often deals that are due move (start, end, activation, stock release), by one instance a
+ * turn. Every move is a conditional UPDATE besides, so a move made twice changes nothing. */
+const DEAL_SCHEDULER_MS = 5_000;
+
+/** One deals service per app (routes, orders, admin all go through it), and its scheduled moves. */
 async function dealsPlugin(app: FastifyInstance) {
   app.decorate(
     "deals",
@@ -22,9 +25,7 @@ async function dealsPlugin(app: FastifyInstance) {
         app.webhooks.service.emit(dealActivatedEvent(userId, deal), tx),
     }),
   );
-  const scheduler = createDealScheduler(app.deals, app.log);
-  app.addHook("onReady", async () => scheduler.start());
-  app.addHook("preClose", () => scheduler.stop());
+  app.jobs.every("deals.move-due", DEAL_SCHEDULER_MS, () => app.deals.tick());
 }
 
-export default fp(dealsPlugin, { name: "deals", dependencies: ["money-events", "webhooks"] });
+export default fp(dealsPlugin, { name: "deals", dependencies: ["jobs", "money-events", "webhooks"] });

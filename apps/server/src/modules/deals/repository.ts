@@ -1,5 +1,12 @@
 import { type Database, type Db, inTransaction, schema, type Tx } from "@bytetoll/db";
 import { and, desc, eq, gte, inArray, lte, or, sql } from "drizzle-orm";
+import {
+  ENDED_UNPAID_STATUSES,
+  OPEN_STATUSES,
+  type OrderStatus,
+  statusList,
+} from "../../lib/order-statuses.ts";
+import { moveDealStatus } from "./status-writes.ts";
 
 const { dealReservations, deals, orders, payouts } = schema;
 
@@ -24,7 +31,7 @@ type Executor = Db | Tx;
  */
 
 /** Orders that ended without being paid: their flash-sale stock goes back on sale. */
-const ENDED_UNPAID = sql`('expired', 'failed', 'cancelled')`;
+const ENDED_UNPAID = statusList(ENDED_UNPAID_STATUSES);
 
 /** A group buy's target in cents: target GB at the deal price. */
 const targetCents = sql`round(${deals.targetGb} * ${deals.priceUsdPerGb} * 100)`;
@@ -185,8 +192,8 @@ export function createDealsRepository(database: Database) {
         SELECT count(*) AS open FROM deal_reservations r JOIN orders o ON o.id = r.order_id
          WHERE r.deal_id = ${dealId} AND r.released = false AND o.user_id = ${userId}
            AND o.credited_bytes = 0
-           AND (o.payment_status = 'partially_paid'
-                OR (o.payment_status IN ('waiting', 'awaiting_method') AND o.expires_at > now()))`);
+           AND (o.payment_status = ${"partially_paid" satisfies OrderStatus}
+                OR (o.payment_status IN ${statusList(OPEN_STATUSES)} AND o.expires_at > now()))`);
       return Number(result.rows[0]?.open ?? 0);
     },
 
@@ -199,18 +206,11 @@ export function createDealsRepository(database: Database) {
 
     /** live → activated, only once the held deposits reach the target. */
     async activate(tx: Tx, dealId: number): Promise<DealRow | undefined> {
-      const [row] = await tx
-        .update(deals)
-        .set({ status: "activated", updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(deals.id, dealId),
-            eq(deals.dealType, "group_buy"),
-            eq(deals.status, "live"),
-            sql`${deals.depositedCents} >= ${targetCents}`,
-          ),
-        )
-        .returning();
+      const [row] = await moveDealStatus(tx, eq(deals.id, dealId), {
+        from: ["live"],
+        to: "activated",
+        where: and(eq(deals.dealType, "group_buy"), sql`${deals.depositedCents} >= ${targetCents}`),
+      });
       return row;
     },
 
@@ -231,13 +231,11 @@ export function createDealsRepository(database: Database) {
 
     /** pending → live for every deal whose start has come (and end has not). */
     async startDue(): Promise<DealRow[]> {
-      return db
-        .update(deals)
-        .set({ status: "live", updatedAt: sql`now()` })
-        .where(
-          and(eq(deals.status, "pending"), lte(deals.startTime, sql`now()`), sql`${deals.endTime} > now()`),
-        )
-        .returning();
+      return moveDealStatus(db, sql`true`, {
+        from: ["pending"],
+        to: "live",
+        where: and(lte(deals.startTime, sql`now()`), sql`${deals.endTime} > now()`),
+      });
     },
 
     async dueToEnd(): Promise<number[]> {
@@ -250,27 +248,20 @@ export function createDealsRepository(database: Database) {
 
     /** pending | live → expired at the end; one conditional UPDATE. */
     async expire(tx: Tx, dealId: number): Promise<DealRow | undefined> {
-      const [row] = await tx
-        .update(deals)
-        .set({ status: "expired", updatedAt: sql`now()` })
-        .where(
-          and(
-            eq(deals.id, dealId),
-            inArray(deals.status, ["pending", "live"]),
-            lte(deals.endTime, sql`now()`),
-          ),
-        )
-        .returning();
+      const [row] = await moveDealStatus(tx, eq(deals.id, dealId), {
+        from: ["pending", "live"],
+        to: "expired",
+        where: lte(deals.endTime, sql`now()`),
+      });
       return row;
     },
 
     /** pending | live → cancelled by the operator; one conditional UPDATE. */
     async cancel(tx: Tx, dealId: number): Promise<DealRow | undefined> {
-      const [row] = await tx
-        .update(deals)
-        .set({ status: "cancelled", updatedAt: sql`now()` })
-        .where(and(eq(deals.id, dealId), inArray(deals.status, ["pending", "live"])))
-        .returning();
+      const [row] = await moveDealStatus(tx, eq(deals.id, dealId), {
+        from: ["pending", "live"],
+        to: "cancelled",
+      });
       return row;
     },
   };

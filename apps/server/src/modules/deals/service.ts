@@ -24,6 +24,7 @@ import {
   held,
   SKIP,
 } from "./settlement-hook.ts";
+import type { DepositStatus } from "./status-tables.ts";
 
 export type { DealTerms } from "./order-terms.ts";
 export type { DealOrderWrites, DealOutcome, DealPaymentReading } from "./settlement-hook.ts";
@@ -177,7 +178,7 @@ export function createDealsService({ database, publish, listPricePerGbUsd, joine
       const { amountCents, deal } = await repository.transaction(async (tx) => {
         const deal = await lockedDeal(tx, encodedId);
         const activated = deal.status === "activated";
-        const from = activated ? ["refundable"] : ["held", "refundable"];
+        const from: DepositStatus[] = activated ? ["refundable"] : ["held", "refundable"];
         const [owner] = await deposits.depositsByOwner(tx, deal.id, from, userId);
         if ((!owner || owner.cents <= 0) && activated) {
           throw new AppError(

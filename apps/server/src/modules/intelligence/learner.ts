@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { VerdictEvidence } from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
-import type { Prober, ProbeScheme } from "@bytetoll/gateway";
+import type { ProbeScheme, Probes } from "@bytetoll/egress";
 import type { FastifyBaseLogger } from "fastify";
 import { createIntelligenceRepository } from "./repository.ts";
 import { trafficSignal } from "./traffic-verdict.ts";
@@ -9,7 +9,6 @@ import { judgeProbe, type ProbeVerdict, type SchemeProbe } from "./verdict.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-const STOP_WAIT_MS = 3_000;
 
 /** Timings and thresholds of the learner (decision 009); tests shorten the clock ones. */
 export interface LearnerSettings {
@@ -68,12 +67,12 @@ export interface LearnerOptions {
   database: Database;
   logger: FastifyBaseLogger;
   /** Absent: the learner only applies verdicts and traffic evidence, it probes nothing. */
-  prober: Prober | null;
+  prober: Probes | null;
   settings?: Partial<LearnerSettings>;
 }
 
 /**
- * The Intelligence learner: a loop in every server instance. Each tick it claims due domains
+ * The Intelligence learner: a job of every server instance. Each tick it claims due domains
  * (a lease row, so one instance probes a given domain at a time), fetches their front page
  * through both pools, stores the verdict with its evidence, and makes rules follow. When the
  * gateway reports a domain's datacenter connections failing well above mobile ones and the rest of
@@ -84,8 +83,6 @@ export class Learner {
   readonly instance = randomUUID();
   settings: LearnerSettings;
   private readonly repository;
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
   private lastBusiest = 0;
   private lastPrune = 0;
 
@@ -94,37 +91,10 @@ export class Learner {
     this.repository = createIntelligenceRepository(options.database);
   }
 
-  /** Replaces the prober or some settings; takes effect at the next start(). */
-  configure(change: { prober?: Prober | null; settings?: Partial<LearnerSettings> }): void {
+  /** Replaces the prober or some settings; the tick's interval is read when the app gets ready. */
+  configure(change: { prober?: Probes | null; settings?: Partial<LearnerSettings> }): void {
     if (change.prober !== undefined) this.options.prober = change.prober;
     this.settings = { ...this.settings, ...change.settings };
-  }
-
-  start(): void {
-    if (this.timer) return;
-    this.timer = setInterval(() => {
-      this.running ??= this.tick()
-        .catch((error: unknown) =>
-          this.options.logger.warn({ err: error }, "intelligence learner tick failed"),
-        )
-        .finally(() => {
-          this.running = null;
-        });
-    }, this.settings.tickMs);
-    this.timer.unref();
-  }
-
-  /** Stops the loop and waits for the tick in progress, for at most STOP_WAIT_MS so a slow site
-   * cannot hold up a shutdown; a probe still running then keeps its lease until it expires. */
-  async stop(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-    let timeout: NodeJS.Timeout | undefined;
-    await Promise.race([
-      this.running,
-      new Promise((resolve) => (timeout = setTimeout(resolve, STOP_WAIT_MS))),
-    ]);
-    clearTimeout(timeout);
   }
 
   /** One round: queue the busiest domains now and then, probe what is due, judge traffic. */

@@ -1,8 +1,10 @@
 import {
   BYTES_PER_GB,
   bytesToGb,
+  centsToUsd,
   parseHostnameLines,
   type RoutingRule,
+  usdToCents,
   type VerdictEvidence,
 } from "@bytetoll/contracts";
 import type { Database } from "@bytetoll/db";
@@ -47,9 +49,9 @@ export function createIntelligenceService({ database, config }: IntelligenceServ
       dc_gb_30d: bytesToGb(dcBytes),
       override: row.override,
       // Cents, so 0.1 + 0.2 style noise never shows.
-      saved_usd_30d:
-        Math.round((dcBytes / BYTES_PER_GB) * (config.PRICE_PER_GB_USD - config.DC_PRICE_PER_GB_USD) * 100) /
-        100,
+      saved_usd_30d: centsToUsd(
+        usdToCents((dcBytes / BYTES_PER_GB) * (config.PRICE_PER_GB_USD - config.DC_PRICE_PER_GB_USD)),
+      ),
     };
   }
 

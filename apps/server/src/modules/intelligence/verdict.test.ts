@@ -1,4 +1,4 @@
-import type { ProbeResponse } from "@bytetoll/gateway";
+import type { ProbeResponse } from "@bytetoll/egress";
 import { describe, expect, it } from "vitest";
 import { blockSignal, judgeProbe, type SchemeProbe } from "./verdict.ts";
 

@@ -1,5 +1,5 @@
 import type { ProbeObservation, Verdict } from "@bytetoll/contracts";
-import type { ProbeResponse, ProbeScheme } from "@bytetoll/gateway";
+import type { ProbeResponse, ProbeScheme } from "@bytetoll/egress";
 
 /** Statuses a site answers a client it refuses with (auth wall, proxy auth, rate limit, outage page). */
 const BLOCK_STATUSES = new Set([401, 403, 407, 429, 503]);

@@ -8,7 +8,7 @@ import type { OrdersRepository } from "./repository.ts";
 import type { Order } from "./schemas.ts";
 
 interface Deps {
-  repository: Pick<OrdersRepository, "cancelOpen" | "find">;
+  repository: Pick<OrdersRepository, "cancelOpen" | "find" | "lock" | "transaction">;
   reads: Pick<OrderReads, "owned">;
   expiry: Pick<OrderExpiry, "expireRead">;
   publishOrder: (row: OrderRow) => Order;
@@ -20,7 +20,9 @@ interface Deps {
  * POST /transactions/{orderId}/cancel: the owner calls off an order that is still waiting for its
  * payment. One conditional UPDATE decides against a payment being credited at the same moment
  * (both take the row lock): the order ends either paid and credited, or cancelled and not. A
- * payment that still arrives after the cancel is credited, as after expiry (docs/product.md#order-statuses).
+ * payment that still arrives after the cancel is credited, as after expiry (docs/product.md#order-statuses);
+ * one being credited as the cancel lands is waited for, and the cancel then answers 409 with
+ * what the order is now.
  */
 export function createCancelOrder({ repository, reads, expiry, publishOrder, deals }: Deps) {
   return {
@@ -29,7 +31,10 @@ export function createCancelOrder({ repository, reads, expiry, publishOrder, dea
       const cancelled = await repository.cancelOpen(row.id);
       if (cancelled) {
         if (cancelled.dealId) await deals?.releaseStock();
-        return publishOrder(cancelled);
+        // A payment being credited right now holds the row lock: waiting for it means the answer is
+        // the order's final state, never "cancelled" for an order that ends paid a moment later.
+        const settled = await repository.transaction((tx) => repository.lock(tx, row.id));
+        if (!settled || settled.paymentStatus === "cancelled") return publishOrder(settled ?? cancelled);
       }
       const current = (await repository.find(row.id)) ?? row;
       const status = isOverdue(current)

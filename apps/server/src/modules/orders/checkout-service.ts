@@ -4,6 +4,7 @@ import {
   DEAL_UNAVAILABLE,
   FLASH_SALE_HOLD_MINUTES,
   minimumOrderUsd,
+  usdToCents,
 } from "@bytetoll/contracts";
 import { afterCommit } from "@bytetoll/db";
 import type { Config } from "../../config.ts";
@@ -123,7 +124,7 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
    * words the checkout page uses. A deal's order has its own price and MIN_ORDER_USD. */
   function refuseBelowMinimum(amountCents: number): void {
     const minimumUsd = minimumOrderUsd(config.PRICE_PER_GB_USD, false);
-    if (amountCents < Math.round(minimumUsd * 100))
+    if (amountCents < usdToCents(minimumUsd))
       throw new AppError(400, belowMinimumOrderMessage(minimumUsd, false), "below_minimum");
   }
 
@@ -133,8 +134,8 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
       if (input.deal_id !== undefined && !terms)
         throw new AppError(404, DEAL_UNAVAILABLE, "deal_unavailable");
       const id = randomUUID();
-      if (!terms) refuseBelowMinimum(Math.round((input.amount ?? 0) * 100));
-      const amountCents = terms?.amountCents ?? Math.round((input.amount ?? 0) * 100);
+      if (!terms) refuseBelowMinimum(usdToCents(input.amount ?? 0));
+      const amountCents = terms?.amountCents ?? usdToCents(input.amount ?? 0);
       const bytes = terms?.bytes ?? bytesFor(amountCents, config.PRICE_PER_GB_USD);
       const choice = await paymentFor(id, amountCents, bytes, input);
       const values = {
@@ -195,7 +196,7 @@ export function createCheckout({ config, payments, repository, reads, publishOrd
           `purchaseAmount must be a whole number of USD from ${MIN_ORDER_USD} to ${MAX_ORDER_USD}`,
         );
       }
-      const amountCents = amountUsd * 100;
+      const amountCents = usdToCents(amountUsd);
       refuseBelowMinimum(amountCents);
       const { row, created } = await repository.transaction(async (tx) => {
         await repository.lockUser(tx, userId);

@@ -4,14 +4,27 @@
  * table of allowed moves, order-status.ts), and the errors that name a missing order. Money flows
  * one way — providers → payments/settlement.ts → the ledger writers in @bytetoll/db — and orders
  * imports nothing of payments: checkout opens payments through lib/payment-provider.ts. Order
- * changes are sent by the app's one money-event publisher (lib/money-events.ts).
+ * changes are sent by the app's one money-event publisher (lib/money-events.ts). The operator
+ * console reads orders through operator-reads.ts.
  */
+
+export { documentNumber, type IssuerDetails, issuerOf } from "./invoice-numbers.ts";
+export {
+  accountOrdersPage,
+  orderOwnerEmails,
+  ordersForOperator,
+  orderWithEmail,
+  revenueByDay,
+} from "./operator-reads.ts";
 export { isOrderId, ORDER_NOT_FOUND, orderNotFound } from "./order-errors.ts";
 export {
+  ENDED_UNPAID_STATUSES,
+  OPEN_STATUSES,
   ORDER_STATUSES,
   ORDER_TRANSITIONS,
   type OrderStatus,
   publicStatus,
+  statusList,
   storedStatuses,
 } from "./order-status.ts";
 export { type OrderRow, orderPublisher, toOrderView } from "./order-view.ts";

@@ -1,12 +1,13 @@
-import { PAYMENT_STATUSES, type PaymentStatus } from "@bytetoll/contracts";
+import type { PaymentStatus } from "@bytetoll/contracts";
+import { OPEN_STATUSES, ORDER_STATUSES, type OrderStatus } from "../../lib/order-statuses.ts";
 
-/**
- * Every status an order is stored with: the API's statuses and `awaiting_method`, an order made
- * at sign-in before its customer chose how to pay (it has no method, network or provider payment
- * yet). docs/product.md#order-statuses describes them as customers see them.
- */
-export const ORDER_STATUSES = ["awaiting_method", ...PAYMENT_STATUSES] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+export {
+  ENDED_UNPAID_STATUSES,
+  OPEN_STATUSES,
+  ORDER_STATUSES,
+  type OrderStatus,
+  statusList,
+} from "../../lib/order-statuses.ts";
 
 /**
  * THE moves an order's status may make, from → to. Every UPDATE that sets a status goes through
@@ -33,9 +34,6 @@ export const ORDER_TRANSITIONS = {
 export function canMove(from: OrderStatus, to: OrderStatus): boolean {
   return (ORDER_TRANSITIONS[from] as readonly OrderStatus[]).includes(to);
 }
-
-/** Statuses an order still waits for its payment in (the expiry sweep's and cancel's). */
-export const OPEN_STATUSES = ["awaiting_method", "waiting"] as const satisfies readonly OrderStatus[];
 
 export const isOpen = (status: string): boolean => (OPEN_STATUSES as readonly string[]).includes(status);
 

@@ -8,7 +8,7 @@ declare module "fastify" {
   }
 }
 
-/** How often each instance expires overdue orders; reads also expire what they show. */
+/** How often overdue orders are expired (by one instance a turn); reads also expire what they show. */
 const EXPIRY_SWEEP_MS = 60_000;
 
 /** One orders service per app (routes, admin and sign-in make and read orders through it), plus
@@ -26,21 +26,12 @@ async function ordersPlugin(app: FastifyInstance) {
     }),
   );
 
-  let timer: NodeJS.Timeout | undefined;
-  app.addHook("onReady", async () => {
-    timer = setInterval(() => {
-      app.orders
-        .expireDue()
-        .catch((error: unknown) => app.log.warn({ err: error }, "order expiry sweep failed"));
-    }, EXPIRY_SWEEP_MS);
-    timer.unref();
-  });
-  app.addHook("preClose", async () => {
-    clearInterval(timer);
+  app.jobs.every("orders.expire", EXPIRY_SWEEP_MS, async () => {
+    await app.orders.expireDue();
   });
 }
 
 export default fp(ordersPlugin, {
   name: "orders",
-  dependencies: ["payments", "money-events", "change-feed", "deals"],
+  dependencies: ["jobs", "payments", "money-events", "change-feed", "deals"],
 });

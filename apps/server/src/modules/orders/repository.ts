@@ -1,5 +1,6 @@
 import { type Database, type Db, inTransaction, schema, type Tx } from "@bytetoll/db";
 import { and, desc, eq, gt, inArray, isNull, sql } from "drizzle-orm";
+import type { IssuerDetails } from "./invoice-numbers.ts";
 import { withOwnPaymentId } from "./order-errors.ts";
 import { createOrderLists } from "./order-lists.ts";
 import type { OrderRow } from "./order-view.ts";
@@ -19,7 +20,7 @@ export const ORDER_VALID_MINUTES = 60;
 export type NewOrder = Omit<typeof orders.$inferInsert, "expiresAt" | "createdAt" | "updatedAt">;
 
 /** SQL for orders; no business rules here. */
-export function createOrdersRepository(database: Database) {
+export function createOrdersRepository(database: Database, issuer: IssuerDetails | null = null) {
   const { db } = database;
   return {
     /** One transaction; what it queues with afterCommit is sent once it has committed. */
@@ -115,7 +116,7 @@ export function createOrdersRepository(database: Database) {
       return orderIds.length === 0 ? [] : db.select().from(orders).where(inArray(orders.id, orderIds));
     },
 
-    ...createStatusWrites(db),
+    ...createStatusWrites(db, issuer),
     ...createOrderLists(db),
   };
 }

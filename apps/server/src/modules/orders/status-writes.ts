@@ -1,6 +1,7 @@
 import { type Db, schema, type Tx } from "@bytetoll/db";
 import { and, eq, gt, inArray, isNull, lte, type SQL, sql } from "drizzle-orm";
 import type { PgUpdateSetSource } from "drizzle-orm/pg-core";
+import { type IssuerDetails, issueDocument } from "./invoice-numbers.ts";
 import { withOwnPaymentId } from "./order-errors.ts";
 import { asOrderStatus, canMove, OPEN_STATUSES, type OrderStatus } from "./order-status.ts";
 import type { OrderRow } from "./order-view.ts";
@@ -49,11 +50,24 @@ async function moveStatus(
 }
 
 const first = async (rows: Promise<OrderRow[]>) => (await rows)[0];
+
+/** The order just moved: a first payment issues its invoice, a full refund its credit note, in
+ * the same transaction (docs/product.md#invoices). */
+async function withDocument(
+  tx: Tx,
+  moved: Promise<OrderRow | undefined>,
+  issuer: IssuerDetails | null,
+): Promise<OrderRow | undefined> {
+  const row = await moved;
+  if (row?.paymentStatus === "paid") await issueDocument(tx, row, "invoice", issuer);
+  if (row?.paymentStatus === "refunded") await issueDocument(tx, row, "credit_note", issuer);
+  return row;
+}
 const keepHash = (payinHash: string | null) => payinHash ?? sql`${orders.payinHash}`;
 
 /** Every write that changes an order's status, each one move of the table; and the writes that
  * record a provider's payment on an order. */
-export function createStatusWrites(db: Db) {
+export function createStatusWrites(db: Db, issuer: IssuerDetails | null = null) {
   return {
     /** awaiting_method → waiting with the method chosen (of two concurrent choices one lands;
      * an order past its time is not chosen for). */
@@ -76,18 +90,22 @@ export function createStatusWrites(db: Db) {
       row: OrderRow,
       change: { toCredited: number; balanceBytesAfter: number | null; payinHash: string | null },
     ) =>
-      first(
-        moveStatus(tx, row.id, {
-          from: ["awaiting_method", "waiting", "partially_paid", "paid", "expired", "cancelled", "failed"],
-          to: "paid",
-          set: {
-            creditedBytes: change.toCredited,
-            balanceBytesAfter: change.balanceBytesAfter,
-            payinHash: keepHash(change.payinHash),
-            paidAt: sql`coalesce(${orders.paidAt}, now())`,
-          },
-          where: eq(orders.creditedBytes, Number(row.creditedBytes)),
-        }),
+      withDocument(
+        tx,
+        first(
+          moveStatus(tx, row.id, {
+            from: ["awaiting_method", "waiting", "partially_paid", "paid", "expired", "cancelled", "failed"],
+            to: "paid",
+            set: {
+              creditedBytes: change.toCredited,
+              balanceBytesAfter: change.balanceBytesAfter,
+              payinHash: keepHash(change.payinHash),
+              paidAt: sql`coalesce(${orders.paidAt}, now())`,
+            },
+            where: eq(orders.creditedBytes, Number(row.creditedBytes)),
+          }),
+        ),
+        issuer,
       ),
 
     /** Moves reversed_bytes forward only from the value the caller saw (compare-and-set); all of
@@ -97,13 +115,18 @@ export function createStatusWrites(db: Db) {
       row: OrderRow,
       change: { toReversed: number; balanceBytesAfter: number | null },
     ) =>
-      first(
-        moveStatus(tx, row.id, {
-          from: [asOrderStatus(row.paymentStatus)],
-          to: change.toReversed >= Number(row.creditedBytes) ? "refunded" : asOrderStatus(row.paymentStatus),
-          set: { reversedBytes: change.toReversed, balanceBytesAfter: change.balanceBytesAfter },
-          where: eq(orders.reversedBytes, Number(row.reversedBytes)),
-        }),
+      withDocument(
+        tx,
+        first(
+          moveStatus(tx, row.id, {
+            from: [asOrderStatus(row.paymentStatus)],
+            to:
+              change.toReversed >= Number(row.creditedBytes) ? "refunded" : asOrderStatus(row.paymentStatus),
+            set: { reversedBytes: change.toReversed, balanceBytesAfter: change.balanceBytesAfter },
+            where: eq(orders.reversedBytes, Number(row.reversedBytes)),
+          }),
+        ),
+        issuer,
       ),
 
     /** → partially_paid with what arrived, credit untouched. */

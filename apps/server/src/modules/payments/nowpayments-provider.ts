@@ -1,4 +1,4 @@
-import type { Network } from "@bytetoll/contracts";
+import { type Network, usdToCents } from "@bytetoll/contracts";
 import { z } from "zod";
 import { paymentUnavailable } from "../../errors.ts";
 import type {
@@ -50,7 +50,7 @@ function mapNowPaymentsStatus(body: z.infer<typeof statusSchema>): PaymentReadin
     payinHash: body.payin_hash ?? null,
     orderId: body.order_id ?? null,
     terms: {
-      priceCents: Math.round(body.price_amount * 100),
+      priceCents: usdToCents(body.price_amount),
       priceCurrency: body.price_currency.toLowerCase(),
       payCents: payAmountCents(body.pay_amount),
       payCurrency: body.pay_currency.toLowerCase(),

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from "fastify";
 import fp from "fastify-plugin";
-import { orderPublisher } from "../orders/index.ts";
+import { issuerOf, orderPublisher } from "../orders/index.ts";
 import { createSettlement, type Settlement } from "./settlement.ts";
 
 declare module "fastify" {
@@ -17,6 +17,7 @@ async function settlementPlugin(app: FastifyInstance) {
       database: app.database,
       publishOrder: orderPublisher(app.moneyEvents.order),
       deals: app.deals,
+      issuer: issuerOf(app.config),
     }),
   );
 }

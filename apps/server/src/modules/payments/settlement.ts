@@ -5,6 +5,7 @@ import type { PaymentReading, Share } from "../../lib/payment-provider.ts";
 import type { DealOutcome, DealsService } from "../deals/index.ts";
 import {
   createOrdersRepository,
+  type IssuerDetails,
   isOrderId,
   type Order,
   type OrderRow,
@@ -19,6 +20,8 @@ interface Deps {
   publishOrder: (row: OrderRow) => Order;
   /** Group-buy deposits are held by their deal at payment, not credited. */
   deals?: Pick<DealsService, "settleOrder">;
+  /** Who issues the invoices and credit notes the status writes issue. */
+  issuer?: IssuerDetails;
 }
 
 export interface SettleOptions {
@@ -96,8 +99,8 @@ function sandboxReading(dueCents: number, paidCents: number): PaymentReading {
 }
 
 /** THE place money becomes data: the providers' readings reach the ledger only through here. */
-export function createSettlement({ database, publishOrder, deals }: Deps) {
-  const repository = createOrdersRepository(database);
+export function createSettlement({ database, publishOrder, deals, issuer }: Deps) {
+  const repository = createOrdersRepository(database, issuer ?? null);
   const records = createPaymentRecords(database);
 
   /** Credits the whole order once it is paid in full (what an order credited in part before

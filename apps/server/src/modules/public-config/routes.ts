@@ -1,10 +1,19 @@
 import { publicConfigResponse } from "@bytetoll/contracts";
 import type { App } from "../../types.ts";
+import { consoleExitCountries } from "./exit-countries.ts";
 import { integrationGuideRoutes } from "./integration-guide.ts";
 
 /** GET /config (decision 001): numbers and links the page shows, from the operator's config. */
 export async function publicConfigRoutes(app: App) {
   const { config } = app;
+  const environmentCountries = [
+    ...new Set(
+      [...config.gateway.mobileUpstreams, ...config.gateway.datacenterUpstreams].flatMap(
+        (upstream) => upstream.countries ?? [],
+      ),
+    ),
+  ].sort();
+  const countries = consoleExitCountries(app, environmentCountries);
   // The SDK and MCP links' default destination comes with the links.
   await app.register(integrationGuideRoutes);
   const body = {
@@ -18,13 +27,7 @@ export async function publicConfigRoutes(app: App) {
         http_port: config.GATEWAY_HTTP_PORT,
         https_port: config.GATEWAY_HTTPS_PORT,
         socks_port: config.gateway.socksPort,
-        exit_countries: [
-          ...new Set(
-            [...config.gateway.mobileUpstreams, ...config.gateway.datacenterUpstreams].flatMap(
-              (upstream) => upstream.countries ?? [],
-            ),
-          ),
-        ].sort(),
+        exit_countries: environmentCountries,
       },
       docs_url: config.DOCS_URL,
       support_url: config.SUPPORT_URL,
@@ -43,6 +46,9 @@ export async function publicConfigRoutes(app: App) {
     {
       schema: { tags: ["config"], summary: "Public configuration", response: { 200: publicConfigResponse } },
     },
-    async () => body,
+    async () => ({
+      ...body,
+      data: { ...body.data, gateway: { ...body.data.gateway, exit_countries: await countries() } },
+    }),
   );
 }

@@ -6,8 +6,10 @@ import fp from "fastify-plugin";
 import { subuserLimitReachedEvent } from "../webhooks/index.ts";
 import { subuserLimitEmail } from "./limit-email.ts";
 
-/** An owner's sub-users are checked at most this often (a gateway flushes every 1–2 s). */
-const CHECK_INTERVAL_MS = 1_000;
+/** An owner's sub-users are checked this long after a change (a gateway flushes every 1–2 s), once
+ * for all the changes meanwhile. */
+const CHECK_DELAY_MS = 1_000;
+const CHECK_JOB = "subusers.limit-check";
 
 type ReachedRow = {
   id: string;
@@ -23,14 +25,12 @@ type ReachedRow = {
  * One e-mail per period to the owner when a sub-user reaches its limit, and the
  * `subuser.limit_reached` webhook. The gateway's flush debits the owner in the transaction that
  * adds to the sub-user's use, so the owner's "user:<id>" on the change feed is the moment to look.
- * Every instance hears it; the conditional UPDATE that marks the period as told lets exactly one of
- * them send, and the webhook event is recorded in the same transaction (keyed by the period, so an
- * e-mail retried later raises nothing twice).
+ * Every instance hears it and queues a check keyed by the owner, so one instance runs it; the
+ * conditional UPDATE that marks the period as told lets exactly one check send besides, and the
+ * webhook event is recorded in the same transaction (keyed by the period, so an e-mail retried
+ * later raises nothing twice). A failed e-mail is retried by the job runner with back-off.
  */
 async function subuserLimitAlertsPlugin(app: FastifyInstance) {
-  const pending = new Set<string>();
-  let timer: NodeJS.Timeout | null = null;
-
   const markReached = (userId: string) =>
     app.database.db.transaction(async (tx) => {
       const { rows } = await tx.execute<ReachedRow>(sql`
@@ -57,6 +57,7 @@ async function subuserLimitAlertsPlugin(app: FastifyInstance) {
   async function check(userId: string): Promise<void> {
     const reached = await markReached(userId);
     if (reached.length > 0) app.webhooks.dispatcher.kick();
+    const unsent: unknown[] = [];
     for (const row of reached) {
       const message = subuserLimitEmail(
         row.email,
@@ -66,42 +67,31 @@ async function subuserLimitAlertsPlugin(app: FastifyInstance) {
       try {
         await app.mailer.send(message);
       } catch (error) {
-        app.log.warn(
-          { err: error, subuserId: row.id },
-          "sub-user limit e-mail failed; the next change retries it",
-        );
         await app.database.query("UPDATE subusers SET limit_notified_period = $2::date WHERE id = $1", [
           row.id,
           row.previous,
         ]);
+        unsent.push(error);
       }
     }
+    if (unsent.length > 0) throw new AggregateError(unsent, "sub-user limit e-mail not sent; retried");
   }
 
-  function drain(): void {
-    timer = null;
-    const userIds = [...pending];
-    pending.clear();
-    for (const userId of userIds) {
-      check(userId).catch((error: unknown) =>
-        app.log.warn({ err: error, userId }, "sub-user limit check failed"),
-      );
-    }
-  }
-
+  app.jobs.handle(CHECK_JOB, async ({ payload }) => {
+    if (typeof payload.userId === "string") await check(payload.userId);
+  });
   app.changeFeed.onChange((payload) => {
     const change = payload === null ? null : parseChange(payload);
     if (change?.kind !== "user") return;
-    pending.add(change.key);
-    timer ??= setTimeout(drain, CHECK_INTERVAL_MS);
-    timer.unref();
-  });
-  app.addHook("preClose", () => {
-    if (timer) clearTimeout(timer);
+    app.jobs
+      .enqueue(CHECK_JOB, { key: change.key, payload: { userId: change.key }, delayMs: CHECK_DELAY_MS })
+      .catch((error: unknown) =>
+        app.log.warn({ err: error, userId: change.key }, "sub-user limit check not queued"),
+      );
   });
 }
 
 export default fp(subuserLimitAlertsPlugin, {
   name: "subuser-limit-alerts",
-  dependencies: ["change-feed", "webhooks"],
+  dependencies: ["jobs", "change-feed", "webhooks"],
 });

@@ -1,4 +1,4 @@
-import { bytesToGb, type SubuserLimitPeriod } from "@bytetoll/contracts";
+import { BYTES_PER_GB, formatDataAmount, type SubuserLimitPeriod } from "@bytetoll/contracts";
 import { escapeHtml } from "../../lib/html-escape.ts";
 import type { MailMessage } from "../../plugins/mail.ts";
 
@@ -15,7 +15,8 @@ export function subuserLimitEmail(
   subuser: { label: string; limitBytes: number; period: SubuserLimitPeriod },
   appUrl: string,
 ): MailMessage {
-  const limit = `${bytesToGb(subuser.limitBytes)} GB`;
+  // Written as the Sub-users page shows it ("10 MB", "2.5 GB").
+  const limit = formatDataAmount(subuser.limitBytes / BYTES_PER_GB);
   const link = `${appUrl}/subusers`;
   const when = PERIOD_WORDS[subuser.period];
   const text = [

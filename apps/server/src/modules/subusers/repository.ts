@@ -12,6 +12,7 @@ export interface SubuserRow {
   used_bytes: string | number;
   period_start: string;
   enabled: boolean;
+  allowed_domains: string[] | null;
   created_at: Date | string;
 }
 
@@ -29,10 +30,11 @@ export interface SubuserChanges {
   limitBytes?: number | null;
   limitPeriod?: SubuserLimitPeriod;
   enabled?: boolean;
+  allowedDomains?: string[] | null;
 }
 
 // The period's use as of now: bytes of an earlier period count as none.
-const COLUMNS = `id, label, username, password_enc, limit_bytes, limit_period, enabled, created_at,
+const COLUMNS = `id, label, username, password_enc, limit_bytes, limit_period, enabled, allowed_domains, created_at,
   CASE WHEN period_start = subuser_period_start(limit_period) THEN used_bytes ELSE 0 END AS used_bytes,
   to_char(subuser_period_start(limit_period), 'YYYY-MM-DD') AS period_start`;
 
@@ -83,6 +85,14 @@ export function createSubusersRepository(database: Database) {
         );
       }
       if (changes.enabled !== undefined) sets.push(sql`enabled = ${changes.enabled}`);
+      if (changes.allowedDomains !== undefined) {
+        // Sent as JSON: one way of passing a list that both database drivers read alike.
+        const list = changes.allowedDomains === null ? null : JSON.stringify(changes.allowedDomains);
+        sets.push(
+          sql`allowed_domains = CASE WHEN ${list}::jsonb IS NULL THEN NULL
+                                ELSE ARRAY(SELECT jsonb_array_elements_text(${list}::jsonb)) END`,
+        );
+      }
       if (changes.limitPeriod !== undefined) {
         const period = changes.limitPeriod;
         sets.push(

@@ -89,9 +89,10 @@ export async function subusersRoutes(app: App) {
       preHandler,
       schema: {
         tags: TAGS,
-        summary: "Change a sub-user's label, limit, period or enabled flag",
+        summary: "Change a sub-user's label, limit, period, enabled flag or allowed sites",
         description:
-          "Disabling refuses its proxy requests (403 subuser_disabled) and closes its open connections within a second on every gateway; a limit is read at the gateways' next lease renewal.",
+          "Disabling refuses its proxy requests (403 subuser_disabled) and closes its open connections within a second on every gateway; a limit is read at the gateways' next lease renewal. " +
+          'allowed_domains (up to 100 of "example.com" or "*.example.com", or null for any site) limits the sub-user to those sites on every front-end: anything else is refused with 403 destination_not_allowed; a change closes its open connections within a second.',
         security,
         params: subuserIdParams,
         body: updateSubuserSchema,

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import {
   type CreateSubuser,
+  gbToBytes,
   MAX_SUBUSERS,
   type Subuser,
   type SubuserLimitPeriod,
@@ -43,7 +44,7 @@ function uniqueViolation(error: unknown): "label" | "username" | null {
   return "username";
 }
 
-const toBytes = (gb: number | null): number | null => (gb === null ? null : Math.round(gb * BYTES_PER_GB));
+const toBytes = (gb: number | null): number | null => (gb === null ? null : gbToBytes(gb));
 
 const labelTaken = () =>
   new AppError(409, "label: another sub-user of this account already has this label", "subuser_label_taken");
@@ -77,6 +78,7 @@ export function createSubusersService({
       used_bytes: usedBytes,
       period_start: row.period_start,
       enabled: row.enabled,
+      allowed_domains: row.allowed_domains,
       created_at: new Date(row.created_at).toISOString(),
     };
   };
@@ -141,6 +143,7 @@ export function createSubusersService({
           limitBytes: input.limit_gb === undefined ? undefined : toBytes(input.limit_gb),
           limitPeriod: input.limit_period,
           enabled: input.enabled,
+          allowedDomains: input.allowed_domains,
         }),
       );
       if (!changed) throw subuserNotFound();

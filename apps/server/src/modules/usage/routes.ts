@@ -81,7 +81,9 @@ export async function usageRoutes(app: App) {
       const only = await service.subuserFilter(id, request.query.subuser);
       if (only === "unknown") throw notFound("Sub-user not found");
       const { window, lines } = await service.exportCsv(id, days, only);
-      const filename = `bytetoll-usage-${window.from}-to-${window.to}.csv`;
+      // A filtered export says whose rows it holds, so two downloads do not look alike.
+      const whose = request.query.subuser === undefined ? "" : `-${request.query.subuser}`;
+      const filename = `bytetoll-usage-${window.from}-to-${window.to}${whose}.csv`;
       return reply
         .type("text/csv; charset=utf-8")
         .header("content-disposition", `attachment; filename="${filename}"`)

@@ -14,7 +14,6 @@ interface Deps {
   target: WebhookTarget;
   openSecret: (sealed: string) => string;
   retryBaseMs: number;
-  pollMs: number;
   log: FastifyBaseLogger;
 }
 
@@ -38,15 +37,11 @@ export function eventBody(delivery: Pick<DueDelivery, "event_id" | "type" | "cre
 
 /**
  * Sends due deliveries from the table, on every instance: each round claims a batch (no two
- * instances get the same row), posts them signed, and records the answer. A round runs every
- * `pollMs`, and at once when this instance raised an event.
+ * instances get the same row), posts them signed, and records the answer, until none is due. The
+ * job runner runs a round every `WEBHOOK_POLL_MS` on one instance at a time, and at once when an
+ * event was raised.
  */
 export function createDispatcher(deps: Deps) {
-  let timer: NodeJS.Timeout | null = null;
-  let round: Promise<void> | null = null;
-  let again = false;
-  let stopped = true;
-
   async function deliver(delivery: DueDelivery): Promise<void> {
     const body = eventBody(delivery);
     const signature = signatureHeader(
@@ -66,50 +61,20 @@ export function createDispatcher(deps: Deps) {
     await markFailed(deps.db, delivery, { statusCode: code, error }, retryIn);
   }
 
-  async function runRound(): Promise<void> {
-    do {
-      again = false;
-      const due = await claimDue(deps.db);
-      await Promise.all(
-        due.map((delivery) =>
-          deliver(delivery).catch((error) =>
-            deps.log.warn({ err: error, delivery: delivery.id }, "webhook delivery failed"),
-          ),
-        ),
-      );
-      if (due.length > 0) again = true;
-    } while (again && !stopped);
-  }
-
-  function kick(): void {
-    if (stopped) return;
-    if (round) {
-      again = true;
-      return;
-    }
-    round = runRound()
-      .catch((error) => deps.log.warn({ err: error }, "webhook round failed; the next one retries"))
-      .finally(() => {
-        round = null;
-      });
-  }
-
   return {
-    start() {
-      stopped = false;
-      timer = setInterval(kick, deps.pollMs);
-      timer.unref();
-      kick();
-    },
-    /** Another round as soon as possible (an event was just raised here). */
-    kick,
-    /** Stops claiming; the attempts under way finish and record their answer first. */
-    async stop() {
-      stopped = true;
-      if (timer) clearInterval(timer);
-      await round;
+    /** Claims and sends due deliveries until none is left. */
+    async round(): Promise<void> {
+      for (;;) {
+        const due = await claimDue(deps.db);
+        if (due.length === 0) return;
+        await Promise.all(
+          due.map((delivery) =>
+            deliver(delivery).catch((error) =>
+              deps.log.warn({ err: error, delivery: delivery.id }, "webhook delivery failed"),
+            ),
+          ),
+        );
+      }
     },
   };
 }
-
-export type Dispatcher = ReturnType<typeof createDispatcher>;

@@ -1,7 +1,13 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { EgressGuard, type GatewayConfig, Refusal, type VettedTarget } from "@bytetoll/gateway";
+import {
+  EgressGuard,
+  type GatewayConfig,
+  gatewayOwnPorts,
+  Refusal,
+  type VettedTarget,
+} from "@bytetoll/egress";
 import { AppError } from "../../errors.ts";
 
 /** How long a receiver has to answer before the attempt counts as failed. */
@@ -31,6 +37,20 @@ export function parseWebhookUrl(text: string): URL {
 const portOf = (url: URL) => Number(url.port || (url.protocol === "https:" ? 443 : 80));
 const hostOf = (url: URL) => url.hostname.replace(/^\[|\]$/g, "");
 
+/** A private address can be opened by the operator, one port at a time; the gateway's own ports
+ * and bad ports cannot, so they get no advice. */
+function howToAllow(refusal: Refusal, url: URL): string {
+  if (refusal.code !== "destination_forbidden" || !refusal.message.startsWith("Destination ")) return "";
+  if (refusal.message.endsWith("the gateway itself")) return "";
+  const host = hostOf(url);
+  const literal = /^[\d.]+$/.test(host)
+    ? `${host}/32`
+    : host.includes(":")
+      ? `[${host}]/128`
+      : "<address>/32";
+  return ` An operator can allow it with EGRESS_ALLOW_TARGETS=${literal}:${portOf(url)} (CIDR:port, comma-separated) on the API instances.`;
+}
+
 export interface DeliveryAnswer {
   statusCode: number | null;
   error: string | null;
@@ -47,14 +67,15 @@ export function createWebhookTarget(config: GatewayConfig) {
     allow: config.egressAllow,
     allowTargets: config.egressAllowTargets,
     resolveHost: config.resolveHost,
-    ownPorts: () => [config.httpPort, config.httpsPort, ...config.processPorts],
+    ownPorts: () => gatewayOwnPorts(config),
   });
 
   async function vet(url: URL): Promise<VettedTarget> {
     try {
       return await guard.vet(hostOf(url), portOf(url));
     } catch (error) {
-      if (error instanceof Refusal) throw badWebhookUrl(`The webhook URL is not allowed: ${error.message}.`);
+      if (error instanceof Refusal)
+        throw badWebhookUrl(`The webhook URL is not allowed: ${error.message}.${howToAllow(error, url)}`);
       throw error;
     }
   }

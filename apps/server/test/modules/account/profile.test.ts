@@ -30,6 +30,8 @@ describe("PATCH /account/profile", () => {
         refund_address: EVM,
         low_balance_threshold_gb: 1,
         is_operator: false,
+        second_factor: false,
+        operator_factor_missing: false,
       },
     });
     expect((await session(alice.token)).json().data.refund_address).toBe(EVM);
@@ -104,12 +106,16 @@ describe("PATCH /account/profile", () => {
       refund_address: EVM,
       low_balance_threshold_gb: 1,
       is_operator: false,
+      second_factor: false,
+      operator_factor_missing: false,
     });
     expect((await session(bob.token)).json().data).toEqual({
       id: bob.id,
       email: "profile-own-bob@example.com",
       refund_address: SOLANA,
       is_operator: false,
+      second_factor: false,
+      operator_factor_missing: false,
     });
   });
 

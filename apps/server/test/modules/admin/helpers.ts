@@ -14,12 +14,18 @@ export interface ConsoleApp extends TestApp {
 
 /** An app with both ways in: ADMIN_TOKEN and an operator in ADMIN_EMAILS (typed in another case
  * and with spaces, as people write it). */
-export async function createConsoleApp(overrides: Record<string, string> = {}): Promise<ConsoleApp> {
-  const t = await createTestApp({
-    ADMIN_TOKEN,
-    ADMIN_EMAILS: ` someone-else@example.com , ${OPERATOR_EMAIL.toUpperCase()} `,
-    ...overrides,
-  });
+export async function createConsoleApp(
+  overrides: Record<string, string> = {},
+  options: { gatewayHost?: false } = {},
+): Promise<ConsoleApp> {
+  const t = await createTestApp(
+    {
+      ADMIN_TOKEN,
+      ADMIN_EMAILS: ` someone-else@example.com , ${OPERATOR_EMAIL.toUpperCase()} `,
+      ...overrides,
+    },
+    options,
+  );
   return { ...t, operator: await customer(t.app, OPERATOR_EMAIL) };
 }
 

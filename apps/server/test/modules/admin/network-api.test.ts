@@ -1,8 +1,9 @@
 import type { AdminDomain, AdminNetworkResponse } from "@bytetoll/contracts";
-import { createGateway, type Gateway, loadGatewayConfig } from "@bytetoll/gateway";
+import { loadGatewayConfig } from "@bytetoll/egress";
+import { createGateway, type Gateway } from "@bytetoll/gateway";
 import { freePort } from "@bytetoll/gateway/testing";
 import { pino } from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { curlStatus } from "../../helpers/test-gateway.ts";
@@ -82,13 +83,14 @@ const smartGet = (gateway: Gateway, host: string): Promise<number> =>
   );
 
 async function eventually<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await read();
+      if (!done(value)) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: 15_000, interval: 100 },
+  );
 }
 
 /** Bytes the live mobile exit and the datacenter exit carried, as the network view reports them. */

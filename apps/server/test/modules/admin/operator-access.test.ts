@@ -36,6 +36,7 @@ const freshCustomer = () => customer(t.app, `subject-${++fresh}@example.com`);
 const routes: Array<[string, () => Promise<Call>]> = [
   ["GET /admin/me", async () => ({ method: "GET", url: "/admin/me" })],
   ["GET /admin/overview", async () => ({ method: "GET", url: "/admin/overview?days=30" })],
+  ["GET /admin/jobs", async () => ({ method: "GET", url: "/admin/jobs" })],
   ["GET /admin/customers", async () => ({ method: "GET", url: "/admin/customers?email=alice" })],
   ["GET /admin/customers/:id", async () => ({ method: "GET", url: `/admin/customers/${alice.id}` })],
   ["GET /admin/accounts", async () => ({ method: "GET", url: "/admin/accounts" })],

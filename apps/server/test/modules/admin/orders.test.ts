@@ -44,6 +44,8 @@ describe("orders", () => {
         actor: OPERATOR_EMAIL,
         action: "order.mark_paid",
         subject_type: "order",
+        // The order is named by its customer's e-mail, looked up through the orders module.
+        subject_label: "alice@example.com",
         before: { payment_status: "waiting", credited_gb: 0 },
         after: { payment_status: "paid", credited_gb: gb },
       }),

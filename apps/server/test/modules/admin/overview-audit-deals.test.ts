@@ -128,6 +128,8 @@ describe("deals and payouts", () => {
       expect.objectContaining({
         action: "payout.sent",
         subject_type: "payout",
+        // The payout is named by its customer's e-mail, looked up through the deals module.
+        subject_label: "bob@example.com",
         before: { status: "pending" },
         after: {
           status: "sent",

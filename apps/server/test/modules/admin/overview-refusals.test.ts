@@ -67,13 +67,9 @@ describe("GET /admin/overview refusals", () => {
         expect([refused.status, refused.error]).toEqual([402, "balance_exhausted"]);
       }
       // The running gateways write them within a report interval (5 s).
-      const deadline = Date.now() + 15_000;
-      while (
-        JSON.stringify((await overview(1)).refusals) !== JSON.stringify(expected) &&
-        Date.now() < deadline
-      )
-        await new Promise((resolve) => setTimeout(resolve, 250));
-      expect((await overview(1)).refusals).toEqual(expected);
+      await expect
+        .poll(async () => (await overview(1)).refusals, { timeout: 15_000, interval: 250 })
+        .toEqual(expected);
     } finally {
       for (const gateway of gateways) await gateway.close();
     }

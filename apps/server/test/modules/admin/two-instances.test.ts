@@ -1,6 +1,6 @@
 import { accountDisabledMessage } from "@bytetoll/contracts";
 import { createThrowawayPostgres, type TestDatabase } from "@bytetoll/db/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { customerWithoutEmail } from "../orders/helpers.ts";
 import { ADMIN_TOKEN, tokenHeaders } from "./helpers.ts";
@@ -25,20 +25,21 @@ afterAll(async () => {
 /** Polls `two` until `status` or the deadline; returns how long it took. */
 async function until(headers: Record<string, string>, status: number, deadlineMs = 5_000): Promise<number> {
   const started = Date.now();
-  for (;;) {
-    const response = await two.app.inject({ method: "GET", url: "/account/status", headers });
-    if (response.statusCode === status) {
-      if (status === 403)
-        expect(response.json()).toEqual({
-          success: false,
-          message: accountDisabledMessage(two.app.config.SUPPORT_CONTACT),
-        });
-      return Date.now() - started;
-    }
-    if (Date.now() - started > deadlineMs)
-      throw new Error(`still ${response.statusCode} after ${deadlineMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  const response = await vi.waitFor(
+    async () => {
+      const answer = await two.app.inject({ method: "GET", url: "/account/status", headers });
+      if (answer.statusCode !== status) throw new Error(`still ${answer.statusCode} after ${deadlineMs} ms`);
+      return answer;
+    },
+    { timeout: deadlineMs, interval: 20 },
+  );
+  const took = Date.now() - started;
+  if (status === 403)
+    expect(response.json()).toEqual({
+      success: false,
+      message: accountDisabledMessage(two.app.config.SUPPORT_CONTACT),
+    });
+  return took;
 }
 
 describe("two server instances on one PostgreSQL", () => {

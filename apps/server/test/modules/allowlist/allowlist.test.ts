@@ -1,5 +1,5 @@
 import { CHANGES_CHANNEL } from "@bytetoll/db";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 
@@ -24,7 +24,7 @@ describe("the IP allowlist", () => {
     const { token } = await signIn(t.app, "allow-owner@example.com");
     const empty = await read(token);
     expect(empty.statusCode).toBe(200);
-    expect(empty.json()).toEqual({ success: true, data: { ips: [], your_ip: "127.0.0.1" } });
+    expect(empty.json()).toEqual({ success: true, data: { ips: [], pending: [], your_ip: "127.0.0.1" } });
     const saved = await save(token, {
       ips: [" 203.0.113.7 ", "198.51.100.77/24", "2001:DB8:1::5/48", "::ffff:192.0.2.1"],
     });
@@ -52,6 +52,21 @@ describe("the IP allowlist", () => {
       [{ ips: Array.from({ length: 21 }, (_, i) => `192.0.2.${i}`) }, "At most 20 addresses or ranges"],
       [{ ips: "192.0.2.1" }, "ips must be a list of addresses or ranges"],
     ];
+    // Forms a resolver reads one way and a person another: 127.0.0.030 was stored as 127.0.0.24.
+    for (const ambiguous of [
+      "127.0.0.030",
+      "127.0.0.030/32",
+      "0x7f.0.0.1",
+      "127.1",
+      "2130706433",
+      "010.1.1.1/24",
+    ]) {
+      cases.push([
+        { ips: [ambiguous] },
+        `'${ambiguous}' is ambiguous: write an IPv4 address as four decimal numbers without leading zeros`,
+      ]);
+    }
+    cases.push([{ ips: ["::ffff:127.0.0.030"] }, "'::ffff:127.0.0.030' is not an IPv4 or IPv6 address"]);
     for (const [body, message] of cases) {
       const response = await save(token, body);
       expect(response.statusCode, JSON.stringify(body)).toBe(400);
@@ -59,19 +74,6 @@ describe("the IP allowlist", () => {
       expect(response.json().message).toContain(message);
     }
     expect((await read(token)).json().data.ips).toEqual(["192.0.2.50"]);
-  });
-
-  it("gives an address to one account only: 409 naming no one, and the list is unchanged", async () => {
-    const alice = await signIn(t.app, "allow-alice@example.com");
-    const bob = await signIn(t.app, "allow-bob@example.com");
-    expect((await save(alice.token, { ips: ["203.0.113.0/24"] })).statusCode).toBe(200);
-    await save(bob.token, { ips: ["198.51.100.1"] });
-    const conflict = await save(bob.token, { ips: ["198.51.100.2", "203.0.113.99"] });
-    expect(conflict.statusCode).toBe(409);
-    expect(conflict.json().message).not.toContain("allow-alice");
-    expect(conflict.json().message).toMatch(/another account's allowlist/);
-    expect((await read(bob.token)).json().data.ips).toEqual(["198.51.100.1"]);
-    expect((await read(alice.token)).json().data.ips).toEqual(["203.0.113.0/24"]);
   });
 
   it("announces each change on the change feed, for the gateways", async () => {
@@ -83,9 +85,7 @@ describe("the IP allowlist", () => {
     });
     try {
       await save(token, { ips: ["192.0.2.200"] });
-      for (let i = 0; i < 200 && !heard.includes(`allowlist:${id}`); i++)
-        await new Promise((r) => setTimeout(r, 10));
-      expect(heard).toContain(`allowlist:${id}`);
+      await vi.waitFor(() => expect(heard).toContain(`allowlist:${id}`), { timeout: 2_000, interval: 10 });
     } finally {
       await stop();
     }

@@ -23,7 +23,14 @@ describe("GET /auth/session", () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       success: true,
-      data: { id: alice.id, email: "alice@example.com", refund_address: null, is_operator: false },
+      data: {
+        id: alice.id,
+        email: "alice@example.com",
+        refund_address: null,
+        is_operator: false,
+        second_factor: false,
+        operator_factor_missing: false,
+      },
     });
   });
 

@@ -1,6 +1,6 @@
 import { BALANCE_UPDATED_EVENT, type BalanceUpdatedEvent } from "@bytetoll/contracts";
 import type { Socket } from "socket.io-client";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { connectRealtime } from "../../helpers/realtime-client.ts";
 import { signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
@@ -66,8 +66,7 @@ describe("balance.updated", () => {
         `SELECT pg_terminate_backend(pid) FROM pg_stat_activity
           WHERE datname = current_database() AND query ILIKE 'LISTEN%'`,
       );
-      for (let i = 0; i < 100 && balances.live; i++) await new Promise((resolve) => setTimeout(resolve, 5));
-      expect(balances.live).toBe(false);
+      await vi.waitFor(() => expect(balances.live).toBe(false), { timeout: 2_000, interval: 5 });
       // Written while nobody listens: no notification reaches this instance.
       await setBalance(carol.id, 123_000_000);
       await expect

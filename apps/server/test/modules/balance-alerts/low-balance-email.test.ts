@@ -1,11 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BALANCE_UPDATED_EVENT, type BalanceUpdatedEvent, ordersChannel } from "@bytetoll/contracts";
+import { CHANGES_CHANNEL } from "@bytetoll/db";
+import type { Socket } from "socket.io-client";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { connectRealtime } from "../../helpers/realtime-client.ts";
 import { bearer } from "../../helpers/sign-in.ts";
 import { type SmtpInbox, signInOverSmtp, startSmtpInbox } from "../../helpers/smtp-inbox.ts";
 import { createTestApp, TEST_APP_URL, type TestApp } from "../../helpers/test-app.ts";
+import { customerWithoutEmail } from "../orders/helpers.ts";
 
 const GB = 1e9;
-/** Longer than one balance-handling interval (1 s) plus the change feed's delivery. */
-const SETTLED_MS = 1_600;
 
 let inbox: SmtpInbox;
 let first: TestApp;
@@ -17,6 +20,11 @@ beforeAll(async () => {
   first = await createTestApp(smtp);
   // A second server instance over the same database: both hear every balance change.
   second = await createTestApp(smtp, { database: first.database });
+  for (const instance of [first, second]) await instance.app.listen({ port: 0, host: "127.0.0.1" });
+});
+const sockets: Socket[] = [];
+afterEach(() => {
+  for (const socket of sockets.splice(0)) socket.disconnect();
 });
 afterAll(async () => {
   await second?.close();
@@ -33,7 +41,49 @@ const patchProfile = (token: string, payload: object) =>
 const setBalance = (userId: string, bytes: number) =>
   first.database.query("UPDATE users SET balance_bytes = $2 WHERE id = $1", [userId, bytes]);
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Each instance handles a user's balance changes one run at a time; every run both pushes
+ * `balance.updated` to the user's sockets on that instance and checks for the e-mail.
+ * `settled(bytes)` waits, on a socket per instance, for a push of `bytes` (a run that saw it) and
+ * then for one more push (a later run, which starts only once that one, e-mail included, is
+ * over). A nudge on the change feed, the message any balance change sends, makes each of those
+ * runs happen without changing anything. Then an e-mail the balance would have caused is sent.
+ */
+async function watchBalance(user: { id: string; token: string }) {
+  const pushes = await Promise.all(
+    [first, second].map(async (instance) => {
+      const socket = await connectRealtime(instance.app, user.token);
+      sockets.push(socket);
+      const seen: number[] = [];
+      socket.on(BALANCE_UPDATED_EVENT, (event: BalanceUpdatedEvent) => seen.push(event.balance_bytes));
+      await socket.timeout(5_000).emitWithAck("subscribe", { channel: ordersChannel(user.id) });
+      return seen;
+    }),
+  );
+  const checked = pushes.map(() => 0);
+  const nudge = () => first.database.query("SELECT pg_notify($1, $2)", [CHANGES_CHANNEL, `user:${user.id}`]);
+  return async function settled(bytes: number): Promise<void> {
+    const saw = pushes.map(() => -1);
+    await nudge();
+    await expect
+      .poll(
+        () =>
+          pushes.every((seen, i) => {
+            saw[i] = seen.indexOf(bytes, checked[i]);
+            return saw[i] !== -1;
+          }),
+        { timeout: 5_000, interval: 20 },
+      )
+      .toBe(true);
+    await nudge();
+    await expect
+      .poll(() => pushes.every((seen, i) => seen.length > saw[i]! + 1), { timeout: 5_000, interval: 20 })
+      .toBe(true);
+    pushes.forEach((seen, i) => {
+      checked[i] = seen.length;
+    });
+  };
+}
 
 async function lowBalanceMails(email: string) {
   return inbox.to(email).filter((mail) => mail.body.includes("balance is low"));
@@ -50,6 +100,8 @@ describe("the low-balance threshold in Profile", () => {
         refund_address: null,
         low_balance_threshold_gb: 1,
         is_operator: false,
+        second_factor: false,
+        operator_factor_missing: false,
       },
     });
 
@@ -91,8 +143,9 @@ describe("the low-balance threshold in Profile", () => {
 describe("the low-balance e-mail over real SMTP, with two server instances", () => {
   it("sends one e-mail per crossing below the threshold, and again only after the balance went back above it", async () => {
     const user = await signInOverSmtp(first.app, inbox, "crossing@example.com");
+    const settled = await watchBalance(user);
     await setBalance(user.id, 1.5 * GB);
-    await pause(SETTLED_MS);
+    await settled(1.5 * GB);
     expect(await lowBalanceMails("crossing@example.com")).toHaveLength(0);
 
     await setBalance(user.id, 0.8 * GB);
@@ -104,18 +157,18 @@ describe("the low-balance e-mail over real SMTP, with two server instances", () 
 
     // Still below, and further down: no repeat.
     await setBalance(user.id, 0.5 * GB);
-    await pause(SETTLED_MS);
+    await settled(0.5 * GB);
     await setBalance(user.id, 0.2 * GB);
-    await pause(SETTLED_MS);
+    await settled(0.2 * GB);
     expect(await lowBalanceMails("crossing@example.com")).toHaveLength(1);
 
     // Back above (a purchase), then below again: the next crossing is told once more.
     await setBalance(user.id, 3 * GB);
-    await pause(SETTLED_MS);
+    await settled(3 * GB);
     await setBalance(user.id, 0.1 * GB);
     await expect.poll(() => lowBalanceMails("crossing@example.com"), { timeout: 5_000 }).toHaveLength(2);
     expect((await lowBalanceMails("crossing@example.com"))[1]!.body).toContain("0.1 GB of data left");
-    await pause(SETTLED_MS);
+    await settled(0.1 * GB);
     expect(await lowBalanceMails("crossing@example.com")).toHaveLength(2);
   });
 
@@ -124,14 +177,16 @@ describe("the low-balance e-mail over real SMTP, with two server instances", () 
     const off = await signInOverSmtp(first.app, inbox, "off@example.com");
     await patchProfile(custom.token, { low_balance_threshold_gb: 5 });
     await patchProfile(off.token, { low_balance_threshold_gb: null });
+    const customSettled = await watchBalance(custom);
+    const offSettled = await watchBalance(off);
 
     // A purchase takes the customer above their own threshold, then usage brings them below it.
     await setBalance(custom.id, 6 * GB);
-    await pause(SETTLED_MS);
+    await customSettled(6 * GB);
     await setBalance(custom.id, 4 * GB);
     await setBalance(off.id, 0);
     await expect.poll(() => lowBalanceMails("custom@example.com"), { timeout: 5_000 }).toHaveLength(1);
-    await pause(SETTLED_MS);
+    await offSettled(0);
     expect(await lowBalanceMails("off@example.com")).toHaveLength(0);
   });
 
@@ -142,30 +197,32 @@ describe("the low-balance e-mail over real SMTP, with two server instances", () 
       [user.id],
     );
     expect(Number(granted!.balance_bytes)).toBe(1 * GB);
-    await pause(SETTLED_MS);
+    const settled = await watchBalance(user);
+    await settled(1 * GB);
     // The first request through the proxy used 20 KB; later ones more.
     await setBalance(user.id, 1 * GB - 20_000);
-    await pause(SETTLED_MS);
+    await settled(1 * GB - 20_000);
     await setBalance(user.id, 0.6 * GB);
-    await pause(SETTLED_MS);
+    await settled(0.6 * GB);
     // Back exactly at the threshold is still not above it.
     await setBalance(user.id, 1 * GB);
-    await pause(SETTLED_MS);
+    await settled(1 * GB);
     await setBalance(user.id, 0.9 * GB);
-    await pause(SETTLED_MS);
+    await settled(0.9 * GB);
     expect(await lowBalanceMails("free-grant@example.com")).toHaveLength(0);
 
     // Once a purchase has taken the balance above the threshold, falling below it is a crossing.
     await setBalance(user.id, 1.2 * GB);
-    await pause(SETTLED_MS);
+    await settled(1.2 * GB);
     await setBalance(user.id, 0.7 * GB);
     await expect.poll(() => lowBalanceMails("free-grant@example.com"), { timeout: 5_000 }).toHaveLength(1);
   });
 
   it("re-arms the alert when the customer lowers the threshold below the balance, so the next fall below it is told", async () => {
     const user = await signInOverSmtp(first.app, inbox, "lowered@example.com");
+    const settled = await watchBalance(user);
     // Exactly at the default 1 GB threshold: not armed. The customer lowers it to 0.98 GB.
-    await pause(SETTLED_MS);
+    await settled(1 * GB);
     expect((await patchProfile(user.token, { low_balance_threshold_gb: 0.98 })).statusCode).toBe(200);
     await setBalance(user.id, 0.97 * GB);
     await expect.poll(() => lowBalanceMails("lowered@example.com"), { timeout: 5_000 }).toHaveLength(1);
@@ -174,23 +231,26 @@ describe("the low-balance e-mail over real SMTP, with two server instances", () 
     // Raising it to the balance (or above) is no crossing and arms nothing: no e-mail until the
     // balance has been above the new threshold.
     await setBalance(user.id, 2 * GB);
-    await pause(SETTLED_MS);
+    await settled(2 * GB);
     await patchProfile(user.token, { low_balance_threshold_gb: 2 });
     await setBalance(user.id, 1.5 * GB);
-    await pause(SETTLED_MS);
+    await settled(1.5 * GB);
     expect(await lowBalanceMails("lowered@example.com")).toHaveLength(1);
   });
 
   it("does not alert an account that has never been above its threshold (FREE_GB off, a first small purchase)", async () => {
-    const [user] = await first.database.query<{ id: string }>(
-      "INSERT INTO users (email) VALUES ('never-above@example.com') RETURNING id",
+    const user = await customerWithoutEmail(
+      first.database,
+      first.config.JWT_SECRET,
+      "never-above@example.com",
     );
-    await setBalance(user!.id, 0.5 * GB);
-    await pause(SETTLED_MS);
+    const settled = await watchBalance(user);
+    await setBalance(user.id, 0.5 * GB);
+    await settled(0.5 * GB);
     expect(await lowBalanceMails("never-above@example.com")).toHaveLength(0);
-    await setBalance(user!.id, 2 * GB);
-    await pause(SETTLED_MS);
-    await setBalance(user!.id, 0.4 * GB);
+    await setBalance(user.id, 2 * GB);
+    await settled(2 * GB);
+    await setBalance(user.id, 0.4 * GB);
     await expect.poll(() => lowBalanceMails("never-above@example.com"), { timeout: 5_000 }).toHaveLength(1);
   });
 });

@@ -1,7 +1,8 @@
 import { networkInterfaces } from "node:os";
 import { applyLedgerEntry } from "@bytetoll/db";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { createGateway, type Gateway, loadGatewayConfig } from "@bytetoll/gateway";
+import { loadGatewayConfig } from "@bytetoll/egress";
+import { createGateway, type Gateway } from "@bytetoll/gateway";
 import { freePort } from "@bytetoll/gateway/testing";
 import { pino } from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

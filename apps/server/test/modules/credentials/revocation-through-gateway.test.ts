@@ -2,7 +2,7 @@ import http from "node:http";
 import net, { type AddressInfo } from "node:net";
 import { applyLedgerEntry } from "@bytetoll/db";
 import type { Gateway } from "@bytetoll/gateway";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { startTestGateway } from "../../helpers/test-gateway.ts";
@@ -69,10 +69,12 @@ async function statusWith(username: string, password: string): Promise<number> {
 
 async function waitUntil(condition: () => boolean, withinMs: number, what: string): Promise<number> {
   const startedAt = Date.now();
-  while (!condition()) {
-    if (Date.now() - startedAt > withinMs) throw new Error(`not within ${withinMs} ms: ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await vi.waitFor(
+    () => {
+      if (!condition()) throw new Error(`not within ${withinMs} ms: ${what}`);
+    },
+    { timeout: withinMs, interval: 10 },
+  );
   return Date.now() - startedAt;
 }
 
@@ -119,7 +121,19 @@ describe("revoking proxy credentials through the API", () => {
     expect(await tunnel.answered).toMatch(/^HTTP\/1\.1 200 /);
     const signedOut = await t.app.inject({ method: "POST", url: "/auth/logout-all", headers: bearer(token) });
     expect(signedOut.statusCode).toBe(200);
-    await new Promise((r) => setTimeout(r, 300));
+    // A later revocation (another customer's regenerated password) reaches the gateway on the
+    // same change feed after the sign-out's changes: once its tunnel is closed, the gateway has
+    // had the sign-out's changes too.
+    const marker = await customer("logout-all-marker@example.com");
+    const markerTunnel = openTunnel(marker.username, marker.password);
+    expect(await markerTunnel.answered).toMatch(/^HTTP\/1\.1 200 /);
+    const regenerated = await t.app.inject({
+      method: "POST",
+      url: "/credentials/regenerate",
+      headers: bearer(marker.token),
+    });
+    expect(regenerated.statusCode).toBe(200);
+    await waitUntil(() => markerTunnel.state.closed, 1_000, "the later revocation's tunnel closed");
     expect(tunnel.state.closed).toBe(false);
     expect(await statusWith(username, password)).toBe(200);
     tunnel.socket.destroy();

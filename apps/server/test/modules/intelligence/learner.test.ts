@@ -1,7 +1,8 @@
 import { type Database, openDatabase } from "@bytetoll/db";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { type Gateway, type GatewayConfig, loadGatewayConfig, Prober } from "@bytetoll/gateway";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GatewayConfig, loadGatewayConfig } from "@bytetoll/egress";
+import { type Gateway, Prober } from "@bytetoll/gateway";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { curlStatus, startTestGateway } from "../../helpers/test-gateway.ts";
@@ -83,13 +84,14 @@ async function waitFor<T>(
   done: (value: T) => boolean,
   ms = 60_000,
 ): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await read();
+      if (!done(value)) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: ms, interval: 100 },
+  );
 }
 
 async function customer(email: string) {

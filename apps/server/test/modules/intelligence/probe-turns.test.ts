@@ -1,5 +1,6 @@
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { loadGatewayConfig, Prober } from "@bytetoll/gateway";
+import { loadGatewayConfig } from "@bytetoll/egress";
+import { Prober } from "@bytetoll/gateway";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";

@@ -1,10 +1,11 @@
 import net from "node:net";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { type Gateway, type GatewayConfig, loadGatewayConfig, Prober } from "@bytetoll/gateway";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type GatewayConfig, loadGatewayConfig } from "@bytetoll/egress";
+import { type Gateway, Prober } from "@bytetoll/gateway";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
-import { curlStatus, startTestGateway } from "../../helpers/test-gateway.ts";
+import { curlAnswer, startTestGateway } from "../../helpers/test-gateway.ts";
 import { type ExitProxy, startExitProxy, startTestSites, type TestSites } from "./support/test-sites.ts";
 
 /** A loopback address of the tests' own: its port 443 is free whatever else runs here. */
@@ -74,13 +75,14 @@ afterAll(async () => {
 });
 
 async function waitFor<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await read();
+      if (!done(value)) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: ms, interval: 100 },
+  );
 }
 
 type Rule = { rule: string; service: string; verdict: string; evidence: unknown; dc_gb_30d: number };
@@ -113,7 +115,12 @@ async function customer(email: string) {
       waitFor(`a datacenter rule for ${domain}`, rules, (list) =>
         list.some((r) => r.rule === domain && r.service === "datacenter"),
       ),
-    get: (url: string) => curlStatus(gateway.httpPort, smart, password, url),
+    /** The site's answer through the gateway: its status, or the status and the gateway's refusal
+     * code when the gateway refused (a test expecting the site's 403 must not pass on the gateway's). */
+    get: async (url: string) => {
+      const { status, refusal } = await curlAnswer(gateway.httpPort, smart, password, url);
+      return refusal ? `${status} ${refusal}` : status;
+    },
     /** A CONNECT tunnel to domain:443 that the client closes (FIN, or with `reset` RST) after
      * sending one byte, without waiting for the site; with `hello`, it sends a whole hello and
      * waits for the site to hang up. */

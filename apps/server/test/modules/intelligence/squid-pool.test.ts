@@ -3,9 +3,10 @@ import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
-import { loadGatewayConfig, Prober } from "@bytetoll/gateway";
+import { loadGatewayConfig } from "@bytetoll/egress";
+import { Prober } from "@bytetoll/gateway";
 import { freePort, waitForPort } from "@bytetoll/gateway/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bearer, signIn } from "../../helpers/sign-in.ts";
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { DATACENTER_SOURCE, startTestSites, type TestSites } from "./support/test-sites.ts";
@@ -87,14 +88,16 @@ describe("the learner behind a squid datacenter pool in its default configuratio
       headers: bearer(user.token),
       payload: { hostnames: ["served.test", "guarded.test"] },
     });
-    const deadline = Date.now() + 60_000;
-    let rules: { rule: string; service: string; verdict: string }[] = [];
-    while (rules.length < 2 && Date.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 200));
-      rules = (
-        await t.app.inject({ method: "GET", url: "/settings/routing/rules", headers: bearer(user.token) })
-      ).json().data;
-    }
+    const rules = await vi.waitFor(
+      async () => {
+        const listed: { rule: string; service: string; verdict: string }[] = (
+          await t.app.inject({ method: "GET", url: "/settings/routing/rules", headers: bearer(user.token) })
+        ).json().data;
+        expect(listed.length).toBeGreaterThanOrEqual(2);
+        return listed;
+      },
+      { timeout: 60_000, interval: 200 },
+    );
     expect(rules.find((rule) => rule.rule === "served.test")).toMatchObject({
       service: "datacenter",
       verdict: "eligible",

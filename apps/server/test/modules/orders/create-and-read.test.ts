@@ -50,7 +50,7 @@ describe("POST /transactions", () => {
   it("creates a card order without a pay address", async () => {
     const order = await createOrder(t.app, alice, { amount: 30, method: "card" });
     expect(order).toMatchObject({ method: "card", network_type: null, pay_address: null, gb: 10 });
-    expect(order.payment_token).toBe("USDC (Card Payment)");
+    expect(order.payment_token).toBe("Card");
   });
 
   it.each([

@@ -192,7 +192,7 @@ describe("POST /transactions/{orderId}/payment", () => {
       method: "card",
       network_type: null,
       pay_address: null,
-      payment_token: "USDC (Card Payment)",
+      payment_token: "Card",
     });
     const session = await t.app.inject({
       method: "POST",

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import type { Gateway } from "@bytetoll/gateway";
 import { getThroughProxy } from "@bytetoll/gateway/testing";
 import Stripe from "stripe";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { TestApp } from "../../helpers/test-app.ts";
 import { startTestGateway } from "../../helpers/test-gateway.ts";
 import {
@@ -113,16 +113,6 @@ function throughGateway(username: string, password: string) {
   return getThroughProxy({ proxyPort: gateway.httpPort, target, username, password });
 }
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean, withinMs: number): Promise<T> {
-  const deadline = Date.now() + withinMs;
-  let value = await read();
-  while (!done(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    value = await read();
-  }
-  return value;
-}
-
 describe("a card payment refunded in full after some of its data was used", () => {
   it("takes the whole credit back, leaves the balance negative, and the proxy refuses the customer with 402", async () => {
     const who = await customer(t.app, "refunded-card@example.com");
@@ -142,10 +132,13 @@ describe("a card payment refunded in full after some of its data was used", () =
       expect(relayed).toMatchObject({ status: 200, bytes: BODY_BYTES });
     }
     // The gateway's flush bills what was relayed.
-    const afterUse = await until(
-      () => balanceBytes(t.app, who),
-      (balance) => balance <= 1 * GB - 2 * BODY_BYTES,
-      5_000,
+    const afterUse = await vi.waitFor(
+      async () => {
+        const balance = await balanceBytes(t.app, who);
+        expect(balance).toBeLessThanOrEqual(1 * GB - 2 * BODY_BYTES);
+        return balance;
+      },
+      { timeout: 5_000, interval: 100 },
     );
     const used = 1 * GB - afterUse;
     expect(used).toBeGreaterThanOrEqual(2 * BODY_BYTES);
@@ -172,10 +165,17 @@ describe("a card payment refunded in full after some of its data was used", () =
     expect(balance).toBeLessThanOrEqual(-used);
 
     // Until the gateway notices, a request may still be let in, or cut mid-way when it does.
-    const refused = await until(
-      () => throughGateway(username, password).catch(() => ({ status: 0, error: "cut", bytes: 0 })),
-      (answer) => answer.status === 402,
-      REFUSAL_WITHIN_MS,
+    const refused = await vi.waitFor(
+      async () => {
+        const answer = await throughGateway(username, password).catch(() => ({
+          status: 0,
+          error: "cut",
+          bytes: 0,
+        }));
+        expect(answer.status).toBe(402);
+        return answer;
+      },
+      { timeout: REFUSAL_WITHIN_MS, interval: 100 },
     );
     expect(refused).toMatchObject({ status: 402, error: "balance_exhausted" });
     // And it stays refused: nothing more is relayed on a negative balance.

@@ -5,9 +5,6 @@ import { type SmtpInbox, signInOverSmtp, startSmtpInbox } from "../../helpers/sm
 import { createTestApp, type TestApp } from "../../helpers/test-app.ts";
 import { nothingLeftToSend, startReceiver } from "../webhooks/receiver.ts";
 
-/** Longer than one check interval (1 s) plus the change feed's delivery. */
-const SETTLED_MS = 1_600;
-
 let inbox: SmtpInbox;
 let first: TestApp;
 let second: TestApp;
@@ -30,7 +27,27 @@ afterAll(async () => {
   await inbox?.close();
 });
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Runs `change`, then waits until the owner's sub-user check after it is over. Every instance
+ * queues that check on each owner change as one job keyed by the owner, which the job runner
+ * deletes once it has run (it reruns, rather than deletes, one queued again while it ran). So:
+ * no check queued before, one queued after the change, and none again means it has run, e-mail
+ * and webhook event included.
+ */
+async function checkedAfter(ownerId: string, change: () => Promise<void>) {
+  const queued = async () => {
+    const [row] = await first.database.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM jobs WHERE name = 'subusers.limit-check' AND key = $1",
+      [ownerId],
+    );
+    return row?.n;
+  };
+  const poll = { timeout: 10_000, interval: 20 };
+  await expect.poll(queued, poll).toBe(0);
+  await change();
+  await expect.poll(queued, poll).toBe(1);
+  await expect.poll(queued, poll).toBe(0);
+}
 const limitMails = (email: string) =>
   inbox.to(email).filter((mail) => mail.body.includes("has used its limit"));
 
@@ -79,16 +96,19 @@ describe("the sub-user limit e-mail and webhook", () => {
         })
       ).json().data;
 
-      await flushUsage(owner.id, subuser.id, 30_000_000);
-      await flushUsage(owner.id, unlimited.id, 900_000_000);
-      await pause(SETTLED_MS);
+      await checkedAfter(owner.id, async () => {
+        await flushUsage(owner.id, subuser.id, 30_000_000);
+        await flushUsage(owner.id, unlimited.id, 900_000_000);
+      });
       expect(limitMails(email)).toHaveLength(0);
       expect(hooks()).toHaveLength(0);
 
       await flushUsage(owner.id, subuser.id, 20_000_000);
       await expect.poll(() => limitMails(email).length, { timeout: 5_000 }).toBe(1);
       const [mail] = limitMails(email);
-      expect(mail?.body).toContain("Subject: Sub-user nightly <crawler> reached its 0.05 GB limit");
+      expect(mail?.body).toContain("Subject: Sub-user nightly <crawler> reached its 50 MB limit");
+      // The amount as the Sub-users page shows it.
+      expect(mail?.body).toContain("has used its limit of 50 MB today");
       expect(mail?.body).toContain("today (it restarts at 00:00 UTC)");
       expect(mail?.body).toContain("<strong>nightly &lt;crawler&gt;</strong>");
       await expect.poll(() => hooks().length, { timeout: 5_000 }).toBe(1);
@@ -104,8 +124,7 @@ describe("the sub-user limit e-mail and webhook", () => {
       });
 
       // More use in the same period, seen by both instances: no second e-mail or event.
-      await flushUsage(owner.id, subuser.id, 5_000_000);
-      await pause(SETTLED_MS);
+      await checkedAfter(owner.id, () => flushUsage(owner.id, subuser.id, 5_000_000));
       await nothingLeftToSend(first.database, receiver.url);
       expect(limitMails(email)).toHaveLength(1);
       expect(hooks()).toHaveLength(1);

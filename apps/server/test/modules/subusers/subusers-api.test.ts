@@ -92,6 +92,18 @@ describe("sub-users through the HTTP API", () => {
     expect((await call(alice.token, "GET", `/subusers/${own.id}`)).json().data.password).toBe(own.password);
   });
 
+  it("takes a limit as small as 1 MB, and says how small a limit may be", async () => {
+    const owner = await signIn(t.app, "subuser-one-megabyte@example.com");
+    const created = await call(owner.token, "POST", "/subusers", { label: "tiny", limit_gb: 0.001 });
+    expect(created.statusCode).toBe(200);
+    expect(created.json().data).toMatchObject({ limit_gb: 0.001, limit_bytes: 1_000_000 });
+    const tooSmall = await call(owner.token, "PATCH", `/subusers/${created.json().data.id}`, {
+      limit_gb: 0.0005,
+    });
+    expect(tooSmall.statusCode).toBe(400);
+    expect(tooSmall.json().message).toBe("limit_gb must be at least 0.001 (1 MB), or null for no limit");
+  });
+
   it("refuses bad input with 400 naming the field, and a taken label with 409, changing nothing", async () => {
     const owner = await signIn(t.app, "subuser-validation@example.com");
     const first = (await call(owner.token, "POST", "/subusers", { label: "one" })).json().data;
@@ -101,7 +113,7 @@ describe("sub-users through the HTTP API", () => {
       [{ label: "x".repeat(65) }, "label"],
       [{ label: "tab\there" }, "label"],
       [{ label: "ok", limit_gb: 0 }, "limit_gb"],
-      [{ label: "ok", limit_gb: 0.009 }, "limit_gb"],
+      [{ label: "ok", limit_gb: 0.0009 }, "limit_gb"],
       [{ label: "ok", limit_gb: -1 }, "limit_gb"],
       [{ label: "ok", limit_gb: "5" }, "limit_gb"],
       [{ label: "ok", limit_period: "year" }, "limit_period"],

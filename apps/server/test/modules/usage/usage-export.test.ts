@@ -59,6 +59,12 @@ describe("GET /proxies/usage/export", () => {
     );
   });
 
+  it("names a filtered export after its filter", async () => {
+    expect((await exportCsv("days=7&subuser=main")).headers["content-disposition"]).toBe(
+      `attachment; filename="bytetoll-usage-${utcDay(6)}-to-${utcDay(0)}-main.csv"`,
+    );
+  });
+
   it("defaults to 30 days and CSV, and honours a shorter window", async () => {
     const lines = (await exportCsv("")).body.trimEnd().split("\r\n");
     expect(lines).toHaveLength(5);

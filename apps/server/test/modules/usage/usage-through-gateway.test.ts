@@ -62,13 +62,17 @@ describe("usage through the gateway", () => {
 
     const get = (url: string) => t.app.inject({ method: "GET", url, headers: bearer(user.token) });
     let csv = "";
-    while (Date.now() - ended < FRESHNESS_MS) {
-      csv = (await get("/proxies/usage/export?days=1")).body;
-      // A flush may land between a request being counted and its last bytes being metered:
-      // the promise is that the whole transfer shows within the window, so wait for all of it.
-      if (csv.includes(`,${origin.bytesCarried()},2,\r\n`)) break;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
+    // A flush may land between a request being counted and its last bytes being metered:
+    // the promise is that the whole transfer shows within the window, so wait for all of it.
+    await expect
+      .poll(
+        async () => {
+          csv = (await get("/proxies/usage/export?days=1")).body;
+          return csv;
+        },
+        { timeout: Math.max(0, FRESHNESS_MS - (Date.now() - ended)), interval: 100 },
+      )
+      .toContain(`,${origin.bytesCarried()},2,\r\n`);
     const [header, line, ...rest] = csv.split("\r\n");
     expect(header).toBe("date,domain,proxy_type,bytes,requests,subuser");
     expect(rest).toEqual([""]);

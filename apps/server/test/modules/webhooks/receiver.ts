@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createRequire } from "node:module";
 import type { AddressInfo } from "node:net";
+import { vi } from "vitest";
 
 export interface Received {
   body: string;
@@ -65,13 +66,14 @@ export async function eventually<T>(
   done: (value: T) => boolean,
   timeoutMs = 20_000,
 ): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
+  return vi.waitFor(
+    async () => {
+      const value = await read();
+      if (!done(value)) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(value)}`);
+      return value;
+    },
+    { timeout: timeoutMs, interval: 25 },
+  );
 }
 
 /** Waits until nothing is left to send to `url`. A delivery is one row per event and endpoint and

@@ -59,6 +59,17 @@ describe("webhook endpoints", () => {
       expect((await create(bob, { url: `https://93.184.215.14/${i}`, events: ["ping"] })).statusCode).toBe(
         200,
       );
+    // A private address says how an operator opens it; the gateway's own kind of refusal does not.
+    const privateUrl = await create(bob, { url: "http://10.0.0.5/hook", events: ["ping"] });
+    expect(privateUrl.json().message).toMatch(/^The webhook URL is not allowed: Destination 10\.0\.0\.5 is /);
+    expect(privateUrl.json().message).toContain(
+      ". An operator can allow it with EGRESS_ALLOW_TARGETS=10.0.0.5/32:80 (CIDR:port, comma-separated) on the API instances.",
+    );
+    const uniqueLocal = await create(bob, { url: "http://[fc00::5]:8080/", events: ["ping"] });
+    expect(uniqueLocal.json().message).toContain("EGRESS_ALLOW_TARGETS=[fc00::5]/128:8080 ");
+    // This host's own addresses are never opened: no advice.
+    const own = await create(bob, { url: "http://[::1]:8080/", events: ["ping"] });
+    expect(own.json().message).not.toContain("EGRESS_ALLOW_TARGETS");
     const sixth = await create(bob, { url: "https://93.184.215.14/6", events: ["ping"] });
     expect(sixth.statusCode).toBe(409);
     const list = (await t.app.inject({ method: "GET", url: "/webhooks", headers: bob.headers })).json().data;
@@ -216,7 +227,7 @@ describe("deliveries to a real receiver", () => {
   it("refuses at send time an endpoint that no longer passes the egress rules", async () => {
     const receiver = await startReceiver(() => "");
     // Only the strict instance sends meanwhile: the allowing one would deliver the ping itself.
-    await t.app.webhooks.dispatcher.stop();
+    await t.app.jobs.stop();
     const strict = await createTestApp({ WEBHOOK_POLL_MS: "50" }, { database: t.database });
     try {
       const endpoint = (await create(alice, { url: receiver.url, events: ["ping"] })).json().data;
@@ -252,7 +263,7 @@ describe("deliveries to a real receiver", () => {
       await t.app.inject({ method: "DELETE", url: `/webhooks/${endpoint.id}`, headers: alice.headers });
     } finally {
       await strict.close();
-      t.app.webhooks.dispatcher.start();
+      t.app.jobs.start();
       await receiver.close();
     }
   });

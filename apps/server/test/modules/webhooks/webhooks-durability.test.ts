@@ -6,7 +6,8 @@ import { eventually, startReceiver } from "./receiver.ts";
 
 const FAST = { EGRESS_ALLOW: "127.0.0.0/8", WEBHOOK_RETRY_BASE_MS: "100", WEBHOOK_POLL_MS: "50" };
 const postgres = process.env.DATABASE_URL;
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/** How long a claimed attempt may take to reach the receiver on loopback. */
+const ATTEMPTS_ARRIVE = { timeout: 5_000, interval: 20 };
 
 describe("webhook deliveries survive a restart", () => {
   it("a retry due when the app stopped is delivered once by the app started on the same database", async () => {
@@ -55,7 +56,9 @@ describe("webhook deliveries survive a restart", () => {
           ).json().data,
         (rows) => rows[0]?.status === "delivered",
       );
-      await pause(400);
+      // Delivered, so nothing is left to claim: once every claimed attempt has reached the
+      // receiver, no further request can come.
+      await expect.poll(() => receiver.received.length, ATTEMPTS_ARRIVE).toBe(log[0].attempts);
       expect(receiver.received).toHaveLength(failedBefore + 1);
       expect(new Set(receiver.received.map((r) => r.json.id)).size).toBe(1);
       expect(receiver.received.every((r) => r.verified)).toBe(true);
@@ -135,13 +138,15 @@ describe("webhooks on two instances over one PostgreSQL database", () => {
           (rows) => rows.length === 10 && rows.every((row: { status: string }) => row.status === "delivered"),
         );
       }
-      await pause(500);
       const deliveries = await instances.database.query<{ attempts: number }>(
         "SELECT attempts FROM webhook_deliveries",
       );
       const attempts = deliveries.reduce((sum, row) => sum + Number(row.attempts), 0);
-      // Every request was one claimed attempt, and each event was answered 2xx exactly once.
-      expect(receivers[0]!.received.length + receivers[1]!.received.length).toBe(attempts);
+      // Every request was one claimed attempt (all are delivered, so none is left to claim): once
+      // they have all arrived, each event must have been answered 2xx exactly once.
+      await expect
+        .poll(() => receivers[0]!.received.length + receivers[1]!.received.length, ATTEMPTS_ARRIVE)
+        .toBe(attempts);
       for (const receiver of receivers) {
         expect(receiver.received.every((r) => r.verified)).toBe(true);
         const successes = receiver.received.filter((r) => r.answered === 200).map((r) => r.json.id);

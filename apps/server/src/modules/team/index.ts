@@ -1,0 +1,2 @@
+export { default as teamPlugin } from "./plugin.ts";
+export { teamRoutes } from "./routes.ts";
