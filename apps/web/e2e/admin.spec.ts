@@ -105,6 +105,12 @@ describe("the operator's console", () => {
     const status = await api<{ balance_gb: number }>(customer, "/account/status");
     expect(status.data.balance_gb).toBeCloseTo(before + 5, 2);
     await operator.getByRole("table", { name: "Ledger" }).getByText("e2e goodwill").waitFor();
+    // The customer's ~20 KB of traffic is a usage debit shown in KB, not "0 GB".
+    await operator
+      .getByRole("table", { name: "Ledger" })
+      .getByText(/^−\d+(\.\d)? KB$/)
+      .first()
+      .waitFor();
 
     // Disable: the gateway refuses the customer's next request with 403 account_disabled, the API with 403.
     await operator.getByRole("button", { name: "Disable account" }).click();
@@ -234,6 +240,31 @@ describe("the operator's console", () => {
     await customerContext.close();
   });
 
+  it("shows each background job on the Overview with its queue, last run and failures, on a laptop and a phone", async () => {
+    // One sign-in for both sizes: the operator's address has only five login links per window.
+    const context = await browser.newContext({ baseURL: server.url });
+    const operator = await context.newPage();
+    await signInThroughPage(operator, server, OPERATOR);
+    for (const size of SCREEN_SIZES) {
+      await operator.setViewportSize(size);
+      await operator.goto("/admin");
+      const jobs = operator.getByRole("list", { name: "Background jobs" });
+      const delivery = jobs.getByRole("listitem").filter({ hasText: "webhooks.deliver" });
+      // The delivery job runs within a second of the server starting; the card refreshes itself.
+      await expect
+        .poll(() => delivery.textContent(), { timeout: 30_000 })
+        .toMatch(/every 1 s · last run .*Queued 0.*Failures 0.*Dead 0/);
+      for (const name of ["orders.expire", "deals.move-due", "subusers.limit-check", "intelligence.learn"]) {
+        await jobs.getByRole("listitem").filter({ hasText: name }).waitFor();
+      }
+      expect(await operator.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(
+        true,
+      );
+      await operator.screenshot({ path: `/tmp/console-jobs-${size.name}.png`, fullPage: true });
+    }
+    await context.close();
+  });
+
   it("shows a customer who opens /admin a refusal page, and never sends them the console's code", async () => {
     const context = await browser.newContext({ baseURL: server.url });
     const scripts = recordScripts(context);
@@ -250,6 +281,11 @@ describe("the operator's console", () => {
     const context = await browser.newContext({ baseURL: server.url, viewport: { width: 390, height: 844 } });
     const page = await context.newPage();
     await signInThroughPage(page, server, OPERATOR);
+    // Every overview figure is whole on a phone: a long one wraps instead of being cut.
+    await page.goto("/admin");
+    const soldUsed = page.getByRole("definition").filter({ hasText: / GB \/ / });
+    await soldUsed.waitFor();
+    expect(await soldUsed.evaluate((element) => element.scrollWidth <= element.clientWidth)).toBe(true);
     await page.goto("/admin/customers");
     await page.getByRole("table", { name: "Customers" }).waitFor();
     const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);

@@ -62,6 +62,12 @@ describe("the Connect page", () => {
     const username = page.getByRole("textbox", { name: "Username" });
     await expect.poll(() => username.inputValue(), { timeout: 15_000 }).toMatch(/^bt[a-z0-9]{10}$/);
 
+    // This network's exits name no country: the card says so instead of hiding the choice.
+    await page
+      .getByText(
+        "Exit country: any. No exit of this network is tagged with a country yet, so a request cannot choose one.",
+      )
+      .waitFor();
     await page.getByRole("switch", { name: "Sticky session" }).click();
     await expect.poll(() => username.inputValue()).toMatch(/^bt[a-z0-9]{10}-session-[A-Za-z0-9]{8}$/);
     expect(new URL(page.url()).searchParams.get("ss")).toBe("true");

@@ -67,7 +67,7 @@ describe.each(SCREEN_SIZES)("orders at $width×$height", (size) => {
     const orderId = await orderFromDashboard(page, 2);
     await page.getByTestId("order-status").filter({ hasText: "Unpaid" }).waitFor();
     expect(await page.getByTestId("powered-by").textContent()).toBe(
-      "Powered by the sandbox payment provider.",
+      "Powered by Sandbox (test mode, no money moves).",
     );
     const first = await page.getByTestId("time-left").textContent();
     expect(first).toMatch(/^(1:00:00|59:[0-5]\d)$/);
@@ -126,7 +126,7 @@ describe.each(SCREEN_SIZES)("orders at $width×$height", (size) => {
     expect(await page.getByTestId("receipt-data").textContent()).toBe("5 GB");
     expect(await page.getByTestId("receipt-amount").textContent()).toBe("15.00 USDC ($15)");
     expect(await page.getByTestId("receipt-payment-provider").textContent()).toBe(
-      "the sandbox payment provider",
+      "Sandbox (test mode, no money moves)",
     );
     // The sandbox records no transaction hash (only a placeholder), so the receipt names none.
     expect(await page.getByTestId("receipt-transaction-hash").count()).toBe(0);

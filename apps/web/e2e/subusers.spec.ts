@@ -29,7 +29,7 @@ describe("the Sub-users page", () => {
       await page.getByRole("button", { name: "New sub-user" }).click();
       const dialog = page.getByTestId("new-subuser-dialog");
       await dialog.getByLabel("Label").fill("crawler");
-      await dialog.getByLabel("Limit (GB)").fill("2.5");
+      await dialog.getByLabel("Limit", { exact: true }).fill("2.5");
       await dialog.getByLabel("Period").selectOption("week");
       await dialog.getByRole("button", { name: "Create sub-user" }).click();
       const item = page.getByTestId("subuser-item");
@@ -46,6 +46,9 @@ describe("the Sub-users page", () => {
 
       await item.getByRole("switch", { name: "Enabled" }).click();
       await item.getByText("Its requests are refused").waitFor();
+      // The text beside the switch says what the switch is now.
+      await item.getByText("Disabled", { exact: true }).waitFor();
+      expect(await item.getByText("Enabled", { exact: true }).count()).toBe(0);
       await item.getByRole("button", { name: "Copy crawler password" }).click();
       const before = await page.evaluate(() => navigator.clipboard.readText());
       await item.getByRole("button", { name: "Regenerate password" }).click();

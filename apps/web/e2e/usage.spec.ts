@@ -110,11 +110,13 @@ describe("the Usage page", () => {
         { timeout: 20_000, interval: 1_000 },
       )
       .toBe(1);
+    let filename = "";
     const exported = async () => {
       const [download] = await Promise.all([
         page.waitForEvent("download"),
         page.getByRole("button", { name: "Export CSV" }).click(),
       ]);
+      filename = download.suggestedFilename();
       const rows = readFileSync(await download.path(), "utf8")
         .trim()
         .split("\r\n")
@@ -136,6 +138,11 @@ describe("the Usage page", () => {
     await expect.poll(() => typeCard.getByTestId("donut-centre").textContent()).toBe("Total1");
     const mainRows = await exported();
     expect(mainRows).toEqual([[expect.any(String), "127.0.0.1", "mobile", String(mainBytes), "1", ""]]);
+    expect(filename).toMatch(/^bytetoll-usage-\d{4}-\d\d-\d\d-to-\d{4}-\d\d-\d\d-main\.csv$/);
+    // The filter is in the URL: a reload keeps it.
+    expect(new URL(page.url()).searchParams.get("subuser")).toBe("main");
+    await page.reload();
+    await expect.poll(() => choice.inputValue()).toBe("main");
 
     await choice.selectOption({ label: "All credentials" });
     expect((await exported()).map((row) => row[5]).sort()).toEqual(["", "crawler"]);

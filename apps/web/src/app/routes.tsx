@@ -25,6 +25,7 @@ export const routes: RouteObject[] = [
           { path: "/usage", lazy: () => import("./routes/usage.tsx") },
           { path: "/subusers", lazy: () => import("./routes/subusers.tsx") },
           { path: "/webhooks", lazy: () => import("./routes/webhooks.tsx") },
+          { path: "/team", lazy: () => import("./routes/team.tsx") },
         ],
       },
       // One entry for the whole console, so the entry chunk carries one lazy route, not one per page.

@@ -10,6 +10,12 @@ export const STORAGE_KEYS = {
   stickySession: "bytetoll.sticky-session",
   /** The sticky-session id itself, kept while sticky is on so a copied username still matches after a reload. */
   stickySessionId: "bytetoll.sticky-session-id",
+  /** The sticky session's lifetime in minutes, kept beside its id so both survive a reload. */
+  sessionMinutes: "bytetoll.session-minutes",
+  /** The chosen exit country, so a reload shows the username that was copied. */
+  exitCountry: "bytetoll.exit-country",
+  /** The exit city typed on Connect (`-city-`), kept like the country. */
+  exitCity: "bytetoll.exit-city",
   intelligence: "bytetoll.intelligence",
   enableCredentialsApi: "bytetoll.enable-credentials-api",
   step1Collapsed: "bytetoll.step1-collapsed",

@@ -47,15 +47,22 @@ export const TEST_USER: SessionUser = {
   email: "buyer@example.com",
   refund_address: null,
   is_operator: false,
+  second_factor: false,
+  operator_factor_missing: false,
 };
 
 /**
- * Replaces fetch with a minimal stand-in for the API: "METHOD /path" → reply. GET /config answers
- * by default; anything unlisted is a JSON 404 like the real server's. Every call is recorded.
+ * Replaces fetch with a minimal stand-in for the API: "METHOD /path" → reply. GET /config and GET
+ * /accounts answer by default; anything unlisted is a JSON 404 like the real server's. Every call is recorded.
  */
 export function stubApi(routes: Record<string, Reply> = {}) {
   const calls: RecordedCall[] = [];
-  const table: Record<string, Reply> = { "GET /config": () => ok(TEST_CONFIG), ...routes };
+  const table: Record<string, Reply> = {
+    "GET /config": () => ok(TEST_CONFIG),
+    // The signed-in person's own account only: no switcher, every page of the owner.
+    "GET /accounts": () => ok([{ id: TEST_USER.id, email: TEST_USER.email, role: "owner", current: true }]),
+    ...routes,
+  };
   const fetchStub = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
     const url = new URL(
       typeof input === "string" ? input : input instanceof URL ? input.href : input.url,

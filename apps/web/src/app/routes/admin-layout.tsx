@@ -1,7 +1,8 @@
-import { lazy, Suspense } from "react";
+import { lazy, Suspense, useState } from "react";
 import { Navigate } from "react-router";
 import { LayoutSkeleton } from "../../components/layout/layout-skeleton.tsx";
 import { AdminGate } from "../../features/admin/components/admin-gate.tsx";
+import { OperatorFactorRequired } from "../../features/auth/components/operator-factor-required.tsx";
 import { ProfileMenu } from "../../features/auth/components/profile-menu.tsx";
 import { useSession } from "../../features/auth/hooks/use-session.ts";
 import { LowBalanceAlertForm } from "../../features/balance/components/low-balance-alert-form.tsx";
@@ -16,8 +17,15 @@ const AdminPages = lazy(() => import("./admin-pages.tsx"));
  * first; the API says who may enter. */
 export function Component() {
   const session = useSession();
+  // An operator without a factor sets one up in place; the page stays (with its recovery codes)
+  // until they choose to open the console.
+  const [settingUp, setSettingUp] = useState(false);
+  const factorMissing = session.user?.operator_factor_missing === true;
+  if (factorMissing && !settingUp) setSettingUp(true);
   if (session.status === "loading") return <LayoutSkeleton />;
   if (session.status === "anonymous") return <Navigate to="/login" replace />;
+  if (settingUp)
+    return <OperatorFactorRequired ready={!factorMissing} onContinue={() => setSettingUp(false)} />;
   return (
     <AdminGate>
       <Suspense fallback={<LayoutSkeleton />}>
@@ -25,7 +33,7 @@ export function Component() {
           actions={
             <>
               <span className="hidden text-sm font-medium text-slate-500 sm:inline">Operator console</span>
-              <ProfileMenu apiToken={<ProfileApiToken />} balanceAlert={<LowBalanceAlertForm />} />
+              <ProfileMenu apiToken={<ProfileApiToken />} balanceAlert={<LowBalanceAlertForm />} billing />
             </>
           }
         >

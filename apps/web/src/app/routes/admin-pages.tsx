@@ -14,6 +14,9 @@ const Order = page(() => import("./admin-order.tsx"));
 const Deals = page(() => import("./admin-deals.tsx"));
 const Payouts = page(() => import("./admin-payouts.tsx"));
 const Network = page(() => import("./admin-network.tsx"));
+const Exits = page(() => import("./admin-exits.tsx"));
+const Margins = page(() => import("./admin-margins.tsx"));
+const Policy = page(() => import("./admin-policy.tsx"));
 const Audit = page(() => import("./admin-audit.tsx"));
 
 /** The console's pages under /admin, each its own chunk; rendered only behind the console's gate. */
@@ -28,6 +31,9 @@ export default function AdminPages() {
       <Route path="deals" element={<Deals />} />
       <Route path="payouts" element={<Payouts />} />
       <Route path="network" element={<Network />} />
+      <Route path="exits" element={<Exits />} />
+      <Route path="margins" element={<Margins />} />
+      <Route path="policy" element={<Policy />} />
       <Route path="audit" element={<Audit />} />
       <Route path="*" element={<AdminNotFound />} />
     </Routes>

@@ -13,7 +13,7 @@ function signedIn(overrides: Parameters<typeof stubApi>[0] = {}) {
 const mainNav = () => screen.getAllByRole("navigation", { name: "Main" })[0] as HTMLElement;
 
 describe("dashboard layout", () => {
-  it("lists the six pages in order and marks only the exact page as current", async () => {
+  it("lists the seven pages in order and marks only the exact page as current", async () => {
     signedIn();
     renderRoute("/usage");
     expect(await screen.findByRole("heading", { name: "Usage" })).toBeInTheDocument();
@@ -25,6 +25,7 @@ describe("dashboard layout", () => {
       ["Usage", "/usage"],
       ["Sub-users", "/subusers"],
       ["Webhooks", "/webhooks"],
+      ["Team", "/team"],
     ]);
     expect(within(mainNav()).getByRole("link", { name: "Usage" })).toHaveAttribute("aria-current", "page");
     expect(within(mainNav()).getByRole("link", { name: "Buy Data" })).not.toHaveAttribute("aria-current");
@@ -35,7 +36,7 @@ describe("dashboard layout", () => {
     const { router } = renderRoute("/");
     expect(await screen.findByRole("heading", { name: "Buy Data" })).toBeInTheDocument();
     await userEvent.click(within(mainNav()).getByRole("link", { name: "Smart Routing" }));
-    expect(await screen.findByRole("heading", { name: "Settings" })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Smart Routing", level: 1 })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe("/smart-routings");
   });
 

@@ -9,6 +9,7 @@ import { PromotionsSection } from "../../features/deals/components/promotions-se
 import { useApplyDealUpdate, useRereadDeals } from "../../features/deals/hooks/use-apply-deal-update.ts";
 import { useTransactions } from "../../features/orders/api/get-transactions.ts";
 import { BuyMoreDialog } from "../../features/orders/components/buy-more-dialog.tsx";
+import { InvoiceHistory } from "../../features/orders/components/invoice-history.tsx";
 import { PayoutHistory } from "../../features/orders/components/payout-history.tsx";
 import { TransactionHistory } from "../../features/orders/components/transaction-history.tsx";
 import { useConfig } from "../../lib/config.ts";
@@ -16,7 +17,7 @@ import { isStepRecorded } from "../../lib/get-started.ts";
 import { usePageTitle } from "../../lib/page-title.ts";
 import { useRealtimeConnection, useRealtimeEvent } from "../../lib/realtime/use-realtime-connection.ts";
 
-/** / (docs/product.md#dashboard): balance with Buy More, promotions, purchase history. */
+/** / (docs/product.md#dashboard): balance with Buy More, promotions, purchase history, invoices. */
 export function Component() {
   usePageTitle("Buy Data");
   const session = useSession();
@@ -30,6 +31,7 @@ export function Component() {
       <DataBalanceCard action={<BuyMoreDialog />} footer={<AutoTopup />} />
       <LivePromotions />
       <TransactionHistory userId={session.user?.id ?? null} />
+      <InvoiceHistory />
       <PayoutHistory />
     </section>
   );

@@ -1,3 +1,4 @@
+import type { Permission } from "@bytetoll/contracts";
 import {
   ChartColumn,
   type LucideIcon,
@@ -5,6 +6,7 @@ import {
   Route,
   ShieldCheck,
   ShoppingCart,
+  UserCog,
   Users,
   Webhook,
 } from "lucide-react";
@@ -15,16 +17,19 @@ export interface NavItem {
   icon: LucideIcon;
   /** Active on its own path only (the default), or on the pages below it too. */
   end?: boolean;
+  /** Shown only to roles that have it (docs/product.md#team-members). */
+  permission?: Permission;
 }
 
 /** docs/product.md#layout, in order. */
 export const NAV_ITEMS: readonly NavItem[] = [
   { label: "Buy Data", to: "/", icon: ShoppingCart },
   { label: "Connect to Proxies", to: "/connect", icon: Plug },
-  { label: "Smart Routing", to: "/smart-routings", icon: Route },
-  { label: "Usage", to: "/usage", icon: ChartColumn },
-  { label: "Sub-users", to: "/subusers", icon: Users },
-  { label: "Webhooks", to: "/webhooks", icon: Webhook },
+  { label: "Smart Routing", to: "/smart-routings", icon: Route, permission: "credentials:read" },
+  { label: "Usage", to: "/usage", icon: ChartColumn, permission: "usage:read" },
+  { label: "Sub-users", to: "/subusers", icon: Users, permission: "subusers:write" },
+  { label: "Webhooks", to: "/webhooks", icon: Webhook, permission: "webhooks:write" },
+  { label: "Team", to: "/team", icon: UserCog, permission: "team:write" },
 ];
 
 /** Shown to operators only, after the customer items: the way into the operator's console. */

@@ -2,18 +2,21 @@ import type { ReactNode } from "react";
 import { classNames } from "../../lib/class-names.ts";
 
 export interface ToggleSwitchProps {
+  /** The switch's name for assistive tech, and the text beside it unless `title` is given. */
   label: string;
+  /** What the text beside the switch says when it should follow the state ("Disabled"). */
+  title?: string;
   hint: ReactNode;
   checked: boolean;
   onChange(checked: boolean): void;
 }
 
 /** An on/off switch with its label (role="switch", so assistive tech reads the state). */
-export function ToggleSwitch({ label, hint, checked, onChange }: ToggleSwitchProps) {
+export function ToggleSwitch({ label, title, hint, checked, onChange }: ToggleSwitchProps) {
   return (
     <div className="flex items-start justify-between gap-4">
       <div>
-        <p className="text-sm font-medium text-slate-900">{label}</p>
+        <p className="text-sm font-medium text-slate-900">{title ?? label}</p>
         <p className="text-xs text-slate-500">{hint}</p>
       </div>
       <button

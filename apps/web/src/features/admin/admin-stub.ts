@@ -31,6 +31,8 @@ export function openConsole(path: string, routes: Record<string, Reply> = {}) {
   stubApi({
     "GET /auth/session": ok(OPERATOR),
     "GET /admin/me": ok({ actor: OPERATOR.email, email: OPERATOR.email }),
+    // The Overview's background-jobs card: none unless a test says otherwise.
+    "GET /admin/jobs": ok([]),
   });
   const shared = globalThis.fetch;
   const requests: Array<{ method: string; url: URL; headers: Headers; body: unknown }> = [];

@@ -75,3 +75,15 @@ export function exampleCode(language: ExampleLanguage, input: ExampleInput): str
     }
   }
 }
+
+/** cURL from an authorized address: no credentials at all (SOCKS5 too where it is on). */
+export function allowlistedExampleCode(proxy: {
+  host: string;
+  port: number;
+  socksPort: number | null;
+}): string {
+  const http = `curl --proxy ${shellQuote(`http://${urlHost(proxy.host)}:${proxy.port}`)} ${shellQuote(EXAMPLE_TARGET_URL)}`;
+  if (proxy.socksPort === null) return http;
+  const socks = `socks5h://${urlHost(proxy.host)}:${proxy.socksPort}`;
+  return `${http}\ncurl --proxy ${shellQuote(socks)} ${shellQuote(EXAMPLE_TARGET_URL)}`;
+}

@@ -20,6 +20,8 @@ export interface UsernameOptions {
   intelligence: boolean;
   /** ISO 3166-1 alpha-2 code of the exit country; null: any. */
   country?: string | null;
+  /** The exit city as the exit's provider spells it (`new_york`); null: any. */
+  city?: string | null;
   /** Minutes a sticky session keeps its exit after its last use (the gateway's default: 10). */
   sessionMinutes?: number;
 }
@@ -30,6 +32,7 @@ export function proxyUsername(base: string, options: UsernameOptions): string {
   if (!base) return "";
   return formatProxyUsername(base, {
     country: options.country ?? undefined,
+    city: options.city ?? undefined,
     sessionId: options.sessionId ?? undefined,
     sessionMinutes: options.sessionId ? options.sessionMinutes : undefined,
     smart: options.intelligence,

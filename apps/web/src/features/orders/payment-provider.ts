@@ -2,7 +2,7 @@ import type { Order } from "./api/order.ts";
 
 /** How each payment provider the server can be configured with is named to a customer. */
 const PROVIDER_NAMES: Record<Order["provider"], string> = {
-  sandbox: "the sandbox payment provider",
+  sandbox: "Sandbox (test mode, no money moves)",
   nowpayments: "NOWPayments",
   stripe: "Stripe",
 };

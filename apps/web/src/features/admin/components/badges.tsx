@@ -41,6 +41,8 @@ const STATUS_TONES: Record<string, Tone> = {
   degraded: "warn",
   failed: "bad",
   down: "bad",
+  budget_reached: "warn",
+  disabled: "muted",
   refunded: "muted",
   expired: "muted",
   cancelled: "muted",

@@ -2,7 +2,7 @@ import type { AdminLedgerEntry, AdminOrder } from "@bytetoll/contracts";
 import { ArrowLeft } from "lucide-react";
 import { Link, useParams } from "react-router";
 import { Skeleton } from "../../../components/ui/skeleton.tsx";
-import { formatDateTime, formatGb, formatMoney } from "../../../lib/format.ts";
+import { formatDataAmount, formatDateTime, formatGb, formatMoney } from "../../../lib/format.ts";
 import { useCustomer } from "../api/get-customer.ts";
 import { usePageParam } from "../hooks/use-list-params.ts";
 import { AdminCard, AdminPageHeader, AdminScreen } from "./admin-card.tsx";
@@ -27,9 +27,10 @@ const LEDGER_COLUMNS: readonly Column<AdminLedgerEntry>[] = [
     header: "Change",
     numeric: true,
     cell: (entry) => (
-      <span className={entry.delta_gb < 0 ? "text-red-700" : "text-emerald-700"}>
-        {entry.delta_gb > 0 ? "+" : ""}
-        {formatGb(entry.delta_gb)}
+      <span className={entry.delta_bytes < 0 ? "text-red-700" : "text-emerald-700"}>
+        {/* From the exact bytes: a usage debit of a few MB reads "−4.2 MB", never "0 GB". */}
+        {entry.delta_bytes > 0 ? "+" : entry.delta_bytes < 0 ? "−" : ""}
+        {formatDataAmount(Math.abs(entry.delta_bytes) / 1e9)}
       </span>
     ),
   },

@@ -5,6 +5,7 @@ import { useOverview } from "../api/get-overview.ts";
 import { useListParams } from "../hooks/use-list-params.ts";
 import { AdminCard, AdminPageHeader, AdminScreen } from "./admin-card.tsx";
 import { DayChart } from "./day-chart.tsx";
+import { JobsCard } from "./jobs-card.tsx";
 import { formatLag, formatRate, networkTotals } from "./network-figures.ts";
 import { PeriodSwitch } from "./period-switch.tsx";
 import { StatGrid, StatTile } from "./stat-tile.tsx";
@@ -29,7 +30,7 @@ const DATA_SERIES = [
   { key: "used_gb", name: "GB used", color: "#10b981" },
 ] as const;
 
-/** /admin: the business over 1, 7, 30 or 90 days, and the gateways right now. */
+/** /admin: the business over 1, 7, 30 or 90 days, the gateways right now, the background jobs. */
 export function OverviewPage() {
   const { filters, setFilters } = useListParams(["days"] as const);
   const days = (OVERVIEW_DAYS as readonly number[]).includes(Number(filters.days)) ? Number(filters.days) : 7;
@@ -57,6 +58,7 @@ export function OverviewPage() {
         <Business overview={overview.data} />
       )}
       <LiveNetwork />
+      <JobsCard />
     </AdminScreen>
   );
 }

@@ -3,7 +3,8 @@ import { apiRequest, SKIP_AUTH } from "../../../lib/api-client.ts";
 import type { CredentialClaim } from "../pending-claim.ts";
 
 /** POST /auth/magic/verify (decision 001): the link's magic_credential exchanged for an app
- * token, presenting the prefilled credentials this browser asked for the link with. */
+ * token — or, when the account has a second factor, for the challenge to answer with it —
+ * presenting the prefilled credentials this browser asked for the link with. */
 export async function verifyMagicLink(
   credential: string,
   claim: CredentialClaim | null,
@@ -14,7 +15,12 @@ export async function verifyMagicLink(
     json,
     headers: SKIP_AUTH,
   });
-  const { token, exp } = body.data ?? {};
-  if (typeof token !== "string" || typeof exp !== "number") throw new Error("Missing access token");
-  return body.data;
+  const data = body.data;
+  if (!data) throw new Error("Missing access token");
+  if ("two_factor_required" in data) {
+    if (typeof data.challenge !== "string") throw new Error("Missing challenge");
+    return data;
+  }
+  if (typeof data.token !== "string" || typeof data.exp !== "number") throw new Error("Missing access token");
+  return data;
 }

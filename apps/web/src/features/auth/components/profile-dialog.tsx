@@ -1,12 +1,14 @@
 import type { SessionUser } from "@bytetoll/contracts";
 import type { ReactNode } from "react";
 import { Dialog, DialogHeader } from "../../../components/ui/dialog.tsx";
+import { ProfileBillingForm } from "./profile-billing-form.tsx";
 import { ProfileRefundAddressForm } from "./profile-refund-address-form.tsx";
 import { ProfileSignOutEverywhere } from "./profile-sign-out-everywhere.tsx";
+import { SecondFactorSettings } from "./second-factor-settings.tsx";
 
-/** Profile: e-mail, the editable refund address, the low-balance alert and the API token
- * (`balanceAlert`, `apiToken`, given by the app),
- * sign-out everywhere. Closed, the content unmounts: the token is fetched and the draft reset
+/** Profile: e-mail, the editable refund address (when `billing`: the role may change it), the
+ * low-balance alert and the API token (`balanceAlert`, `apiToken`, given by the app, null when the
+ * role cannot use them), the second factors, sign-out everywhere. Closed, the content unmounts: the token is fetched and the draft reset
  * only when it opens. */
 export function ProfileDialog({
   user,
@@ -14,12 +16,14 @@ export function ProfileDialog({
   onOpenChange,
   apiToken,
   balanceAlert,
+  billing = true,
 }: {
   user: SessionUser;
   open: boolean;
   onOpenChange: (open: boolean) => void;
   apiToken: ReactNode;
   balanceAlert: ReactNode;
+  billing?: boolean;
 }) {
   return (
     <Dialog open={open} onOpenChange={onOpenChange} testId="profile-dialog">
@@ -31,9 +35,11 @@ export function ProfileDialog({
             {user.email}
           </p>
         </div>
-        <ProfileRefundAddressForm saved={user.refund_address} />
+        {billing ? <ProfileRefundAddressForm saved={user.refund_address} /> : null}
+        {billing ? <ProfileBillingForm /> : null}
         {balanceAlert}
         {apiToken}
+        <SecondFactorSettings />
         <div className="border-t border-slate-100 pt-4">
           <ProfileSignOutEverywhere />
         </div>

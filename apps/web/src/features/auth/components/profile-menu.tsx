@@ -14,8 +14,17 @@ const itemClass =
 
 /** Profile menu: Profile and Logout when signed in, a Sign In icon otherwise. `apiToken` is the
  * API token section and `balanceAlert` the low-balance alert section the app puts into the Profile
- * dialog. */
-export function ProfileMenu({ apiToken, balanceAlert }: { apiToken: ReactNode; balanceAlert: ReactNode }) {
+ * dialog, each null when the role on the open account cannot use it; `billing` says whether the
+ * refund address can be changed. */
+export function ProfileMenu({
+  apiToken,
+  balanceAlert,
+  billing,
+}: {
+  apiToken: ReactNode;
+  balanceAlert: ReactNode;
+  billing: boolean;
+}) {
   const session = useSession();
   const logout = useLogout();
   const [profileOpen, setProfileOpen] = useState(false);
@@ -73,6 +82,7 @@ export function ProfileMenu({ apiToken, balanceAlert }: { apiToken: ReactNode; b
         onOpenChange={setProfileOpen}
         apiToken={apiToken}
         balanceAlert={balanceAlert}
+        billing={billing}
       />
       <ProfileToaster />
     </>

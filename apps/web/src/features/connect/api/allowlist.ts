@@ -11,8 +11,17 @@ export async function getAllowlist(signal?: AbortSignal): Promise<Allowlist> {
   return body.data;
 }
 
+/** While a proof link is live, how often the list is read again: the link is opened on another
+ * machine, and the entry turns active here without a reload. */
+export const PROOF_POLL_MS = 3_000;
+
 export const allowlistQueryOptions = () =>
-  queryOptions({ queryKey: ALLOWLIST_QUERY_KEY, queryFn: ({ signal }) => getAllowlist(signal) });
+  queryOptions({
+    queryKey: ALLOWLIST_QUERY_KEY,
+    queryFn: ({ signal }) => getAllowlist(signal),
+    refetchInterval: (query) =>
+      query.state.data?.pending.some((entry) => entry.proof_url !== null) ? PROOF_POLL_MS : false,
+  });
 
 /** POST /settings/allowlist: replaces the whole list; the server answers with it normalised. */
 export async function saveAllowlist(ips: string[]): Promise<Allowlist> {

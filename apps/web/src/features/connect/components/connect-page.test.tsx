@@ -35,7 +35,9 @@ function signedIn(overrides: Parameters<typeof stubApi>[0] = {}) {
     "GET /credentials/latest": ok(CREDENTIALS),
     "GET /account/status": ok({ balance_gb: 5, balance_bytes: 5e9 }),
     "GET /account/api-token": ok({ token: TOKEN }),
-    "GET /settings/allowlist": ok({ ips: [], your_ip: "198.51.100.9" }),
+    "GET /settings/allowlist": ok({ ips: [], pending: [], your_ip: "198.51.100.9" }),
+    "GET /credentials/proxy-list": ok([]),
+    "GET /credentials/proxy-list/links": ok([]),
     ...overrides,
   });
 }
@@ -392,16 +394,35 @@ describe("Connect page targeting", () => {
     await shownUsername();
     expect(screen.queryByRole("combobox", { name: "Exit country" })).toBeNull();
   });
+
+  it("adds a typed exit city, names a city the gateway would refuse, and says no exit lists cities", async () => {
+    signedIn();
+    renderRoute("/connect");
+    const user = userEvent.setup();
+    await shownUsername();
+    const city = screen.getByRole("textbox", { name: "Exit city" });
+    expect(screen.getByText(/No exit of this network lists its cities/)).toBeInTheDocument();
+    await user.type(city, "new_york");
+    expect(usernameValue()).toBe("btabcdefghij-city-new_york");
+    await user.type(city, "1");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "Bad city 'new_york1': 2–40 of a–z and _. The username keeps 'new_york'.",
+    );
+    expect(usernameValue()).toBe("btabcdefghij-city-new_york");
+    await user.clear(city);
+    expect(usernameValue()).toBe("btabcdefghij");
+    expect(window.localStorage.getItem(STORAGE_KEYS.exitCity)).toBeNull();
+  });
 });
 
 describe("Authorized IPs", () => {
   it("lists the allowlist, adds the visitor's address in one click, and removes an entry", async () => {
     let saved: string[] = ["192.0.2.1"];
     const api = signedIn({
-      "GET /settings/allowlist": () => ok({ ips: saved, your_ip: "198.51.100.9" }),
+      "GET /settings/allowlist": () => ok({ ips: saved, pending: [], your_ip: "198.51.100.9" }),
       "POST /settings/allowlist": (call) => {
         saved = (call.body as { ips: string[] }).ips;
-        return ok({ ips: saved, your_ip: "198.51.100.9" });
+        return ok({ ips: saved, pending: [], your_ip: "198.51.100.9" });
       },
     });
     renderRoute("/connect");
@@ -421,7 +442,7 @@ describe("Authorized IPs", () => {
 
   it("shows the server's reason for a refused entry", async () => {
     signedIn({
-      "GET /settings/allowlist": ok({ ips: [], your_ip: "198.51.100.9" }),
+      "GET /settings/allowlist": ok({ ips: [], pending: [], your_ip: "198.51.100.9" }),
       "POST /settings/allowlist": fail(400, "'10.0.0.0/16' is too wide: ranges may be at most /24"),
     });
     renderRoute("/connect");

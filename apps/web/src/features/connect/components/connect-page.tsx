@@ -8,6 +8,7 @@ import { ApiAccessCard } from "./api-access-card.tsx";
 import { AuthorizedIpsCard } from "./authorized-ips-card.tsx";
 import { CredentialsCard } from "./credentials-card.tsx";
 import { ExampleCodeCard } from "./example-code-card.tsx";
+import { ProxyListCard } from "./proxy-list-card.tsx";
 import { ProxyServerCard } from "./proxy-server-card.tsx";
 
 export interface ConnectPageProps {
@@ -40,7 +41,14 @@ export function ConnectPage({ audience, notice }: ConnectPageProps) {
       <ProxyServerCard server={server.data} />
       <CredentialsCard credentials={credentials} username={username} options={options} proxy={proxy} />
       <ExampleCodeCard input={example} />
-      {audience === "signed-in" ? <AuthorizedIpsCard /> : null}
+      {audience === "signed-in" ? (
+        <ProxyListCard options={options} socks={Boolean(server.data?.socks_port)} />
+      ) : null}
+      {audience === "signed-in" ? (
+        <AuthorizedIpsCard
+          proxy={proxy && server.data ? { ...proxy, socksPort: server.data.socks_port } : null}
+        />
+      ) : null}
       <ApiAccessCard signedIn={audience === "signed-in"} />
     </div>
   );

@@ -1,4 +1,10 @@
-import { PROXY_TEST_SUCCEEDED, SESSION_MINUTES_MAX, SESSION_MINUTES_MIN } from "@bytetoll/contracts";
+import {
+  CITY_PATTERN,
+  PROXY_TEST_SUCCEEDED,
+  SESSION_MINUTES_MAX,
+  SESSION_MINUTES_MIN,
+  sessionMinutesProblem,
+} from "@bytetoll/contracts";
 import { RefreshCw } from "lucide-react";
 import { useState } from "react";
 import { Link } from "react-router";
@@ -48,7 +54,14 @@ const countryNames = new Intl.DisplayNames(["en"], { type: "region" });
 
 /** The exit country (`-country-`), offered only when the operator's exits name countries. */
 function CountrySelect({ options, countries }: { options: UsernameOptionsState; countries: string[] }) {
-  if (countries.length === 0) return null;
+  if (countries.length === 0) {
+    return (
+      <p className="text-sm text-slate-600">
+        Exit country: any. No exit of this network is tagged with a country yet, so a request cannot choose
+        one.
+      </p>
+    );
+  }
   return (
     <label className="flex flex-wrap items-center gap-3 text-sm text-slate-700">
       Exit country
@@ -68,30 +81,73 @@ function CountrySelect({ options, countries }: { options: UsernameOptionsState; 
   );
 }
 
+/** `-city-`: handed to exits whose provider takes a city. No exit lists its cities, so the city
+ * is typed as the provider spells it; one the gateway would refuse is named in its own words. */
+function CityField({ options }: { options: UsernameOptionsState }) {
+  const [text, setText] = useState(options.city ?? "");
+  const problem = text === "" || CITY_PATTERN.test(text) ? null : `Bad city '${text}': 2–40 of a–z and _`;
+  return (
+    <div className="space-y-1">
+      <label className="flex flex-wrap items-center gap-2 text-sm text-slate-700">
+        Exit city
+        <input
+          value={text}
+          placeholder="any (e.g. new_york)"
+          aria-invalid={problem !== null}
+          aria-describedby="exit-city-hint"
+          onChange={(event) => {
+            const typed = event.target.value;
+            setText(typed);
+            if (typed === "") options.setCity(null);
+            else if (CITY_PATTERN.test(typed)) options.setCity(typed);
+          }}
+          className="w-48 max-w-full rounded-lg border border-slate-200 px-2 py-1.5 text-sm text-slate-900"
+        />
+      </label>
+      {problem === null ? null : (
+        <p role="alert" className="text-sm text-red-700">
+          {problem}. The username keeps {options.city ? `'${options.city}'` : "no city"}.
+        </p>
+      )}
+      <p id="exit-city-hint" className="text-xs text-slate-600">
+        Passed to exits whose provider chooses by city; the others ignore it. No exit of this network lists
+        its cities, so none can be offered here: type the city as your provider spells it.
+      </p>
+    </div>
+  );
+}
+
 /** `-sesstime-`: how long the sticky session keeps its exit after its last use. */
 function SessionLifetime({ options }: { options: UsernameOptionsState }) {
   // The text as typed: a half-typed number ("" on the way to "60") must not snap back.
   const [text, setText] = useState(String(options.sessionMinutes));
-  const minutes = Number(text);
-  const valid = /^\d+$/.test(text) && minutes >= SESSION_MINUTES_MIN && minutes <= SESSION_MINUTES_MAX;
+  // The gateway's own words for a lifetime it would refuse; the username keeps the last good one.
+  const problem = sessionMinutesProblem(text);
   return (
-    <label className="flex items-center gap-2 text-sm text-slate-700">
-      Session lifetime (minutes)
-      <input
-        type="number"
-        min={SESSION_MINUTES_MIN}
-        max={SESSION_MINUTES_MAX}
-        value={text}
-        aria-invalid={!valid}
-        onChange={(event) => {
-          setText(event.target.value);
-          const next = Number(event.target.value);
-          if (Number.isInteger(next) && next >= SESSION_MINUTES_MIN && next <= SESSION_MINUTES_MAX)
-            options.setSessionMinutes(next);
-        }}
-        className="w-24 rounded-lg border border-slate-200 px-2 py-1.5 text-sm text-slate-900"
-      />
-    </label>
+    <div className="space-y-1">
+      <label className="flex items-center gap-2 text-sm text-slate-700">
+        Session lifetime (minutes)
+        <input
+          type="number"
+          min={SESSION_MINUTES_MIN}
+          max={SESSION_MINUTES_MAX}
+          value={text}
+          aria-invalid={problem !== null}
+          aria-describedby={problem === null ? undefined : "session-lifetime-problem"}
+          onChange={(event) => {
+            setText(event.target.value);
+            if (sessionMinutesProblem(event.target.value) === null)
+              options.setSessionMinutes(Number(event.target.value));
+          }}
+          className="w-24 rounded-lg border border-slate-200 px-2 py-1.5 text-sm text-slate-900"
+        />
+      </label>
+      {problem === null ? null : (
+        <p id="session-lifetime-problem" role="alert" className="text-sm text-red-700">
+          {problem}. The username keeps {options.sessionMinutes} minutes.
+        </p>
+      )}
+    </div>
   );
 }
 
@@ -154,6 +210,7 @@ export function CredentialsCard({ credentials, username, options, proxy }: Crede
           </div>
         ) : null}
         <CountrySelect options={options} countries={countries} />
+        <CityField options={options} />
         <ToggleSwitch
           label="Intelligence"
           hint={

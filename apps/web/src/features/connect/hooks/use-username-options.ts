@@ -1,4 +1,9 @@
-import { SESSION_MINUTES_DEFAULT } from "@bytetoll/contracts";
+import {
+  CITY_PATTERN,
+  countryCodeProblem,
+  SESSION_MINUTES_DEFAULT,
+  sessionMinutesProblem,
+} from "@bytetoll/contracts";
 import { useCallback, useEffect, useMemo, useState } from "react";
 import { useSearchParams } from "react-router";
 import { STORAGE_KEYS } from "../../../lib/storage-keys.ts";
@@ -41,6 +46,64 @@ function writeStoredSessionId(sessionId: string | null): void {
   }
 }
 
+/** The stored lifetime when it is one the gateway takes, else the default. */
+function storedSessionMinutes(): number {
+  try {
+    const stored = window.localStorage.getItem(STORAGE_KEYS.sessionMinutes);
+    return stored !== null && sessionMinutesProblem(stored) === null
+      ? Number(stored)
+      : SESSION_MINUTES_DEFAULT;
+  } catch {
+    return SESSION_MINUTES_DEFAULT;
+  }
+}
+
+function writeStoredSessionMinutes(minutes: number | null): void {
+  try {
+    if (minutes !== null && minutes !== SESSION_MINUTES_DEFAULT)
+      window.localStorage.setItem(STORAGE_KEYS.sessionMinutes, String(minutes));
+    else window.localStorage.removeItem(STORAGE_KEYS.sessionMinutes);
+  } catch {
+    // Storage refused: the lifetime lasts until the page is reloaded.
+  }
+}
+
+function storedCountry(): string | null {
+  try {
+    const stored = window.localStorage.getItem(STORAGE_KEYS.exitCountry);
+    return stored !== null && countryCodeProblem(stored) === null ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+function storedCity(): string | null {
+  try {
+    const stored = window.localStorage.getItem(STORAGE_KEYS.exitCity);
+    return stored !== null && CITY_PATTERN.test(stored) ? stored : null;
+  } catch {
+    return null;
+  }
+}
+
+function writeStoredCity(city: string | null): void {
+  try {
+    if (city) window.localStorage.setItem(STORAGE_KEYS.exitCity, city);
+    else window.localStorage.removeItem(STORAGE_KEYS.exitCity);
+  } catch {
+    // Storage refused: the city lasts until the page is reloaded.
+  }
+}
+
+function writeStoredCountry(country: string | null): void {
+  try {
+    if (country) window.localStorage.setItem(STORAGE_KEYS.exitCountry, country);
+    else window.localStorage.removeItem(STORAGE_KEYS.exitCountry);
+  } catch {
+    // Storage refused: the country lasts until the page is reloaded.
+  }
+}
+
 function writeStoredFlag(key: string, on: boolean): void {
   try {
     if (on) window.localStorage.setItem(key, "true");
@@ -59,6 +122,9 @@ export interface UsernameOptionsState extends UsernameOptions {
   /** ISO code of the exit country, or null for any. */
   country: string | null;
   setCountry(country: string | null): void;
+  /** The exit city (`-city-`), or null for any. */
+  city: string | null;
+  setCity(city: string | null): void;
   /** Minutes a sticky session keeps its exit after its last use. */
   sessionMinutes: number;
   setSessionMinutes(minutes: number): void;
@@ -102,8 +168,15 @@ export function useUsernameOptions(): UsernameOptionsState {
   }, []);
   const rotateSession = useCallback(() => setSessionId(randomSessionId()), []);
   const setIntelligence = useCallback((on: boolean) => setIntelligenceState(on), []);
-  const [country, setCountry] = useState<string | null>(null);
-  const [sessionMinutes, setSessionMinutes] = useState(SESSION_MINUTES_DEFAULT);
+  const [country, setCountry] = useState<string | null>(storedCountry);
+  useEffect(() => writeStoredCountry(country), [country]);
+  const [city, setCity] = useState<string | null>(storedCity);
+  useEffect(() => writeStoredCity(city), [city]);
+  // Kept with the session id: a reload shows the username that was copied, lifetime included.
+  const [sessionMinutes, setSessionMinutes] = useState(() =>
+    sticky ? storedSessionMinutes() : SESSION_MINUTES_DEFAULT,
+  );
+  useEffect(() => writeStoredSessionMinutes(sticky ? sessionMinutes : null), [sticky, sessionMinutes]);
 
   return useMemo(
     () => ({
@@ -115,9 +188,21 @@ export function useUsernameOptions(): UsernameOptionsState {
       setIntelligence,
       country,
       setCountry,
+      city,
+      setCity,
       sessionMinutes,
       setSessionMinutes,
     }),
-    [sticky, sessionId, intelligence, setSticky, rotateSession, setIntelligence, country, sessionMinutes],
+    [
+      sticky,
+      sessionId,
+      intelligence,
+      setSticky,
+      rotateSession,
+      setIntelligence,
+      country,
+      city,
+      sessionMinutes,
+    ],
   );
 }

@@ -60,7 +60,7 @@ const textArea = () => screen.getByRole("textbox", { name: "Hostnames" });
 describe("Smart Routing page", () => {
   it("shows the Intelligence settings: the saved hostnames, one per line, and the learned rules", async () => {
     openPage();
-    expect(await screen.findByRole("heading", { name: "Settings", level: 1 })).toBeInTheDocument();
+    expect(await screen.findByRole("heading", { name: "Smart Routing", level: 1 })).toBeInTheDocument();
     expect(screen.getByRole("heading", { name: "Intelligence" })).toBeInTheDocument();
     expect(screen.getByText(/Intelligence continuously learns/)).toBeInTheDocument();
     await waitFor(() =>

@@ -1,12 +1,12 @@
 import { HostnamesForm } from "./hostnames-form.tsx";
 import { RoutingRulesList } from "./routing-rules-list.tsx";
 
-/** /smart-routings: the Settings screen's Intelligence section. */
+/** /smart-routings: Intelligence, titled as the menu item that opens it. */
 export function IntelligencePage() {
   return (
     <section aria-labelledby="screen-title" className="mx-auto max-w-3xl space-y-6">
       <h1 id="screen-title" className="text-2xl font-semibold tracking-tight text-slate-900">
-        Settings
+        Smart Routing
       </h1>
       <div className="space-y-6 rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <div>

@@ -91,7 +91,7 @@ describe("checkout form", () => {
     checkoutApi({ "GET /config": ok({ ...TEST_CONFIG, crypto_provider: "sandbox", card_provider: null }) });
     await openForm("/checkout?usd=25");
     expect(
-      await screen.findByText("Pay with USDC. Powered by the sandbox payment provider."),
+      await screen.findByText("Pay with USDC. Powered by Sandbox (test mode, no money moves)."),
     ).toBeInTheDocument();
     expect(screen.queryByText(/Card payments are powered by/)).not.toBeInTheDocument();
     expect(screen.queryByText(/our .* payment provider/)).not.toBeInTheDocument();

@@ -103,7 +103,7 @@ describe("order status view", () => {
   it.each([
     ["nowpayments", "Powered by NOWPayments."],
     ["stripe", "Powered by Stripe."],
-    ["sandbox", "Powered by the sandbox payment provider."],
+    ["sandbox", "Powered by Sandbox (test mode, no money moves)."],
   ] as const)("names the %s provider the order's payment was opened with", async (provider, line) => {
     orderApi(orderFixture({ provider }));
     renderRoute("/checkout?order_id=ord_test_1");

@@ -21,6 +21,7 @@ import { orderKind, soldOutAtListPrice } from "./order-kind.ts";
 import { OrderStatusBadge } from "./order-status-badge.tsx";
 import { OrderUnavailable } from "./order-unavailable.tsx";
 import { PaymentDeadline } from "./payment-deadline.tsx";
+import { SimulatePayment } from "./simulate-payment.tsx";
 
 /** /checkout?order_id=… (docs/product.md#routes-and-layout): the order's payment state, live and refreshable by hand.
  * `dealNotice` shows, on an unpaid order made for a deal, whether that deal is still on. */
@@ -180,6 +181,7 @@ function WaitingForPayment({ order }: { order: Order }) {
         <PaymentDeadline order={order} />
         <CancelOrderDialog orderId={order.order_id} />
       </div>
+      <SimulatePayment order={order} />
       <PoweredBy order={order} />
     </section>
   );

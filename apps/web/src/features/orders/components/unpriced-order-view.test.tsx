@@ -71,7 +71,7 @@ describe("an order made at sign-in, before its payment method is chosen", () => 
   it("chooses card, then opens the hosted card page of the same order", async () => {
     const stub = api({
       "POST /transactions/ord_test_1/payment": ok(
-        orderFixture({ ...unpriced, method: "card", payment_token: "USDC (Card Payment)" }),
+        orderFixture({ ...unpriced, method: "card", payment_token: "Card" }),
       ),
       "POST /stripe/sessions": ok({ redirect_url: "https://pay.example.test/c/ord_test_1" }),
     });

@@ -5,12 +5,13 @@ import { apiRequest } from "../../../lib/api-client.ts";
 /** Under ["account"], which logout's cleanup removes. */
 export const SUBUSERS_QUERY_KEY = ["account", "subusers"] as const;
 
-/** GET /subusers: every sub-user with this period's use, refreshed so a running job's use moves. */
+/** GET /subusers: every sub-user with this period's use. */
 export const subusersQueryOptions = () =>
   queryOptions({
     queryKey: SUBUSERS_QUERY_KEY,
     queryFn: async ({ signal }) => (await apiRequest<{ data: Subuser[] }>("/subusers", { signal })).data,
-    refetchInterval: 10_000,
+    // Pushed changes (useLiveSubusers) move it at once; this only covers a dropped socket.
+    refetchInterval: 30_000,
   });
 
 function useSubuserMutation<T>(call: (input: T) => Promise<unknown>) {

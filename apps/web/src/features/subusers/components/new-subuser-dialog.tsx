@@ -1,42 +1,49 @@
-import { SUBUSER_LIMIT_PERIODS, type SubuserLimitPeriod } from "@bytetoll/contracts";
 import { Plus } from "lucide-react";
 import { type FormEvent, useState } from "react";
 import { Button } from "../../../components/ui/button.tsx";
 import { Dialog, DialogHeader } from "../../../components/ui/dialog.tsx";
-import { PERIOD_LABELS } from "../../../lib/subuser-periods.ts";
 import { useCreateSubuser } from "../api/subusers.ts";
+import {
+  FIELD,
+  type LimitDraft,
+  limitGbOf,
+  limitProblem,
+  NO_LIMIT,
+  SubuserLimitFields,
+} from "./subuser-limit-fields.tsx";
 
-const FIELD = "mt-1 w-full rounded-lg border border-slate-300 px-3 py-2 text-sm";
-
-/** "New sub-user": a label, and optionally a limit in GB per period. */
+/** "New sub-user": a label, and optionally a limit in MB or GB per period. */
 export function NewSubuserDialog({ disabled }: { disabled: boolean }) {
   const [open, setOpen] = useState(false);
   const [label, setLabel] = useState("");
-  const [limit, setLimit] = useState("");
-  const [period, setPeriod] = useState<SubuserLimitPeriod>("total");
+  const [limit, setLimit] = useState<LimitDraft>(NO_LIMIT);
+  const [problem, setProblem] = useState<string | null>(null);
   const create = useCreateSubuser();
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    const limitGb = limit.trim() === "" ? null : Number(limit);
+    const wrong = limitProblem(limit);
+    setProblem(wrong);
+    if (wrong !== null) return;
     create.mutate(
-      { label, limit_gb: limitGb, limit_period: period },
+      { label, limit_gb: limitGbOf(limit), limit_period: limit.period },
       {
         onSuccess: () => {
           setOpen(false);
           setLabel("");
-          setLimit("");
-          setPeriod("total");
+          setLimit(NO_LIMIT);
         },
       },
     );
   }
 
+  const message = problem ?? (create.isError ? create.error.message : null);
   return (
     <Dialog
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
+        setProblem(null);
         if (!next) create.reset();
       }}
       testId="new-subuser-dialog"
@@ -61,38 +68,10 @@ export function NewSubuserDialog({ disabled }: { disabled: boolean }) {
             onChange={(event) => setLabel(event.target.value)}
           />
         </label>
-        <div className="grid grid-cols-2 gap-3">
-          <label className="block text-sm font-medium text-slate-700">
-            Limit (GB)
-            <input
-              className={FIELD}
-              type="number"
-              min="0.01"
-              step="0.01"
-              inputMode="decimal"
-              placeholder="No limit"
-              value={limit}
-              onChange={(event) => setLimit(event.target.value)}
-            />
-          </label>
-          <label className="block text-sm font-medium text-slate-700">
-            Period
-            <select
-              className={FIELD}
-              value={period}
-              onChange={(event) => setPeriod(event.target.value as SubuserLimitPeriod)}
-            >
-              {SUBUSER_LIMIT_PERIODS.map((value) => (
-                <option key={value} value={value}>
-                  {PERIOD_LABELS[value]}
-                </option>
-              ))}
-            </select>
-          </label>
-        </div>
-        {create.isError ? (
+        <SubuserLimitFields draft={limit} onChange={setLimit} />
+        {message !== null ? (
           <p role="alert" className="text-sm text-red-600">
-            {create.error.message}
+            {message}
           </p>
         ) : null}
         <Button type="submit" disabled={create.isPending} className="w-full">

@@ -7,6 +7,18 @@ import { ToggleSwitch } from "../../../components/ui/toggle-switch.tsx";
 import { formatDataAmount } from "../../../lib/format.ts";
 import { PERIOD_LABELS } from "../../../lib/subuser-periods.ts";
 import { useDeleteSubuser, useRegenerateSubuserPassword, useUpdateSubuser } from "../api/subusers.ts";
+import { EditSubuserDialog } from "./edit-subuser-dialog.tsx";
+
+/** Whether its requests are served, as the gateway judges them: switched off, or at its limit. */
+function statusHint(subuser: Subuser): string {
+  if (!subuser.enabled) return "Its requests are refused";
+  if (subuser.limit_bytes !== null && subuser.used_bytes >= subuser.limit_bytes) {
+    return subuser.limit_period === "total"
+      ? "At its limit: its requests are refused until you raise it"
+      : "At its limit: its requests are refused until the limit restarts or you raise it";
+  }
+  return "Its requests are served";
+}
 
 /** Used / limit with a bar; "no limit" when there is none. */
 function UsageBar({ subuser }: { subuser: Subuser }) {
@@ -74,10 +86,11 @@ export function SubuserItem({ subuser }: { subuser: Subuser }) {
     <li className="space-y-3 rounded-xl border border-slate-200 p-4" data-testid="subuser-item">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <h3 className="text-base font-semibold break-all text-slate-900">{subuser.label}</h3>
-        <div className="min-w-44">
+        <div className="min-w-44 max-w-72">
           <ToggleSwitch
             label="Enabled"
-            hint={subuser.enabled ? "Its requests are served" : "Its requests are refused"}
+            title={subuser.enabled ? "Enabled" : "Disabled"}
+            hint={statusHint(subuser)}
             checked={subuser.enabled}
             onChange={(enabled) => update.mutate({ enabled })}
           />
@@ -101,6 +114,10 @@ export function SubuserItem({ subuser }: { subuser: Subuser }) {
           </dd>
         </div>
       </dl>
+      <p className="text-sm break-words text-slate-600" data-testid="subuser-sites">
+        <span className="text-slate-500">Sites: </span>
+        {subuser.allowed_domains === null ? "any" : subuser.allowed_domains.join(", ")}
+      </p>
       <UsageBar subuser={subuser} />
       {update.isError || regenerate.isError ? (
         <p role="alert" className="text-sm text-red-600">
@@ -115,6 +132,7 @@ export function SubuserItem({ subuser }: { subuser: Subuser }) {
         >
           Regenerate password
         </Button>
+        <EditSubuserDialog subuser={subuser} />
         <DeleteButton subuser={subuser} />
       </div>
     </li>

@@ -1,14 +1,17 @@
 import { MAX_SUBUSERS } from "@bytetoll/contracts";
 import { useQuery } from "@tanstack/react-query";
 import { subusersQueryOptions } from "../api/subusers.ts";
+import { useLiveSubusers } from "../hooks/use-live-subusers.ts";
 import { NewSubuserDialog } from "./new-subuser-dialog.tsx";
 import { SubuserItem } from "./subuser-item.tsx";
 
 const CARD = "rounded-2xl border border-slate-200 bg-white p-5 shadow-sm";
 
-/** /subusers (docs/product.md#subusers): the account's sub-users and a dialog to add one. */
-export function SubusersPage() {
+/** /subusers (docs/product.md#subusers): the account's sub-users and a dialog to add one, kept live
+ * by the signed-in owner's balance changes (`userId`; null: not known yet). */
+export function SubusersPage({ userId }: { userId: string | null }) {
   const subusers = useQuery(subusersQueryOptions());
+  useLiveSubusers(userId);
   const count = subusers.data?.length ?? 0;
   return (
     <section aria-labelledby="screen-title" className="mx-auto max-w-5xl space-y-6">

@@ -1,12 +1,22 @@
-import { useState } from "react";
+import { useSearchParams } from "react-router";
 import { SubuserFilter } from "./subuser-filter.tsx";
 import { UsageCard } from "./usage-card.tsx";
 import { DAY_USAGE, DOMAIN_USAGE, PROXY_TYPE_USAGE } from "./usage-card-kinds.ts";
 import { UsageExport } from "./usage-export.tsx";
 
+export const SUBUSER_PARAM = "subuser";
+
 /** /usage (docs/product.md#routes-and-layout): three cards and the CSV export. Days are UTC days, as the gateway files them. */
 export function UsagePage() {
-  const [subuser, setSubuser] = useState<string | undefined>();
+  // The sub-user filter lives in the URL (`?subuser=`), so a reload or a shared link keeps it.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const subuser = searchParams.get(SUBUSER_PARAM) ?? undefined;
+  const setSubuser = (next: string | undefined) => {
+    const params = new URLSearchParams(searchParams);
+    if (next === undefined) params.delete(SUBUSER_PARAM);
+    else params.set(SUBUSER_PARAM, next);
+    setSearchParams(params, { replace: true, preventScrollReset: true });
+  };
   return (
     <section aria-labelledby="screen-title" className="mx-auto max-w-5xl space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-3">

@@ -14,13 +14,18 @@ export const webhooksQueryOptions = () =>
       (await apiRequest<{ data: WebhookEndpoint[] }>("/webhooks", { signal })).data,
   });
 
-/** GET /webhooks/{id}/deliveries: the last 100, refreshed while the log is open so retries show. */
+/** While a delivery is pending the log is read this often: a test ping lands within a second. */
+export const PENDING_REFRESH_MS = 1_000;
+
+/** GET /webhooks/{id}/deliveries: the last 100, refreshed while the log is open so retries show,
+ * and every second while one is pending so "Send test" turns into its outcome without a reload. */
 export const deliveriesQueryOptions = (id: string) =>
   queryOptions({
     queryKey: deliveriesKey(id),
     queryFn: async ({ signal }) =>
       (await apiRequest<{ data: WebhookDelivery[] }>(`/webhooks/${id}/deliveries`, { signal })).data,
-    refetchInterval: 5_000,
+    refetchInterval: (query) =>
+      query.state.data?.some((delivery) => delivery.status === "pending") ? PENDING_REFRESH_MS : 5_000,
   });
 
 /** POST /webhooks: the answer is the only time the whole secret is shown. */
