@@ -9,16 +9,18 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
 export const targets = [
-  { entry: "apps/server/src/server.ts", outfile: "apps/server/dist/server.js" },
+  { entry: "apps/launcher/src/main.ts", outfile: "apps/server/dist/server.js" },
   { entry: "apps/gateway/src/main.ts", outfile: "apps/gateway/dist/main.js" },
 ];
 
 /** Sources whose change makes a build stale (start.mjs compares their times with the output). */
 export const sourceDirs = [
+  "apps/launcher/src",
   "apps/server/src",
   "apps/gateway/src",
   "packages/db/src",
   "packages/contracts/src",
+  "packages/egress/src",
 ];
 
 /** Bare imports (node_modules) stay external; `@bytetoll/*` workspace packages are bundled. */

@@ -1,6 +1,6 @@
 // Lists the functions longer than a limit (default 70 lines) in the TypeScript files under the
-// given folders: `node scripts/long-functions.mjs apps/gateway/src [--max 70]`. A function's
-// length counts its whole body, nested functions included, as a reader sees it. Test files are
+// given folders: `node scripts/long-functions.mjs apps/gateway/src apps/mcp/src [--max 70]`. A
+// function's length counts its whole body, nested functions included, as a reader sees it. Test files are
 // skipped. Exit code 1 when any is found, so it can guard a folder in CI.
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
@@ -9,7 +9,8 @@ import ts from "typescript";
 const args = process.argv.slice(2);
 const maxIndex = args.indexOf("--max");
 const max = maxIndex === -1 ? 70 : Number(args[maxIndex + 1]);
-const roots = args.filter((arg, i) => arg !== "--max" && i !== maxIndex + 1);
+// Only the word after --max is its value: without --max every argument is a folder.
+const roots = args.filter((arg, i) => arg !== "--max" && (maxIndex === -1 || i !== maxIndex + 1));
 
 function* sourceFiles(dir) {
   for (const name of readdirSync(dir)) {
