@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { launchBrowser, SCREEN_SIZES, type ScreenSize } from "./fixtures/browser.ts";
 import { payOnOrderPage } from "./fixtures/orders.ts";
 import { type RunningServer, startServer } from "./fixtures/server.ts";
-import { signInNewCustomer } from "./fixtures/sign-in.ts";
+import { newCustomerDashboardSettled, signInNewCustomer } from "./fixtures/sign-in.ts";
 
 let server: RunningServer;
 let browser: Browser;
@@ -30,7 +30,7 @@ async function newCustomer(size: ScreenSize, prefix: string): Promise<Page> {
     viewport: { width: size.width, height: size.height },
   });
   const { page } = await signInNewCustomer(context, server, `${prefix}-${size.name}`);
-  await page.getByTestId("balance-gb").filter({ hasText: "1 GB" }).first().waitFor();
+  await newCustomerDashboardSettled(page);
   return page;
 }
 
