@@ -15,6 +15,10 @@ export default defineProject({
     include: onPostgres() ? POSTGRES_SPECS : ["**/*.spec.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    // expect.poll waits for something the page does (a refetch, a live event, a flush); Vitest's
+    // one-second default is shorter than a 5 s refetch or a loaded machine's render, and a longer
+    // deadline only makes a real failure slower to report, never a wrong value pass.
+    expect: { poll: { timeout: 10_000, interval: 100 } },
     // Each spec file starts its own server and browser. They share the workers with the other
     // projects' files (a project with its own worker count would run in a phase of its own).
   },
