@@ -9,7 +9,7 @@ const base =
   "disabled:cursor-not-allowed disabled:opacity-50";
 
 const variants: Record<ButtonVariant, string> = {
-  primary: "bg-indigo-600 px-4 py-2.5 text-white shadow-sm hover:bg-indigo-500 disabled:hover:bg-indigo-600",
+  primary: "bg-indigo-600 px-4 py-2.5 text-white shadow-sm hover:bg-indigo-700 disabled:hover:bg-indigo-600",
   secondary:
     "border border-slate-300 bg-white px-4 py-2.5 text-slate-700 shadow-sm hover:bg-slate-50 disabled:hover:bg-white",
   ghost: "p-2 text-slate-600 hover:bg-slate-100 hover:text-slate-900",

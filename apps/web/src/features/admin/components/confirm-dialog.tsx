@@ -55,7 +55,7 @@ export function ConfirmDialog({
           <Button
             type="submit"
             disabled={pending}
-            className={danger ? "bg-red-600 hover:bg-red-500 disabled:hover:bg-red-600" : undefined}
+            className={danger ? "bg-red-600 hover:bg-red-700 disabled:hover:bg-red-600" : undefined}
           >
             {pending ? "Working…" : confirmLabel}
           </Button>
