@@ -23,27 +23,10 @@ export function createGatewayMetrics(sources: MetricSources) {
       this.labels("dc").inc(taken.dc);
     },
   });
-  const requests = new Counter({
-    name: "bytetoll_gateway_requests_total",
-    help: "Proxied plain-HTTP requests and CONNECT tunnels",
-    labelNames: ["kind"] as const,
-    registers,
-  });
   const refusals = new Counter({
     name: "bytetoll_gateway_refusals_total",
     help: "Requests refused by the gateway, by reason",
     labelNames: ["reason"] as const,
-    registers,
-  });
-  const openConnections = new Gauge({
-    name: "bytetoll_gateway_open_connections",
-    help: "Open client connections by listener",
-    labelNames: ["listener"] as const,
-    registers,
-  });
-  const openTunnels = new Gauge({
-    name: "bytetoll_gateway_open_tunnels",
-    help: "Open CONNECT tunnels",
     registers,
   });
   const flushDuration = new Histogram({
@@ -67,14 +50,44 @@ export function createGatewayMetrics(sources: MetricSources) {
   for (const reason of REFUSAL_CODES) refusals.labels(reason).inc(0);
   return {
     registry,
-    requests,
+    ...connectionCounters(registers),
     refusals,
-    openConnections,
-    openTunnels,
     flushDuration,
     flushFailures,
     leaseOvershoots,
     destinationRuleHits,
+  };
+}
+
+/** What every connection and tunnel counts. The labelled children counted per connection are
+ * resolved once: `labels()` validates its values and binds five methods on every call. */
+function connectionCounters(registers: Registry[]) {
+  const requests = new Counter({
+    name: "bytetoll_gateway_requests_total",
+    help: "Proxied plain-HTTP requests and CONNECT tunnels",
+    labelNames: ["kind"] as const,
+    registers,
+  });
+  const openConnections = new Gauge({
+    name: "bytetoll_gateway_open_connections",
+    help: "Open client connections by listener",
+    labelNames: ["listener"] as const,
+    registers,
+  });
+  return {
+    requests,
+    requestsOf: { http: requests.labels("http"), connect: requests.labels("connect") },
+    openConnections,
+    openConnectionsOn: {
+      http: openConnections.labels("http"),
+      https: openConnections.labels("https"),
+      socks: openConnections.labels("socks"),
+    },
+    openTunnels: new Gauge({
+      name: "bytetoll_gateway_open_tunnels",
+      help: "Open CONNECT tunnels",
+      registers,
+    }),
   };
 }
 

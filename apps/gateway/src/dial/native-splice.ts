@@ -133,6 +133,14 @@ export class NativeTarget extends EventEmitter {
   }
 }
 
+/** The chunks as one buffer for the relay's first write (null: nothing to write), copied only
+ * when there are several: a tunnel usually has just its answer, or nothing. */
+function joined(chunks: Buffer[]): Buffer | null {
+  if (chunks.length > 1) return Buffer.concat(chunks);
+  const only = chunks[0];
+  return only && only.length > 0 ? only : null;
+}
+
 /** Whether a tunnel for `client` to a direct exit can be dialled by the addon: the relay will
  * splice it from its first byte, so its target never needs a Node socket. */
 export function dialsNatively(client: Duplex): boolean {
@@ -206,9 +214,9 @@ export function spliceNatively(
   // The relay writes whatever one splice moved: no byte should wait for an ACK (Nagle).
   clientSocket.setNoDelay(true);
 
-  const toTarget = Buffer.concat([...clientBuffered, ...takeOver(clientSocket)]);
+  const toTarget = joined([...clientBuffered, ...takeOver(clientSocket)]);
   const fromTarget = native ? [] : [...(targetReader?.detach() ?? []), ...takeOver(target as net.Socket)];
-  const toClient = Buffer.concat(answer ? [answer, ...fromTarget] : fromTarget);
+  const toClient = joined(answer ? [answer, ...fromTarget] : fromTarget);
   const counts = native ? native.counts : countedByRelay(target as net.Socket);
   const targetSocket = native ?? (target as net.Socket);
 
@@ -220,27 +228,20 @@ export function spliceNatively(
   const active = () => {
     for (const socket of timed) if (socket.timeout) socket.setTimeout(socket.timeout);
   };
-  const relay = addon.start(
-    clientFd,
-    targetFd,
-    toTarget,
-    toClient.length > 0 ? toClient : null,
-    counts,
-    (kind, side, code) => {
-      if (kind === SpliceEvent.progress) {
-        tunnel.onProgress();
-        active();
-      } else if (kind === SpliceEvent.halfClosed) {
-        targetSocket.emit(SPLICE_HALF_CLOSED, side === 0 ? "client" : "target");
-        tunnel.onHalfClosed(side);
-      } else {
-        running = false;
-        native?.relayEnded();
-        tunnel.onProgress();
-        closeAfterRelay(kind === SpliceEvent.done, side, code, clientSocket, targetSocket);
-      }
-    },
-  );
+  const relay = addon.start(clientFd, targetFd, toTarget, toClient, counts, (kind, side, code) => {
+    if (kind === SpliceEvent.progress) {
+      tunnel.onProgress();
+      active();
+    } else if (kind === SpliceEvent.halfClosed) {
+      targetSocket.emit(SPLICE_HALF_CLOSED, side === 0 ? "client" : "target");
+      tunnel.onHalfClosed(side);
+    } else {
+      running = false;
+      native?.relayEnded();
+      tunnel.onProgress();
+      closeAfterRelay(kind === SpliceEvent.done, side, code, clientSocket, targetSocket);
+    }
+  });
   const stop = () => {
     if (!running) return;
     running = false;

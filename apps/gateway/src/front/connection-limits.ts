@@ -94,8 +94,11 @@ export class ConnectionLimits {
   /** Counts the socket until it closes; null (nothing counted) when a limit is reached and nothing
    * can be cut. `cut` ends the connection if it has to make room later. */
   admit(socket: net.Socket, cut: () => void): ClientConnection | null {
-    const client = clientKey(socket.remoteAddress);
-    const network = networkKey(socket.remoteAddress);
+    const address = socket.remoteAddress;
+    // The common case read once for both keys (the functions read it again otherwise).
+    const plain = PLAIN_IPV4.exec(address ?? "");
+    const client = plain ? `${plain[1]}${plain[2]}` : clientKey(address);
+    const network = plain ? `${plain[1]}0/24` : networkKey(address);
     if ((this.perClient.get(client) ?? 0) >= this.settings.maxConnectionsPerIp) return null;
     if (
       (this.perNetwork.get(network) ?? 0) >= this.settings.maxConnectionsPerNetwork &&

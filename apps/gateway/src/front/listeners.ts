@@ -127,11 +127,12 @@ export class Listeners {
       return false;
     }
     socket.setNoDelay(true);
-    this.metrics.openConnections.labels(listener).inc();
+    const open = this.metrics.openConnectionsOn[listener];
+    open.inc();
     this.clients.add(socket);
     socket.once("close", () => {
       this.clients.delete(socket);
-      this.metrics.openConnections.labels(listener).dec();
+      open.dec();
     });
     return true;
   }

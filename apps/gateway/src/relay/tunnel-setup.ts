@@ -71,7 +71,7 @@ export function openFlow(
     flow.currentSocket?.destroy();
   });
   tunnel.flow = flow;
-  deps.metrics.requests.labels(kind).inc();
+  deps.metrics.requestsOf[kind].inc();
   return flow;
 }
 
