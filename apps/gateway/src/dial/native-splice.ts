@@ -11,6 +11,7 @@ import {
   spliceAddon,
   unavailableBecause,
 } from "@bytetoll/splice";
+import { setNoDelay } from "../base/no-delay.ts";
 import type { SocketReader } from "../base/socket-reader.ts";
 import { closeAfterRelay, countedByRelay, stopOnDestroy } from "./spliced-sockets.ts";
 
@@ -212,7 +213,7 @@ export function spliceNatively(
   if (clientFd === null || targetFd === null) return false;
   const clientSocket = client as net.Socket;
   // The relay writes whatever one splice moved: no byte should wait for an ACK (Nagle).
-  clientSocket.setNoDelay(true);
+  setNoDelay(clientSocket);
 
   const toTarget = joined([...clientBuffered, ...takeOver(clientSocket)]);
   const fromTarget = native ? [] : [...(targetReader?.detach() ?? []), ...takeOver(target as net.Socket)];

@@ -5,6 +5,7 @@ import type { GatewayConfig } from "@bytetoll/egress";
 import { closeConnection, Refusal, refuseConnection } from "@bytetoll/egress";
 import type { Registry } from "prom-client";
 import type { GatewayMetrics } from "../base/metrics.ts";
+import { noDelayInheritedBy } from "../base/no-delay.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { serveClient } from "./client-session.ts";
 import type { ConnectionLimits } from "./connection-limits.ts";
@@ -26,6 +27,17 @@ function listenOn(server: net.Server, port: number, host: string): Promise<void>
       resolve();
     });
   });
+}
+
+/** Sets TCP_NODELAY on a listening socket: Linux copies it to every socket the listener accepts,
+ * so the accepted ones need no `setsockopt` each. False (nothing set) where that cannot be relied
+ * on: another system, or a cluster worker handed its connections by the primary (its server has
+ * no socket of its own); each accepted socket then sets its own. */
+export function noDelayForAccepted(server: net.Server): boolean {
+  if (process.platform !== "linux") return false;
+  const handle = (server as unknown as { _handle?: { setNoDelay?: (enable: boolean) => number } | null })
+    ._handle;
+  return typeof handle?.setNoDelay === "function" && handle.setNoDelay(true) === 0;
 }
 
 function closeServer(server: net.Server | null): Promise<void> {
@@ -57,6 +69,8 @@ export class Listeners {
   /** 8443's TCP sockets by peer until TLS is set up over them (Node does not say which TLS
    * socket wraps which TCP socket). */
   private readonly handshaking = new Map<string, Socket>();
+  /** The listeners whose accepted sockets have TCP_NODELAY from their listening socket. */
+  private readonly noDelayInherited = new Set<Listener>();
 
   constructor(
     private readonly config: GatewayConfig,
@@ -80,18 +94,23 @@ export class Listeners {
       if (this.track(socket, "http")) serveClient(socket, this.deps);
     });
     this.https = this.tlsServer(tlsPair);
-    await listenOn(this.http, config.httpPort, config.host);
-    await listenOn(this.https, config.httpsPort, config.host);
+    await this.listenOn(this.http, "http", config.httpPort);
+    await this.listenOn(this.https, "https", config.httpsPort);
     if (config.socksPort !== null) {
       this.socks = net.createServer((socket) => {
         if (this.track(socket, "socks")) serveSocksClient(socket, this.deps);
       });
-      await listenOn(this.socks, config.socksPort, config.host);
+      await this.listenOn(this.socks, "socks", config.socksPort);
     }
     if (config.metricsPort !== null) {
       this.metricsServer = metricsPage(registry);
       await listenOn(this.metricsServer, config.metricsPort, config.host);
     }
+  }
+
+  private async listenOn(server: net.Server, listener: Listener, port: number): Promise<void> {
+    await listenOn(server, port, this.config.host);
+    if (noDelayForAccepted(server)) this.noDelayInherited.add(listener);
   }
 
   /** Stops accepting; resolves once every listener has closed (live connections end apart). */
@@ -126,7 +145,9 @@ export class Listeners {
       else cut();
       return false;
     }
-    socket.setNoDelay(true);
+    // Every client socket relays small writes as they come (Nagle off).
+    if (this.noDelayInherited.has(listener)) noDelayInheritedBy(socket);
+    else socket.setNoDelay(true);
     const open = this.metrics.openConnectionsOn[listener];
     open.inc();
     this.clients.add(socket);
