@@ -71,10 +71,19 @@ export const IP_INFO_ADDRESS = "gateway-ip-info";
  * starts over, so a client sending endless distinct hosts cannot grow it. */
 const MAX_REMEMBERED_HOSTS = 10_000;
 
-/** A host read as an IP literal, with its canonical text. */
+/** A host read as an IP literal, with its canonical text and what the guard reads of the address
+ * alone (whatever the port), worked out once per remembered host. */
 interface Literal {
   address: IpAddress;
   text: string;
+  /** The address the kernel dials (asDialled), as text: compared with this host's addresses. */
+  dialledText: string;
+  /** In a range that reaches this host whatever its interfaces (loopback, unspecified). */
+  loopback: boolean;
+  /** Opened on every port (EGRESS_ALLOW). */
+  allowed: boolean;
+  /** Why the deny list refuses it; null when it does not. */
+  denied: string | null;
 }
 
 export interface VettedTarget {
@@ -134,8 +143,9 @@ export class EgressGuard {
   private readonly resolveHost: ResolveHost;
   private own: Set<string> = localAddresses();
   private ownReadAt = Date.now();
-  /** Hosts already read, as IP literals or null (a DNS name): reading a literal with ipaddr.js
-   * and printing it again cost more than the rest of a plain request's check. */
+  /** Hosts already read, as IP literals or null (a DNS name): reading a literal with ipaddr.js,
+   * printing it again and matching it against the ranges cost more than the rest of a plain
+   * request's check. */
   private readonly literals = new Map<string, Literal | null>();
 
   constructor(private readonly options: EgressGuardOptions) {
@@ -149,29 +159,48 @@ export class EgressGuard {
 
   /** Why an address may not be dialled, or null when it may. */
   classify(address: IpAddress, port: number): string | null {
-    return this.classifyLiteral({ address, text: address.toString() }, port);
+    return this.classifyLiteral(this.read(address), port);
   }
 
-  /** Whether a connection to `address` ends on this host: loopback, unspecified, or one of its
-   * interfaces' addresses. */
-  private isOwnHost(address: IpAddress): boolean {
+  /** What the guard reads of an address whatever the port: the ranges it falls in. */
+  private read(address: IpAddress): Literal {
+    const dialled = asDialled(address);
+    let denied: string | null = null;
+    for (const [cidr, why] of deniedRanges) {
+      if (!cidrContains(cidr, address)) continue;
+      denied = why;
+      break;
+    }
+    return {
+      address,
+      text: address.toString(),
+      dialledText: dialled.toString(),
+      loopback: loopback.some((cidr) => cidrContains(cidr, dialled)),
+      allowed: this.allow.some((cidr) => cidrContains(cidr, address)),
+      denied,
+    };
+  }
+
+  /** Whether a connection to the address ends on this host: loopback, unspecified, or one of its
+   * interfaces' addresses (read again every few seconds). */
+  private isOwnHost(literal: Literal): boolean {
     if (Date.now() - this.ownReadAt > LOCAL_ADDRESSES_TTL_MS) {
       this.own = localAddresses();
       this.ownReadAt = Date.now();
     }
-    const dialled = asDialled(address);
-    return this.own.has(dialled.toString()) || loopback.some((cidr) => cidrContains(cidr, dialled));
+    return this.own.has(literal.dialledText) || literal.loopback;
   }
 
-  private classifyLiteral({ address }: Literal, port: number): string | null {
-    const isOwnHost = this.isOwnHost(address);
+  private classifyLiteral(literal: Literal, port: number): string | null {
+    const isOwnHost = this.isOwnHost(literal);
     // Before any allowance: no EGRESS_ALLOW or EGRESS_ALLOW_TARGETS opens a port of this process.
     if (isOwnHost && this.options.ownPorts().includes(port)) return "the gateway itself";
-    if (this.allow.some((cidr) => cidrContains(cidr, address))) return null;
+    if (literal.allowed) return null;
     // Matched on address AND port: opening one loopback service must not open the others.
+    const { address } = literal;
     if (this.allowTargets.some((target) => target.port === port && cidrContains(target.cidr, address)))
       return null;
-    for (const [cidr, why] of deniedRanges) if (cidrContains(cidr, address)) return why;
+    if (literal.denied) return literal.denied;
     if (isOwnHost) return "the gateway itself";
     return null;
   }
@@ -217,7 +246,7 @@ export class EgressGuard {
     let literal = this.literals.get(host);
     if (literal === undefined) {
       const address = parseIpLiteral(host);
-      literal = address ? { address, text: address.toString() } : null;
+      literal = address ? this.read(address) : null;
       if (this.literals.size >= MAX_REMEMBERED_HOSTS) this.literals.clear();
       this.literals.set(host, literal);
     }
