@@ -1,7 +1,6 @@
 import type { Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import { SESSION_MINUTES_DEFAULT } from "@bytetoll/contracts";
-import { hashSecret } from "@bytetoll/db";
 import type { EgressGuard, VettedTarget } from "@bytetoll/egress";
 import { accountSession, fillTemplate, Refusal, type RefusalCode, type UpstreamSpec } from "@bytetoll/egress";
 import type { ProxyType } from "../base/tariff.ts";
@@ -13,12 +12,8 @@ import type { AccountBalance } from "./account-balance.ts";
 import { type AccountDirectory, matchesDomain } from "./accounts.ts";
 import type { LiveCredentials } from "./credentials-channel.ts";
 import { clientAddress, type IpAllowlist } from "./ip-allowlist.ts";
-import {
-  isPlausibleUsername,
-  parseProxyAuthorization,
-  parseUsernameOptions,
-  type UsernameOptions,
-} from "./proxy-auth.ts";
+import { type Presented, PresentedCredentials, wrongCredentials } from "./presented-credentials.ts";
+import type { UsernameOptions } from "./proxy-auth.ts";
 import { SubuserAllowance } from "./subuser-allowance.ts";
 
 export interface Admitted {
@@ -30,14 +25,6 @@ export interface Admitted {
   exit: Exit;
   /** A sticky session's exit went down and it was given another: the client is told. */
   sessionMoved: boolean;
-}
-
-/** Credentials as read: the username's options and the password's hash (`authorization`: the
- * Proxy-Authorization header they came in, empty for SOCKS5). */
-interface Presented {
-  authorization: string;
-  options: UsernameOptions;
-  passwordHash: string;
 }
 
 /** Who the client says it is, as its front-end read it. */
@@ -83,8 +70,6 @@ const ALLOWLISTED_OPTIONS: UsernameOptions = {
   smart: false,
 };
 
-const wrongCredentials = () => new Refusal("bad_credentials", "The proxy username or password is wrong");
-
 /** Who may go where, and how: credentials first (so the egress guard is no oracle for
  * strangers), then the destination (the sub-user's list and the operator's rules before any DNS
  * look-up, then the egress guard), then the route. */
@@ -103,8 +88,7 @@ export class Admission {
     private readonly allowlist: IpAllowlist | null = null,
   ) {}
 
-  /** The last header each client connection presented, read (see `presented`). */
-  private readonly lastPresented = new WeakMap<Duplex, Presented>();
+  private readonly presented = new PresentedCredentials();
 
   /**
    * The one admission of every front-end: who the client is (its address on an allowlist, or its
@@ -138,13 +122,7 @@ export class Admission {
   /** The account the client is admitted as, and its username's options. */
   private async identify(client: Duplex, credentials: Credentials): Promise<Identity> {
     if (credentials.kind === "userpass") {
-      const { username, password } = credentials;
-      if (!isPlausibleUsername(username)) throw wrongCredentials();
-      const presented = {
-        authorization: "",
-        options: parseUsernameOptions(username),
-        passwordHash: hashSecret(password),
-      };
+      const presented = this.presented.fromUserPass(credentials.username, credentials.password);
       return { account: await this.authenticate(client, presented), options: presented.options };
     }
     if (credentials.kind === "address" || credentials.authorization === undefined) {
@@ -153,7 +131,7 @@ export class Admission {
       if (credentials.kind === "address")
         throw new Refusal("auth_required", "Proxy credentials are required");
     }
-    const presented = this.presented(client, credentials.authorization);
+    const presented = this.presented.fromHeader(credentials.authorization);
     return { account: await this.authenticate(client, presented), options: presented.options };
   }
 
@@ -231,32 +209,5 @@ export class Admission {
       sessionMinutes: options.sessionMinutes,
     });
     return { account, target, proxyType, upstream, exit: picked.exit, sessionMoved: picked.moved };
-  }
-
-  /** What the Proxy-Authorization header says, read once per client connection while it sends
-   * the same header (a kept-alive client sends it with every request): decoding and hashing it
-   * again each time cost more than the rest of the admission. */
-  private presented(client: Duplex, authorization: string | undefined): Presented {
-    const last = this.lastPresented.get(client);
-    if (last && last.authorization === authorization) return last;
-    const credentials = parseProxyAuthorization(authorization);
-    if (!authorization || !credentials) {
-      throw new Refusal(
-        "auth_required",
-        !authorization
-          ? "Proxy credentials are required"
-          : /^basic(\s|$)/i.test(authorization)
-            ? "The proxy username or password is empty: send Basic base64(username:password)"
-            : "Only Basic proxy authorization is supported",
-      );
-    }
-    if (!isPlausibleUsername(credentials.username)) throw wrongCredentials();
-    const presented = {
-      authorization,
-      options: parseUsernameOptions(credentials.username),
-      passwordHash: hashSecret(credentials.password),
-    };
-    this.lastPresented.set(client, presented);
-    return presented;
   }
 }
