@@ -7,7 +7,15 @@ const componentTests = !process.env.DATABASE_URL || process.env.E2E_ALL === "1" 
 
 export default defineConfig({
   test: {
-    projects: ["packages/*", "apps/server", "apps/gateway", "apps/mcp", ...componentTests, "apps/web/e2e"],
+    projects: [
+      "packages/*",
+      "apps/server",
+      "apps/gateway",
+      "apps/gateway/vitest.own-process.config.ts",
+      "apps/mcp",
+      ...componentTests,
+      "apps/web/e2e",
+    ],
     // Most test time is spent waiting on databases, sockets and the browser, not the CPU: on a
     // 2-core machine Vitest's default (cores − 1 = one file at a time) leaves the CPU idle.
     maxWorkers: 3,
