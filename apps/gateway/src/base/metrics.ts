@@ -77,7 +77,6 @@ function connectionCounters(registers: Registry[]) {
   return {
     requests,
     requestsOf: { http: requests.labels("http"), connect: requests.labels("connect") },
-    openConnections,
     openConnectionsOn: {
       http: openConnections.labels("http"),
       https: openConnections.labels("https"),

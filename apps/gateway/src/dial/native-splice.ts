@@ -11,7 +11,6 @@ import {
   spliceAddon,
   unavailableBecause,
 } from "@bytetoll/splice";
-import { setNoDelay } from "../base/no-delay.ts";
 import type { SocketReader } from "../base/socket-reader.ts";
 import { closeAfterRelay, countedByRelay, stopOnDestroy } from "./spliced-sockets.ts";
 
@@ -212,8 +211,8 @@ export function spliceNatively(
   const targetFd = native ? (native.destroyed ? null : native.fd) : spliceableDescriptor(target as Duplex);
   if (clientFd === null || targetFd === null) return false;
   const clientSocket = client as net.Socket;
-  // The relay writes whatever one splice moved: no byte should wait for an ACK (Nagle).
-  setNoDelay(clientSocket);
+  // The relay writes whatever one splice moved, and no byte should wait for an ACK: every client
+  // socket has Nagle off from the moment the listeners accepted it (Listeners.track).
 
   const toTarget = joined([...clientBuffered, ...takeOver(clientSocket)]);
   const fromTarget = native ? [] : [...(targetReader?.detach() ?? []), ...takeOver(target as net.Socket)];

@@ -20,37 +20,32 @@ function ipv6Prefix(parts: number[], groups: number): string {
 }
 
 /** An IPv4 address as Node reports a peer's (dotted decimal, no leading zeros), bare or
- * IPv4-mapped: its three first octets and its last, read without a parser (two per connection). */
+ * IPv4-mapped: its three first octets and its last, read without a parser. */
 const PLAIN_IPV4 =
   /^(?:::ffff:)?((?:(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)\.){3})(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)$/i;
 
-/** Who a connection counts against: an IPv4 address (also when IPv4-mapped), or an IPv6 /64,
- * the block one subscriber usually holds. */
-export function clientKey(remoteAddress: string | undefined): string {
-  const plain = PLAIN_IPV4.exec(remoteAddress ?? "");
-  if (plain) return `${plain[1]}${plain[2]}`;
-  const address = parseIpLiteral(remoteAddress ?? "");
-  if (!address) return remoteAddress ?? "";
-  if (!isIPv6Address(address)) return address.toString();
-  if (address.isIPv4MappedAddress()) return address.toIPv4Address().toString();
-  return ipv6Prefix(address.parts, 4);
-}
-
-/** The network a connection also counts against: an IPv4 /24, or an IPv6 /48 (the block a
- * site is usually given, so one customer of a hosting provider cannot rotate through /64s). */
-export function networkKey(remoteAddress: string | undefined): string {
-  const plain = PLAIN_IPV4.exec(remoteAddress ?? "");
-  if (plain) return `${plain[1]}0/24`;
-  const address = parseIpLiteral(remoteAddress ?? "");
-  if (!address) return remoteAddress ?? "";
+/** Who a connection counts against (`client`: an IPv4 address, also when IPv4-mapped, or an IPv6
+ * /64, the block one subscriber usually holds) and the network it also counts against
+ * (`network`: an IPv4 /24, or an IPv6 /48, the block a site is usually given, so one customer of
+ * a hosting provider cannot rotate through /64s). The address is read once for both. */
+export function connectionKeys(remoteAddress: string | undefined): { client: string; network: string } {
+  const text = remoteAddress ?? "";
+  const plain = PLAIN_IPV4.exec(text);
+  if (plain) return { client: `${plain[1]}${plain[2]}`, network: `${plain[1]}0/24` };
+  const address = parseIpLiteral(text);
+  if (!address) return { client: text, network: text };
   const v4 = !isIPv6Address(address)
     ? address
     : address.isIPv4MappedAddress()
       ? address.toIPv4Address()
       : null;
-  if (v4) return `${v4.octets.slice(0, 3).join(".")}.0/24`;
-  return ipv6Prefix((address as { parts: number[] }).parts, 3);
+  if (v4) return { client: v4.toString(), network: `${v4.octets.slice(0, 3).join(".")}.0/24` };
+  const { parts } = address as { parts: number[] };
+  return { client: ipv6Prefix(parts, 4), network: ipv6Prefix(parts, 3) };
 }
+
+export const clientKey = (remoteAddress: string | undefined) => connectionKeys(remoteAddress).client;
+export const networkKey = (remoteAddress: string | undefined) => connectionKeys(remoteAddress).network;
 
 /** One open client connection as the limits see it: where it comes from, whether a request on it
  * has been admitted (a customer's), and how to cut it. */
@@ -94,11 +89,7 @@ export class ConnectionLimits {
   /** Counts the socket until it closes; null (nothing counted) when a limit is reached and nothing
    * can be cut. `cut` ends the connection if it has to make room later. */
   admit(socket: net.Socket, cut: () => void): ClientConnection | null {
-    const address = socket.remoteAddress;
-    // The common case read once for both keys (the functions read it again otherwise).
-    const plain = PLAIN_IPV4.exec(address ?? "");
-    const client = plain ? `${plain[1]}${plain[2]}` : clientKey(address);
-    const network = plain ? `${plain[1]}0/24` : networkKey(address);
+    const { client, network } = connectionKeys(socket.remoteAddress);
     if ((this.perClient.get(client) ?? 0) >= this.settings.maxConnectionsPerIp) return null;
     if (
       (this.perNetwork.get(network) ?? 0) >= this.settings.maxConnectionsPerNetwork &&

@@ -5,7 +5,6 @@ import type { GatewayConfig } from "@bytetoll/egress";
 import { closeConnection, Refusal, refuseConnection } from "@bytetoll/egress";
 import type { Registry } from "prom-client";
 import type { GatewayMetrics } from "../base/metrics.ts";
-import { noDelayInheritedBy } from "../base/no-delay.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { serveClient } from "./client-session.ts";
 import type { ConnectionLimits } from "./connection-limits.ts";
@@ -145,9 +144,9 @@ export class Listeners {
       else cut();
       return false;
     }
-    // Every client socket relays small writes as they come (Nagle off).
-    if (this.noDelayInherited.has(listener)) noDelayInheritedBy(socket);
-    else socket.setNoDelay(true);
+    // Every client socket relays small writes as they come (Nagle off), the splice relay too:
+    // from its listening socket, or set here.
+    if (!this.noDelayInherited.has(listener)) socket.setNoDelay(true);
     const open = this.metrics.openConnectionsOn[listener];
     open.inc();
     this.clients.add(socket);
