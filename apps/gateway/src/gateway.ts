@@ -111,6 +111,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     await watchers.start();
     outcomes.start();
     report.start();
+    // Chosen before the first connection is accepted: every tunnel is relayed the same way.
+    const tunnels = chooseTunnelRelay(config.splice);
     await listeners.listen(
       config.tls ?? (await selfSignedCertificate(config.dataDir)),
       billing.metrics.registry,
@@ -118,7 +120,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     const ports = listeners.ports;
     ownPorts = gatewayOwnPorts(config, ports);
     timers.start();
-    const tunnels = chooseTunnelRelay(config.splice);
     const listening = { httpPort: ports.http, httpsPort: ports.https, socksPort: ports.socks ?? "off" };
     logger.info({ ...listening, metricsPort: ports.metrics ?? 0, tunnels }, "gateway listening");
   }

@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import net from "node:net";
 import tls from "node:tls";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
@@ -10,7 +11,7 @@ import { waitFor } from "./support/raw-client.ts";
 
 /** TCP_NODELAY of a socket as the kernel has it, read with getsockopt by a process that is handed
  * the socket's descriptor (Node cannot read the option back). */
-function noDelayOf(socket: net.Socket): Promise<number> {
+function noDelayOf(socket: net.Socket | number): Promise<number> {
   const reader = spawn(
     "/usr/bin/python3",
     [
@@ -42,20 +43,38 @@ async function acceptedSocket(server: net.Server, noDelay: boolean): Promise<[ne
   return [await accepted, client];
 }
 
-/** The gateway's own socket for the client connection `client` (found among the process's live
- * handles once accepted). */
-async function gatewaySide(client: net.Socket, port: number): Promise<net.Socket> {
+/** The inode of the loopback TCP connection from `remotePort` to `localPort` (hex columns of
+ * /proc/net/tcp: local address, remote address, …, inode). */
+function connectionInode(localPort: number, remotePort: number): string | undefined {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, "0");
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const columns = line.trim().split(/\s+/);
+      if (columns[1]?.endsWith(`:${hex(localPort)}`) && columns[2]?.endsWith(`:${hex(remotePort)}`))
+        return columns[9];
+    }
+  }
+  return undefined;
+}
+
+/** The gateway's own descriptor for the client connection `client` (a Node socket's or the
+ * native front door's alike), found through the kernel's table of connections. */
+async function gatewaySide(client: net.Socket, port: number): Promise<number> {
   await new Promise((resolve) => client.once("connect", resolve));
-  let found: net.Socket | undefined;
+  let found: number | undefined;
   await waitFor(() => {
-    const handles = (process as unknown as { _getActiveHandles(): unknown[] })._getActiveHandles();
-    found = handles.find(
-      (handle): handle is net.Socket =>
-        handle instanceof net.Socket && handle.localPort === port && handle.remotePort === client.localPort,
-    );
+    const inode = connectionInode(port, client.localPort as number);
+    if (!inode) return false;
+    for (const fd of readdirSync("/proc/self/fd")) {
+      let link = "";
+      try {
+        link = readlinkSync(`/proc/self/fd/${fd}`);
+      } catch {}
+      if (link === `socket:[${inode}]`) found = Number(fd);
+    }
     return found !== undefined;
   }, "the gateway to accept the connection");
-  return found as net.Socket;
+  return found as number;
 }
 
 describe.skipIf(process.platform !== "linux")("TCP_NODELAY from the listening socket", () => {

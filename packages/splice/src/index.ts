@@ -25,6 +25,17 @@ export type SpliceRelay = { readonly __spliceRelay: unique symbol };
 /** A connect in progress, for `cancel`. */
 export type SpliceDial = { readonly __spliceDial: unique symbol };
 
+/** A listening socket of the native front door, for `listenerPort`, `resumeListener`, `closeListener`. */
+export type NativeListener = { readonly __nativeListener: unique symbol };
+
+/** A wait for an accepted socket's first bytes, for `cancelRead`. */
+export type NativeRead = { readonly __nativeRead: unique symbol };
+
+/** A new connection: its descriptor (the caller's from now on), its peer, and the bytes that had
+ * arrived (null: none yet). `fd` -1: accepting failed for want of descriptors or memory
+ * (`address` is the errno name) and the listener waits for `resumeListener`. */
+export type AcceptedHandler = (fd: number, address: string, port: number, head: Buffer | null) => void;
+
 /** `code` undefined: connected, and `fd` is the caller's; otherwise the errno name (ECONNREFUSED…)
  * and -1. */
 export type ConnectedHandler = (code: string | undefined, fd: number) => void;
@@ -55,6 +66,19 @@ export interface SpliceAddon {
   /** Makes a TCP socket's close send a reset instead of a FIN (SO_LINGER 0): for a socket closed
    * through a TLS socket over it. Absent from an addon built before it existed. */
   resetOnClose?(fd: number): void;
+  /** A listening TCP socket on an IP address (SO_REUSEADDR and TCP_NODELAY set, the latter
+   * inherited by every accepted socket), accepted in the relays' epoll set: no Node server or
+   * socket is made. Returns the errno name when it cannot listen (EADDRINUSE…). Absent from an
+   * addon built before it existed. */
+  listen?(host: string, port: number, backlog: number, onAccepted: AcceptedHandler): NativeListener | string;
+  listenerPort(listener: NativeListener): number;
+  resumeListener(listener: NativeListener): void;
+  closeListener(listener: NativeListener): void;
+  /** Waits until the socket is readable and reads what is there (up to 8 KiB): `onRead` gets a
+   * Buffer (empty at end of stream), or null and the errno name. */
+  readSome(fd: number, onRead: (bytes: Buffer | null, code: string | undefined) => void): NativeRead;
+  /** Stops waiting; no callback follows. */
+  cancelRead(read: NativeRead): void;
   /** What the process holds now: running relays, pipes with bytes in them, and empty pipes kept
    * for reuse (a direction borrows a pipe only while bytes are in it; none is kept once no relay
    * runs), and the epoll sets the relays are watched in (one per event loop that ran one). */

@@ -53,6 +53,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 #include <uv.h>
+#include "shared.h"
 
 enum { CLIENT = 0, TARGET = 1 };
 /* A pooled pipe's size; also the most read from a socket before JS sees the counts. */
@@ -62,17 +63,6 @@ enum { CLIENT = 0, TARGET = 1 };
 #define PIPES_PER_EVENT 8
 enum { EVENT_PROGRESS = 0, EVENT_HALF = 1, EVENT_DONE = 2, EVENT_ERROR = 3 };
 enum { READ_TARGET = 0, WRITTEN_TARGET = 1, READ_CLIENT = 2, WRITTEN_CLIENT = 3 };
-
-typedef struct relay relay_t;
-typedef struct watcher watcher_t;
-typedef struct dial dial_t;
-
-/* What an epoll event points at: one socket of one relay, or a connect in progress. */
-typedef struct {
-  relay_t *relay;
-  int side;
-  dial_t *dial;
-} watch_t;
 
 /* One direction: bytes flow from socket `from` through the pipe to socket `to`. */
 typedef struct {
@@ -123,21 +113,6 @@ struct dial {
   dial_t *next_free;
 };
 
-/* One per event loop (Node's main thread, each worker thread): the epoll set of every running
- * relay's sockets and pending connect, and the uv_poll that tells the loop when it has events. */
-struct watcher {
-  int epfd;
-  uv_poll_t poll;
-  /* Running relays and pending connects: while there are any, the loop stays alive. */
-  int relays;
-  /* While events are dispatched, relays and dials are not freed (a later event of the same
-   * batch may point at one): they wait here. */
-  int dispatching;
-  relay_t *to_free;
-  dial_t *dials_to_free;
-};
-
-static void count_active(watcher_t *watcher, int change);
 
 /* The pool, shared by every relay of the process (worker threads too, hence the lock). */
 typedef struct {
@@ -281,7 +256,7 @@ static void release(relay_t *relay) {
 
 /* Calls the JS function `fn` in `context`: an exception it throws is the process's uncaught
  * exception, as from any other callback. Inside a handle scope. */
-static void call_back(napi_env env, napi_async_context context, napi_ref fn, size_t argc, napi_value *argv) {
+void call_back(napi_env env, napi_async_context context, napi_ref fn, size_t argc, napi_value *argv) {
   napi_value function, recv, result;
   napi_get_reference_value(env, fn, &function);
   napi_get_global(env, &recv);
@@ -294,7 +269,7 @@ static void call_back(napi_env env, napi_async_context context, napi_ref fn, siz
 }
 
 /* The async context callbacks of a relay or a connect (`name`) run in. */
-static void async_context_named(napi_env env, const char *name, napi_async_context *context) {
+void async_context_named(napi_env env, const char *name, napi_async_context *context) {
   napi_value resource, text;
   napi_create_object(env, &resource);
   napi_create_string_utf8(env, name, NAPI_AUTO_LENGTH, &text);
@@ -317,7 +292,7 @@ static void emit(relay_t *relay, int kind, int side, const char *code) {
   napi_close_handle_scope(env, scope);
 }
 
-static const char *errno_code(int error) {
+const char *errno_code(int error) {
   switch (error) {
     case ECONNRESET: return "ECONNRESET";
     case EPIPE: return "EPIPE";
@@ -334,6 +309,9 @@ static const char *errno_code(int error) {
     case EMFILE: return "EMFILE";
     case ENFILE: return "ENFILE";
     case EAFNOSUPPORT: return "EAFNOSUPPORT";
+    case EADDRINUSE: return "EADDRINUSE";
+    case EINVAL: return "EINVAL";
+    case ENOBUFS: return "ENOBUFS";
     default: return "EIO";
   }
 }
@@ -522,7 +500,7 @@ static void on_ready(relay_t *relay, int side, uint32_t events) {
 
 /* A pending connect or running relay more (1) or fewer (-1): the loop is kept alive while any
  * is left, as Node's own sockets would keep it. */
-static void count_active(watcher_t *watcher, int change) {
+void count_active(watcher_t *watcher, int change) {
   if (change > 0 && watcher->relays++ == 0) uv_ref((uv_handle_t *)&watcher->poll);
   if (change < 0 && --watcher->relays == 0) uv_unref((uv_handle_t *)&watcher->poll);
 }
@@ -598,6 +576,10 @@ static void on_set_ready(uv_poll_t *handle, int status, int events) {
     watch_t *w = ready[i].data.ptr;
     if (w->dial)
       on_connected(w->dial);
+    else if (w->listener)
+      on_acceptable(w->listener);
+    else if (w->reader)
+      on_readable(w->reader);
     else
       on_ready(w->relay, w->side, ready[i].events);
   }
@@ -612,6 +594,21 @@ static void on_set_ready(uv_poll_t *handle, int status, int events) {
     watcher->dials_to_free = dial->next_free;
     free(dial);
   }
+  while (watcher->others_to_free) {
+    freeable_t *memory = watcher->others_to_free;
+    watcher->others_to_free = memory->next_free;
+    free(memory);
+  }
+}
+
+/* Frees `memory` now, or after the batch of events being dispatched. */
+void defer_free(watcher_t *watcher, freeable_t *memory) {
+  if (watcher && watcher->dispatching) {
+    memory->next_free = watcher->others_to_free;
+    watcher->others_to_free = memory;
+    return;
+  }
+  free(memory);
 }
 
 static void free_watcher(uv_handle_t *handle) { free(handle->data); }
@@ -629,7 +626,7 @@ static void finalize_watcher(napi_env env, void *data, void *hint) {
 }
 
 /* This environment's watcher, made with its first relay; NULL on failure. */
-static watcher_t *watcher_for(napi_env env) {
+watcher_t *watcher_for(napi_env env) {
   watcher_t *watcher = NULL;
   if (napi_get_instance_data(env, (void **)&watcher) == napi_ok && watcher) return watcher;
   watcher = calloc(1, sizeof *watcher);
@@ -651,14 +648,6 @@ static watcher_t *watcher_for(napi_env env) {
   pthread_mutex_unlock(&pool_lock);
   return watcher;
 }
-
-#define CHECK(call)                                                        \
-  do {                                                                     \
-    if ((call) != napi_ok) {                                               \
-      napi_throw_error(env, NULL, "splice: bad arguments to " #call);      \
-      return NULL;                                                         \
-    }                                                                      \
-  } while (0)
 
 static int copy_prefix(napi_env env, napi_value value, direction_t *d) {
   napi_valuetype type;
@@ -686,7 +675,7 @@ static void finalize_relay(napi_env env, void *data, void *hint) {
 }
 
 /* Reads `count` arguments into argv; 0 after throwing when fewer came. */
-static int arguments_of(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *what) {
+int arguments_of(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *what) {
   size_t argc = count;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < count) {
     napi_throw_type_error(env, NULL, what);
@@ -732,7 +721,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
   /* Node made both sockets non-blocking. */
   relay->fds[CLIENT] = client_fd;
   relay->fds[TARGET] = target_fd;
-  for (int i = 0; i < 2; i++) relay->watches[i] = (watch_t){relay, i, NULL};
+  for (int i = 0; i < 2; i++) relay->watches[i] = (watch_t){relay, i, NULL, NULL, NULL};
   relay->dirs[0].from = relay->fds[CLIENT];
   relay->dirs[0].to = relay->fds[TARGET];
   relay->dirs[1].from = relay->fds[TARGET];
@@ -757,7 +746,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
 
 /* The one argument of stop() and cancel(): what start() or connect() returned; NULL after
  * throwing. */
-static void *external_argument(napi_env env, napi_callback_info info) {
+void *external_argument(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   void *data = NULL;
@@ -830,7 +819,7 @@ static napi_value connect_to(napi_env env, napi_callback_info info) {
   dial->watcher = watcher;
   dial->fd = fd;
   dial->pending = 1;
-  dial->watch = (watch_t){NULL, -1, dial};
+  dial->watch = (watch_t){NULL, -1, dial, NULL, NULL};
   /* Writable once connected (or failed): reported even when connect() already succeeded. */
   struct epoll_event e = {.events = EPOLLOUT, .data.ptr = &dial->watch};
   epoll_ctl(watcher->epfd, EPOLL_CTL_ADD, fd, &e);
@@ -951,8 +940,14 @@ static napi_value init(napi_env env, napi_value exports) {
       {"cancel", NULL, cancel, NULL, NULL, NULL, napi_default, NULL},
       {"closeDescriptor", NULL, close_descriptor, NULL, NULL, NULL, napi_default, NULL},
       {"resetOnClose", NULL, reset_on_close, NULL, NULL, NULL, napi_default, NULL},
+      {"listen", NULL, listen_on, NULL, NULL, NULL, napi_default, NULL},
+      {"listenerPort", NULL, listener_port, NULL, NULL, NULL, napi_default, NULL},
+      {"resumeListener", NULL, resume_listener, NULL, NULL, NULL, napi_default, NULL},
+      {"closeListener", NULL, close_listener, NULL, NULL, NULL, napi_default, NULL},
+      {"readSome", NULL, read_some, NULL, NULL, NULL, napi_default, NULL},
+      {"cancelRead", NULL, cancel_read, NULL, NULL, NULL, napi_default, NULL},
   };
-  napi_define_properties(env, exports, 8, properties);
+  napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties);
   return exports;
 }
 

@@ -1,4 +1,4 @@
-import type { Duplex } from "node:stream";
+import type { ClientSocket } from "../base/native-socket.ts";
 import type { ProxyType, Tariff } from "../base/tariff.ts";
 
 /** A live connection billed to an account: closed once the account has nothing left to relay with. */
@@ -76,7 +76,7 @@ export class AccountBalance {
   private activeAt = 0;
   /** Client connections that presented this account's credentials (tunnels, kept-alive
    * sessions between requests): closed when the account is disabled. */
-  private readonly clients = new Set<Duplex>();
+  private readonly clients = new Set<ClientSocket>();
   private disabledNow = false;
   /** Sequence number of the database read that set `disabled` (a later read wins). */
   private disabledReadSeq = -1;
@@ -187,7 +187,7 @@ export class AccountBalance {
   }
 
   /** A client connection presented this account's credentials. */
-  holdClient(client: Duplex): void {
+  holdClient(client: ClientSocket): void {
     // Disabled while its request was being admitted.
     if (this.disabledNow) queueMicrotask(() => client.destroy());
     if (this.clients.has(client)) return;

@@ -1,8 +1,8 @@
 import type { Socket } from "node:net";
-import type { Duplex } from "node:stream";
 import { SESSION_MINUTES_DEFAULT } from "@bytetoll/contracts";
 import type { EgressGuard, VettedTarget } from "@bytetoll/egress";
 import { accountSession, fillTemplate, Refusal, type RefusalCode, type UpstreamSpec } from "@bytetoll/egress";
+import type { ClientSocket } from "../base/native-socket.ts";
 import type { ProxyType } from "../base/tariff.ts";
 import type { DestinationPolicy } from "../route/destination-policy.ts";
 import type { DomainOverrides } from "../route/domain-overrides.ts";
@@ -83,7 +83,7 @@ export class Admission {
     private readonly destinations: DestinationPolicy,
     /** Told each client connection whose credentials name an enabled account with a balance: it
      * is a paying customer's from then on. */
-    private readonly onAuthenticated: (client: Duplex) => void = () => {},
+    private readonly onAuthenticated: (client: ClientSocket) => void = () => {},
     /** Addresses admitted without credentials as the account that listed them. */
     private readonly allowlist: IpAllowlist | null = null,
   ) {}
@@ -98,10 +98,10 @@ export class Admission {
    * settled (`ask`) hears of a refusal of the credentials before it asks; a refusal of the
    * account itself waits for the request and answers it. Null: the front-end answered itself.
    */
-  async admit(client: Duplex, credentials: Credentials, destination: Destination): Promise<Admitted>;
-  async admit(client: Duplex, credentials: Credentials, ask: AskDestination): Promise<Admitted | null>;
+  async admit(client: ClientSocket, credentials: Credentials, destination: Destination): Promise<Admitted>;
+  async admit(client: ClientSocket, credentials: Credentials, ask: AskDestination): Promise<Admitted | null>;
   async admit(
-    client: Duplex,
+    client: ClientSocket,
     credentials: Credentials,
     destination: Destination | AskDestination,
   ): Promise<Admitted | null> {
@@ -120,7 +120,7 @@ export class Admission {
   }
 
   /** The account the client is admitted as, and its username's options. */
-  private async identify(client: Duplex, credentials: Credentials): Promise<Identity> {
+  private async identify(client: ClientSocket, credentials: Credentials): Promise<Identity> {
     if (credentials.kind === "userpass") {
       const presented = this.presented.fromUserPass(credentials.username, credentials.password);
       return { account: await this.authenticate(client, presented), options: presented.options };
@@ -137,7 +137,7 @@ export class Admission {
 
   /** The account whose IP allowlist holds the client's address (null: none), admitted as by its
    * credentials; the connection is closed once the address leaves the list. */
-  private async allowlisted(client: Duplex): Promise<AccountBalance | null> {
+  private async allowlisted(client: ClientSocket): Promise<AccountBalance | null> {
     const address = clientAddress((client as Partial<Socket>).remoteAddress);
     const userId = this.allowlist?.ownerOf(address) ?? null;
     if (!this.allowlist || !userId || !address) return null;
@@ -150,7 +150,10 @@ export class Admission {
 
   /** The account the credentials belong to; `client` is held so that a change of the credential
    * closes it. */
-  private async authenticate(client: Duplex, { options, passwordHash }: Presented): Promise<AccountBalance> {
+  private async authenticate(
+    client: ClientSocket,
+    { options, passwordHash }: Presented,
+  ): Promise<AccountBalance> {
     this.live.hold(options.base, client);
     const account = await this.accounts.authenticate(options.base, passwordHash);
     // The username's options were read before (an unknown one is refused there).

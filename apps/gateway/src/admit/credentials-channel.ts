@@ -1,6 +1,6 @@
-import type { Duplex } from "node:stream";
 import { CHANGES_CHANNEL, type Database } from "@bytetoll/db";
 import { resetConnection } from "../base/connection-reset.ts";
+import type { ClientSocket } from "../base/native-socket.ts";
 
 /** What migration 0012's trigger sends on the change feed when a proxy credential's password,
  * owner or name changes or the credential is deleted: this prefix, then the username. */
@@ -12,9 +12,9 @@ const CREDENTIAL_CHANGE_PREFIX = "proxy_credential:";
  * checked: a change that lands while the check is still reading the old row closes it too.
  */
 export class LiveCredentials {
-  private readonly holders = new Map<string, Set<Duplex>>();
+  private readonly holders = new Map<string, Set<ClientSocket>>();
 
-  hold(username: string, connection: Duplex): void {
+  hold(username: string, connection: ClientSocket): void {
     let held = this.holders.get(username);
     if (!held) {
       held = new Set();

@@ -1,8 +1,8 @@
-import type { Duplex } from "node:stream";
 import { CHANGES_CHANNEL, type Database } from "@bytetoll/db";
 import { type Cidr, cidrContains, type IpAddress, parseCidr, parseIpLiteral } from "@bytetoll/egress";
 import type ipaddr from "ipaddr.js";
 import type { Logger } from "pino";
+import type { ClientSocket } from "../base/native-socket.ts";
 
 /** Migration 0024's trigger announces a change to a user's allowlist as "allowlist:<user id>". */
 const ALLOWLIST_PREFIX = "allowlist:";
@@ -30,7 +30,7 @@ export function clientAddress(text: string | undefined): IpAddress | null {
 export class IpAllowlist {
   private readonly ranges = new Map<string, Cidr[]>();
   /** Connections admitted through the allowlist, by account, with the address they came from. */
-  private readonly admitted = new Map<string, Map<Duplex, IpAddress>>();
+  private readonly admitted = new Map<string, Map<ClientSocket, IpAddress>>();
   private readonly pending = new Set<string>();
   private everything = false;
   private timer: NodeJS.Timeout | null = null;
@@ -62,7 +62,7 @@ export class IpAllowlist {
 
   /** `client` was admitted as `userId` because of its address: it is closed once that address
    * leaves the account's list. */
-  hold(userId: string, client: Duplex, address: IpAddress): void {
+  hold(userId: string, client: ClientSocket, address: IpAddress): void {
     let held = this.admitted.get(userId);
     if (!held) {
       held = new Map();

@@ -1,5 +1,5 @@
-import type { Duplex } from "node:stream";
 import type { AllowedDomains } from "@bytetoll/contracts";
+import type { ClientSocket } from "../base/native-socket.ts";
 import type { ProxyType } from "../base/tariff.ts";
 import { Tariff } from "../base/tariff.ts";
 import { AccountBalance, type LiveFlow } from "./account-balance.ts";
@@ -44,7 +44,7 @@ export class SubuserAllowance extends AccountBalance {
     return this.owner.disabled;
   }
 
-  override holdClient(client: Duplex): void {
+  override holdClient(client: ClientSocket): void {
     super.holdClient(client);
     this.owner.holdClient(client);
   }

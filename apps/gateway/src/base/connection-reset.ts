@@ -1,7 +1,7 @@
 import type net from "node:net";
-import type { Duplex } from "node:stream";
 import { TLSSocket } from "node:tls";
 import { spliceAddon } from "@bytetoll/splice";
+import type { ClientSocket } from "./native-socket.ts";
 
 /** The TCP socket under a TLS connection the gateway accepted, as Node keeps it. */
 type AcceptedTls = TLSSocket & { _parent?: (net.Socket & { _handle?: { fd?: number } | null }) | null };
@@ -16,7 +16,7 @@ type AcceptedTls = TLSSocket & { _parent?: (net.Socket & { _handle?: { fd?: numb
  * destroyed, which closes it; without the addon it ends without a close_notify, which strict TLS
  * clients report as a truncation.
  */
-export function resetConnection(client: Duplex): void {
+export function resetConnection(client: ClientSocket): void {
   if (client instanceof TLSSocket) {
     const fd = (client as AcceptedTls)._parent?._handle?.fd;
     if (typeof fd === "number" && fd >= 0) spliceAddon?.resetOnClose?.(fd);

@@ -1,4 +1,3 @@
-import { EventEmitter } from "node:events";
 import net from "node:net";
 import type { Duplex } from "node:stream";
 import tls from "node:tls";
@@ -11,6 +10,7 @@ import {
   spliceAddon,
   unavailableBecause,
 } from "@bytetoll/splice";
+import { type ClientSocket, NativeClient, NativeSocket } from "../base/native-socket.ts";
 import type { SocketReader } from "../base/socket-reader.ts";
 import { closeAfterRelay, countedByRelay, stopOnDestroy } from "./spliced-sockets.ts";
 
@@ -41,9 +41,14 @@ interface InternalSocket {
   _readableState?: { ended?: boolean };
 }
 
-/** The descriptor of a plain, open, idle TCP socket whose bytes Node has not yet seen end;
- * null for anything else (TLS on either side, a socket with writes still queued). */
-function spliceableDescriptor(socket: Duplex): number | null {
+/** The descriptor of a plain, open, idle TCP socket whose bytes Node has not yet seen end, or of
+ * a native one not yet handed over to Node; null for anything else (TLS on either side, a socket
+ * with writes still queued). */
+function spliceableDescriptor(socket: ClientSocket): number | null {
+  if (socket instanceof NativeSocket) {
+    if (socket instanceof NativeClient && socket.socket) return spliceableDescriptor(socket.socket);
+    return socket.destroyed ? null : socket.fd;
+  }
   if (!(socket instanceof net.Socket) || socket instanceof tls.TLSSocket) return null;
   if (socket.destroyed || socket.connecting || !socket.writable || socket.writableLength > 0) return null;
   const internal = socket as unknown as InternalSocket;
@@ -66,31 +71,15 @@ function takeOver(socket: net.Socket): Buffer[] {
 }
 
 /**
- * The target side of a tunnel dialled by the addon (`connectNatively`): a bare descriptor, with
- * no Node socket, handle or stream, which only the splice relay reads and writes. It has what a
- * tunnel's target socket is asked for — the byte counters (what the relay moved), `destroy()`,
- * and the `error` and `close` events — so metering, the balance cut-off and connection outcomes
- * treat it as any target socket.
+ * The target side of a tunnel dialled by the addon (`connectNatively`): a bare descriptor that
+ * only the splice relay reads and writes, with the byte counters a tunnel's target socket is
+ * asked for (what the relay moved).
  */
-export class NativeTarget extends EventEmitter {
+export class NativeTarget extends NativeSocket {
   /** Kept current by the relay (SpliceCount). */
   readonly counts = new Float64Array(4);
-  destroyed = false;
   /** Writing is ended by the relay (its shutdown on the client's FIN), never from JavaScript. */
   readonly writableEnded = false;
-  /** Stops the relay while it runs; null before it starts and once it ended. */
-  private stopRelay: (() => void) | null = null;
-
-  constructor(
-    private readonly addon: SpliceAddon,
-    readonly fd: number,
-    readonly remoteAddress: string,
-    readonly remotePort: number,
-  ) {
-    super();
-    // Whoever relays it hears its errors; this keeps a late one from being unhandled.
-    this.on("error", () => {});
-  }
 
   get bytesRead(): number {
     return this.counts[SpliceCount.readTarget] as number;
@@ -98,38 +87,6 @@ export class NativeTarget extends EventEmitter {
 
   get bytesWritten(): number {
     return this.counts[SpliceCount.writtenTarget] as number;
-  }
-
-  /** While the relay runs, it shuts the target down for writing when the client's side
-   * finished. Once the relay stopped (the client socket was closed: a revoked credential, a
-   * shutdown), nothing can read or write this descriptor again: it is closed at once, which
-   * tells the target (a Node socket would send its FIN and wait out the linger). */
-  end(): this {
-    if (!this.stopRelay) this.destroy();
-    return this;
-  }
-
-  /** Relayed by `stop` from now on (called once, when its relay starts). */
-  relayedBy(stop: () => void): void {
-    this.stopRelay = stop;
-  }
-
-  /** The relay ended or was stopped. */
-  relayEnded(): void {
-    this.stopRelay = null;
-  }
-
-  /** Stops its relay, closes the descriptor; `error` (when given) and `close` follow. */
-  destroy(error?: Error): this {
-    if (this.destroyed) return this;
-    this.destroyed = true;
-    this.stopRelay?.();
-    this.addon.closeDescriptor(this.fd);
-    process.nextTick(() => {
-      if (error) this.emit("error", error);
-      this.emit("close", error !== undefined);
-    });
-    return this;
   }
 }
 
@@ -143,7 +100,7 @@ function joined(chunks: Buffer[]): Buffer | null {
 
 /** Whether a tunnel for `client` to a direct exit can be dialled by the addon: the relay will
  * splice it from its first byte, so its target never needs a Node socket. */
-export function dialsNatively(client: Duplex): boolean {
+export function dialsNatively(client: ClientSocket): boolean {
   return setting !== "off" && spliceAddon !== null && spliceableDescriptor(client) !== null;
 }
 
@@ -198,7 +155,7 @@ export interface SplicedTunnel {
  * JavaScript. A socket error is raised on the socket it happened on, with its errno code.
  */
 export function spliceNatively(
-  client: Duplex,
+  client: ClientSocket,
   clientBuffered: Buffer[],
   answer: Buffer | null,
   target: Duplex | NativeTarget,
@@ -210,11 +167,14 @@ export function spliceNatively(
   const native = target instanceof NativeTarget ? target : null;
   const targetFd = native ? (native.destroyed ? null : native.fd) : spliceableDescriptor(target as Duplex);
   if (clientFd === null || targetFd === null) return false;
-  const clientSocket = client as net.Socket;
+  // A native client not handed over has no Node socket: nothing was read past what it gave.
+  const nativeClient = client instanceof NativeClient && !client.socket ? client : null;
+  const clientSocket = client instanceof NativeClient ? (client.socket ?? client) : (client as net.Socket);
   // The relay writes whatever one splice moved, and no byte should wait for an ACK: every client
   // socket has Nagle off from the moment the listeners accepted it (Listeners.track).
 
-  const toTarget = joined([...clientBuffered, ...takeOver(clientSocket)]);
+  const clientRead = nativeClient ? [] : takeOver(clientSocket as net.Socket);
+  const toTarget = joined([...clientBuffered, ...clientRead]);
   const fromTarget = native ? [] : [...(targetReader?.detach() ?? []), ...takeOver(target as net.Socket)];
   const toClient = joined(answer ? [answer, ...fromTarget] : fromTarget);
   const counts = native ? native.counts : countedByRelay(target as net.Socket);
@@ -224,9 +184,15 @@ export function spliceNatively(
   let running = true;
   /** Node never sees the relay's bytes: an inactivity timeout set on a Node socket (a pooled
    * target's, for a 101 switch) is restarted when bytes move, as their reads would have. */
-  const timed = native ? [clientSocket] : [clientSocket, target as net.Socket];
+  const timed = [clientSocket, targetSocket].filter(
+    (socket): socket is net.Socket => socket instanceof net.Socket,
+  );
   const active = () => {
     for (const socket of timed) if (socket.timeout) socket.setTimeout(socket.timeout);
+  };
+  const relayEnded = () => {
+    native?.relayEnded();
+    nativeClient?.relayEnded();
   };
   const relay = addon.start(clientFd, targetFd, toTarget, toClient, counts, (kind, side, code) => {
     if (kind === SpliceEvent.progress) {
@@ -237,7 +203,7 @@ export function spliceNatively(
       tunnel.onHalfClosed(side);
     } else {
       running = false;
-      native?.relayEnded();
+      relayEnded();
       tunnel.onProgress();
       closeAfterRelay(kind === SpliceEvent.done, side, code, clientSocket, targetSocket);
     }
@@ -245,12 +211,13 @@ export function spliceNatively(
   const stop = () => {
     if (!running) return;
     running = false;
-    native?.relayEnded();
+    relayEnded();
     addon.stop(relay);
     tunnel.onProgress();
   };
-  if (native) native.relayedBy(stop);
-  else stopOnDestroy(target as net.Socket, stop);
-  stopOnDestroy(clientSocket, stop);
+  for (const socket of [clientSocket, targetSocket]) {
+    if (socket instanceof NativeSocket) socket.relayedBy(stop);
+    else stopOnDestroy(socket, stop);
+  }
   return true;
 }

@@ -10,7 +10,7 @@ export function closeAfterRelay(
   done: boolean,
   side: number,
   code: string | undefined,
-  clientSocket: net.Socket,
+  clientSocket: { destroy(error?: Error): unknown },
   targetSocket: { destroy(error?: Error): unknown },
 ): void {
   if (done) {

@@ -10,12 +10,13 @@ import {
   type RequestHead,
   requestFraming,
 } from "../base/http-message.ts";
+import type { ClientSocket } from "../base/native-socket.ts";
 import { SocketReader } from "../base/socket-reader.ts";
 import { isSecureUrl } from "../dial/origin-tls.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { TunnelContext } from "../relay/tunnel-context.ts";
 import { openTunnel } from "../relay/tunnel-setup.ts";
-import { HeadDeadline } from "./head-deadline.ts";
+import { HeadDeadline, headTimeoutRefusal } from "./head-deadline.ts";
 import { readHead } from "./message-io.ts";
 import { type Outcome, PlainRelay, SESSION_MOVED_HEADER } from "./plain-request.ts";
 import { header, parseAuthority, parseProxyUrl } from "./request-target.ts";
@@ -47,9 +48,25 @@ interface ReadRequest {
   framing: Framing;
 }
 
-/** One client connection on 8080 or (inside TLS) 8443. */
-export function serveClient(client: net.Socket, deps: SessionDeps): void {
-  new HttpClientSession(client, deps).start();
+/** One client connection on 8080 or (inside TLS) 8443; `acceptedAt`: when it was accepted, if
+ * earlier than now (the native front door read its first bytes before handing it over). */
+export function serveClient(client: net.Socket, deps: SessionDeps, acceptedAt?: number): void {
+  new HttpClientSession(client, deps).start(acceptedAt);
+}
+
+/** A CONNECT request's tunnel, whichever front door read it: admitted, dialled and relayed;
+ * `leftover` holds what the client sent past the head. Refusals are the caller's to write. */
+export async function connectTunnel(
+  client: ClientSocket,
+  head: RequestHead,
+  leftover: Pick<SocketReader, "detach">,
+  deps: SessionDeps,
+): Promise<void> {
+  const { host, port } = parseAuthority(head.target);
+  const authorization = header(head, "proxy-authorization");
+  const admitted = await deps.admission.admit(client, { kind: "header", authorization }, { host, port });
+  const answer = admitted.sessionMoved ? ESTABLISHED_SESSION_MOVED : ESTABLISHED;
+  await openTunnel(new TunnelContext(client, "connect", admitted), leftover, deps, answer);
 }
 
 /**
@@ -75,15 +92,15 @@ class HttpClientSession {
     client.once("close", () => this.deadline.dispose());
   }
 
-  start(): void {
-    this.run().catch((error: unknown) => {
+  start(acceptedAt?: number): void {
+    this.run(acceptedAt).catch((error: unknown) => {
       this.deps.logger.error({ err: error }, "client connection failed");
       this.client.destroy();
     });
   }
 
-  private async run(): Promise<void> {
-    this.deadline.start();
+  private async run(acceptedAt?: number): Promise<void> {
+    this.deadline.start(acceptedAt);
     if (await this.handedOver()) return;
     for (let first = true; ; first = false) {
       const request = await this.nextRequest(first);
@@ -102,10 +119,7 @@ class HttpClientSession {
     if (this.client.destroyed) return;
     this.deps.metrics.refusals.labels("request_timeout").inc();
     this.reader.stop();
-    refuseConnection(
-      this.client,
-      new Refusal("request_timeout", `The request head did not arrive within ${this.deps.headTimeoutMs} ms`),
-    );
+    refuseConnection(this.client, headTimeoutRefusal(this.deps.headTimeoutMs));
   }
 
   /** The first bytes on the plain port say which protocol it is: a SOCKS5 greeting (version
@@ -167,7 +181,7 @@ class HttpClientSession {
   private async serve({ head, framing }: ReadRequest): Promise<boolean> {
     try {
       if (head.method === "CONNECT") {
-        await this.connect(head);
+        await connectTunnel(this.client, head, this.reader, this.deps);
         return false;
       }
       const outcome = await this.plain(head, framing);
@@ -190,18 +204,6 @@ class HttpClientSession {
       }
       throw error;
     }
-  }
-
-  private async connect(head: RequestHead): Promise<void> {
-    const { host, port } = parseAuthority(head.target);
-    const authorization = header(head, "proxy-authorization");
-    const admitted = await this.deps.admission.admit(
-      this.client,
-      { kind: "header", authorization },
-      { host, port },
-    );
-    const answer = admitted.sessionMoved ? ESTABLISHED_SESSION_MOVED : ESTABLISHED;
-    await openTunnel(new TunnelContext(this.client, "connect", admitted), this.reader, this.deps, answer);
   }
 
   private async plain(head: RequestHead, framing: Framing): Promise<Outcome> {

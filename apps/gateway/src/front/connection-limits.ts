@@ -1,6 +1,6 @@
 import type net from "node:net";
-import type { Duplex } from "node:stream";
 import { isIPv6Address, parseIpLiteral } from "@bytetoll/egress";
+import type { ClientSocket, NativeClient } from "../base/native-socket.ts";
 
 export interface ConnectionLimitSettings {
   /** Open client connections one address (IPv6: one /64) may hold at once, tunnels included. */
@@ -53,7 +53,7 @@ export class ClientConnection {
   /** A request on it passed the proxy credentials and was admitted. */
   authenticated = false;
   released = false;
-  readonly sockets: Duplex[] = [];
+  readonly sockets: ClientSocket[] = [];
 
   constructor(
     readonly client: string,
@@ -79,7 +79,7 @@ export class ConnectionLimits {
   private readonly strangers = new Set<ClientConnection>();
   private readonly strangersPerNetwork = new Map<string, Set<ClientConnection>>();
   /** Each counted connection by its sockets (TCP, and TLS once set up). */
-  private readonly bySocket = new Map<Duplex, ClientConnection>();
+  private readonly bySocket = new Map<ClientSocket, ClientConnection>();
   private total = 0;
   /** Strangers' connections cut to make room, since start. */
   evicted = 0;
@@ -88,7 +88,7 @@ export class ConnectionLimits {
 
   /** Counts the socket until it closes; null (nothing counted) when a limit is reached and nothing
    * can be cut. `cut` ends the connection if it has to make room later. */
-  admit(socket: net.Socket, cut: () => void): ClientConnection | null {
+  admit(socket: net.Socket | NativeClient, cut: () => void): ClientConnection | null {
     const { client, network } = connectionKeys(socket.remoteAddress);
     if ((this.perClient.get(client) ?? 0) >= this.settings.maxConnectionsPerIp) return null;
     if (
@@ -113,7 +113,7 @@ export class ConnectionLimits {
 
   /** The TLS socket set up over a counted TCP socket: it is the one cut, and the one admission
    * sees. */
-  link(secure: Duplex, tcp: net.Socket): void {
+  link(secure: ClientSocket, tcp: ClientSocket): void {
     const connection = this.bySocket.get(tcp);
     if (!connection || connection.released) return;
     this.bySocket.set(secure, connection);
@@ -123,7 +123,7 @@ export class ConnectionLimits {
 
   /** A request on the connection `socket` belongs to was admitted: it is a customer's, and no
    * longer cut to make room. */
-  authenticated(socket: Duplex): void {
+  authenticated(socket: ClientSocket): void {
     const connection = this.bySocket.get(socket);
     if (!connection || connection.authenticated) return;
     connection.authenticated = true;

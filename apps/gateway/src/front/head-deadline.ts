@@ -1,3 +1,5 @@
+import { Refusal } from "@bytetoll/egress";
+
 /**
  * Slowloris: a request head (with its Proxy-Authorization) trickling in byte by byte is cut at
  * the deadline however active the connection looks. One timer serves a connection's heads one
@@ -15,11 +17,12 @@ export class HeadDeadline {
     private readonly onExpired: () => void,
   ) {}
 
-  /** A head began (the first one: the connection was accepted); a no-op while one runs. */
-  readonly start = (): void => {
+  /** A head began (the first one: the connection was accepted, at `at` when that was earlier);
+   * a no-op while one runs. */
+  readonly start = (at?: number): void => {
     if (this.startedAt !== null) return;
-    this.startedAt = Date.now();
-    this.timer ??= setTimeout(this.check, this.ms);
+    this.startedAt = at ?? Date.now();
+    this.timer ??= setTimeout(this.check, Math.max(0, this.startedAt + this.ms - Date.now()));
   };
 
   /** The head in progress arrived whole. */
@@ -44,4 +47,9 @@ export class HeadDeadline {
     this.expired = true;
     this.onExpired();
   };
+}
+
+/** What a client whose request head did not arrive in time is told. */
+export function headTimeoutRefusal(ms: number): Refusal {
+  return new Refusal("request_timeout", `The request head did not arrive within ${ms} ms`);
 }

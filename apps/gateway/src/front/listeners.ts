@@ -5,9 +5,11 @@ import type { GatewayConfig } from "@bytetoll/egress";
 import { closeConnection, Refusal, refuseConnection } from "@bytetoll/egress";
 import type { Registry } from "prom-client";
 import type { GatewayMetrics } from "../base/metrics.ts";
+import { NativeClient } from "../base/native-socket.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { serveClient } from "./client-session.ts";
 import type { ConnectionLimits } from "./connection-limits.ts";
+import { NativeFrontDoor, nativeFrontDoorAddon, serveNativeClient } from "./native-front-door.ts";
 import { serveSocksClient } from "./socks-session.ts";
 import { SOCKS_VERSION, SocksMethod } from "./socks5.ts";
 
@@ -61,10 +63,12 @@ const peerKey = (socket: Socket) => `${socket.remoteAddress} ${socket.remotePort
  */
 export class Listeners {
   private http: net.Server | null = null;
+  /** 8080 accepted by the splice addon (nativeFrontDoorAddon), instead of `http`. */
+  private httpNative: NativeFrontDoor | null = null;
   private https: tls.Server | null = null;
   private socks: net.Server | null = null;
   private metricsServer: http.Server | null = null;
-  readonly clients = new Set<Socket>();
+  readonly clients = new Set<Socket | NativeClient>();
   /** 8443's TCP sockets by peer until TLS is set up over them (Node does not say which TLS
    * socket wraps which TCP socket). */
   private readonly handshaking = new Map<string, Socket>();
@@ -80,7 +84,7 @@ export class Listeners {
 
   get ports() {
     return {
-      http: portOf(this.http),
+      http: this.httpNative?.port ?? portOf(this.http),
       https: portOf(this.https),
       socks: this.socks ? portOf(this.socks) : null,
       metrics: this.metricsServer ? portOf(this.metricsServer) : null,
@@ -89,11 +93,19 @@ export class Listeners {
 
   async listen(tlsPair: { cert: string; key: string }, registry: Registry): Promise<void> {
     const { config } = this;
-    this.http = net.createServer((socket) => {
-      if (this.track(socket, "http")) serveClient(socket, this.deps);
-    });
+    const addon = nativeFrontDoorAddon(config);
+    if (addon) {
+      this.httpNative = await NativeFrontDoor.open(addon, config.host, config.httpPort, (client, head) => {
+        if (this.track(client, "http")) serveNativeClient(client, head, this.deps);
+      });
+      this.noDelayInherited.add("http");
+    } else {
+      this.http = net.createServer((socket) => {
+        if (this.track(socket, "http")) serveClient(socket, this.deps);
+      });
+      await this.listenOn(this.http, "http", config.httpPort);
+    }
     this.https = this.tlsServer(tlsPair);
-    await this.listenOn(this.http, "http", config.httpPort);
     await this.listenOn(this.https, "https", config.httpsPort);
     if (config.socksPort !== null) {
       this.socks = net.createServer((socket) => {
@@ -114,6 +126,7 @@ export class Listeners {
 
   /** Stops accepting; resolves once every listener has closed (live connections end apart). */
   close(): Promise<void> {
+    this.httpNative?.close();
     return Promise.all([this.http, this.https, this.socks, this.metricsServer].map(closeServer)).then(
       () => {},
     );
@@ -121,7 +134,7 @@ export class Listeners {
 
   /** Counts a new client connection, or turns it away (false) when a connection limit is
    * reached: on 8080 with a 503, on 8443 (before any TLS) by closing it. */
-  private track(socket: Socket, listener: Listener): boolean {
+  private track(socket: Socket | NativeClient, listener: Listener): boolean {
     // From the moment it exists: a reset (read ECONNRESET) on a socket nobody listens to for
     // errors is an uncaught exception, and that stops API, dashboard and gateway alike.
     socket.on("error", ignoreError);
@@ -129,15 +142,22 @@ export class Listeners {
     // failed TCP socket, an error on it: destroying the TCP socket under TLS is unsafe.
     const cut = () =>
       listener === "https" ? socket.emit("error", new Error("connection cut")) : socket.destroy();
-    if (!this.limits.admit(socket, cut)) {
+    const counted = this.limits.admit(socket, cut);
+    // A native client handed over to a Node socket is that socket from then on: admission marks
+    // it as a customer's, and cutting it cuts the socket.
+    if (counted && socket instanceof NativeClient)
+      socket.once(NativeClient.HANDED_OVER, (handed: Socket) => this.limits.link(handed, socket));
+    if (!counted) {
       this.metrics.refusals.labels("too_many_connections").inc();
+      const refused = socket instanceof NativeClient ? socket.handOver() : socket;
+      if (!refused) return false;
       if (listener === "http")
-        refuseConnection(socket, new Refusal("too_many_connections", "Too many open connections"));
+        refuseConnection(refused, new Refusal("too_many_connections", "Too many open connections"));
       // A SOCKS5 client reads the method selection after its greeting: "no acceptable method" is
       // a reason it prints, where a bare close is not.
       else if (listener === "socks")
         closeConnection(
-          socket,
+          refused,
           Buffer.from([SOCKS_VERSION, SocksMethod.noneAcceptable]),
           SOCKS_REFUSED_LINGER_MS,
         );
@@ -146,7 +166,7 @@ export class Listeners {
     }
     // Every client socket relays small writes as they come (Nagle off), the splice relay too:
     // from its listening socket, or set here.
-    if (!this.noDelayInherited.has(listener)) socket.setNoDelay(true);
+    if (!this.noDelayInherited.has(listener) && socket instanceof net.Socket) socket.setNoDelay(true);
     const open = this.metrics.openConnectionsOn[listener];
     open.inc();
     this.clients.add(socket);
@@ -184,7 +204,7 @@ export class Listeners {
         return;
       }
       this.metrics.refusals.labels("bad_request").inc();
-      const port = portOf(this.http);
+      const port = this.ports.http;
       refuseConnection(
         tcp,
         new Refusal("bad_request", `This port speaks TLS: send plain proxy requests to port ${port}`),

@@ -1,8 +1,8 @@
-import type { Duplex } from "node:stream";
 import type { UpstreamSpec, VettedTarget } from "@bytetoll/egress";
 import type { AccountBalance } from "../admit/account-balance.ts";
 import type { Admitted } from "../admit/admission.ts";
 import { SubuserAllowance } from "../admit/subuser-allowance.ts";
+import type { ClientSocket } from "../base/native-socket.ts";
 import type { ProxyType } from "../base/tariff.ts";
 import type { TargetSocket, TargetStream } from "../dial/dial.ts";
 import type { Exit } from "../route/upstream-health.ts";
@@ -38,7 +38,7 @@ export class TunnelContext implements Admitted {
 
   constructor(
     /** The client connection it came on. */
-    readonly client: Duplex,
+    readonly client: ClientSocket,
     readonly kind: "http" | "connect",
     admitted: Admitted,
   ) {

@@ -84,7 +84,7 @@ export function openFlow(
  */
 export async function openTunnel(
   tunnel: TunnelContext,
-  reader: SocketReader,
+  reader: Pick<SocketReader, "detach">,
   deps: Pick<SessionDeps, "outcomes" | "meter" | "metrics" | "logger">,
   answer: Buffer,
 ): Promise<void> {

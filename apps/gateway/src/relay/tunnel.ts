@@ -1,6 +1,7 @@
 import type net from "node:net";
 import { type Duplex, Writable } from "node:stream";
 import { LengthScanner } from "../base/http-message.ts";
+import { NativeClient } from "../base/native-socket.ts";
 import type { SocketReader } from "../base/socket-reader.ts";
 import { NativeTarget, spliceNatively } from "../dial/native-splice.ts";
 import type { TunnelContext } from "./tunnel-context.ts";
@@ -92,8 +93,14 @@ export function splice(
     target.destroy();
     return;
   }
-  if (answer) client.write(answer);
-  pipeInJavaScript(client, clientBuffered, target, targetReader, poll, startLinger);
+  // A native client relayed in JavaScript (the target is not a plain TCP socket) gets a Node socket.
+  const clientStream = client instanceof NativeClient ? client.handOver() : client;
+  if (!clientStream) {
+    target.destroy();
+    return;
+  }
+  if (answer) clientStream.write(answer);
+  pipeInJavaScript(clientStream, clientBuffered, target, targetReader, poll, startLinger);
 }
 
 /** The JavaScript relay: the client's side piped, the target's side by its reader's pump. */

@@ -1,0 +1,145 @@
+import { EventEmitter } from "node:events";
+import net from "node:net";
+import type { Duplex } from "node:stream";
+import type { SpliceAddon } from "@bytetoll/splice";
+
+/**
+ * A TCP connection held as a bare descriptor, with no Node socket, handle or stream: only the
+ * splice relay reads and writes it. It has what the steps ask of a socket — its peer, `destroy()`,
+ * `end()`, and the `error` and `close` events — so admission, the connection caps, metering and
+ * outcomes treat it as any socket. The descriptor is closed by `destroy()`.
+ */
+export class NativeSocket extends EventEmitter {
+  destroyed = false;
+  /** Stops the relay while it runs; null before it starts and once it ended. */
+  private stopRelay: (() => void) | null = null;
+
+  constructor(
+    protected readonly addon: SpliceAddon,
+    readonly fd: number,
+    readonly remoteAddress: string,
+    readonly remotePort: number,
+  ) {
+    super();
+    // Whoever relays it hears its errors; this keeps a late one from being unhandled.
+    this.on("error", () => {});
+  }
+
+  get remoteFamily(): "IPv4" | "IPv6" {
+    return this.remoteAddress.includes(":") ? "IPv6" : "IPv4";
+  }
+
+  /** While the relay runs, it shuts this side down for writing when the other side finished.
+   * Once the relay stopped, nothing can read or write the descriptor again: it is closed at
+   * once, which tells the peer (a Node socket would send its FIN and wait out the linger). */
+  end(): this {
+    if (!this.stopRelay) this.destroy();
+    return this;
+  }
+
+  /** Relayed by `stop` from now on (called once, when its relay starts). */
+  relayedBy(stop: () => void): void {
+    this.stopRelay = stop;
+  }
+
+  /** The relay ended or was stopped. */
+  relayEnded(): void {
+    this.stopRelay = null;
+  }
+
+  /** Closed with a reset rather than a FIN (a cut tunnel must not look finished). */
+  resetAndDestroy(): this {
+    if (!this.destroyed) this.addon.resetOnClose?.(this.fd);
+    return this.destroy();
+  }
+
+  /** Stops its relay, closes the descriptor; `error` (when given) and `close` follow. */
+  destroy(error?: Error): this {
+    if (this.destroyed) return this;
+    this.destroyed = true;
+    this.stopRelay?.();
+    this.addon.closeDescriptor(this.fd);
+    process.nextTick(() => {
+      if (error) this.emit("error", error);
+      this.emit("close", error !== undefined);
+    });
+    return this;
+  }
+}
+
+/**
+ * A client connection accepted by the native front door. A CONNECT it sent whole in its first
+ * bytes is admitted, dialled and spliced without a Node socket ever being made for it; for
+ * anything else (another request, SOCKS5 on the HTTP port, a refusal to write, a relay in
+ * JavaScript) it is handed over to a Node socket made from its descriptor, and from then on
+ * forwards to that socket: `destroy()` destroys it, its `close` and `error` are this one's.
+ */
+export class NativeClient extends NativeSocket {
+  /** Emitted with the Node socket when it is handed over (the connection caps count that socket
+   * as this connection from then on). */
+  static readonly HANDED_OVER = "handedOver";
+  /** The Node socket it was handed over to (null: still native). */
+  socket: net.Socket | null = null;
+  /** A wait for its first bytes (readSome), to cancel if it is destroyed meanwhile. */
+  private read: ReturnType<SpliceAddon["readSome"]> | null = null;
+
+  /** Waits for the first bytes: `onBytes` gets them (empty: the client closed), or null after an
+   * error; not called once it was destroyed or handed over. */
+  readFirst(onBytes: (bytes: Buffer | null) => void): void {
+    this.read = this.addon.readSome(this.fd, (bytes) => {
+      this.read = null;
+      onBytes(bytes);
+    });
+  }
+
+  /** A Node socket on its descriptor, with `buffered` as the first bytes it reads; null when it
+   * was destroyed already. Called once; later calls return the same socket. */
+  handOver(buffered: Buffer[] = []): net.Socket | null {
+    if (this.socket || this.destroyed) return this.socket;
+    this.cancelRead();
+    const socket = new net.Socket({ fd: this.fd, readable: true, writable: true });
+    for (const chunk of buffered.toReversed()) socket.unshift(chunk);
+    this.socket = socket;
+    this.emit(NativeClient.HANDED_OVER, socket);
+    socket.on("error", (error) => this.emit("error", error));
+    socket.once("close", (hadError) => {
+      this.destroyed = true;
+      this.emit("close", hadError);
+    });
+    return socket;
+  }
+
+  override end(): this {
+    if (this.socket) {
+      this.socket.end();
+      return this;
+    }
+    return super.end();
+  }
+
+  override resetAndDestroy(): this {
+    if (this.socket) {
+      if (!this.socket.destroyed) this.socket.resetAndDestroy();
+      return this;
+    }
+    return super.resetAndDestroy();
+  }
+
+  override destroy(error?: Error): this {
+    if (this.socket) {
+      this.socket.destroy(error);
+      return this;
+    }
+    this.cancelRead();
+    return super.destroy(error);
+  }
+
+  private cancelRead(): void {
+    if (this.read) this.addon.cancelRead(this.read);
+    this.read = null;
+  }
+}
+
+/** A client connection as the steps after a front-end see it: a Node stream (TLS on 8443, a
+ * socket from the Node listener) or one the native front door accepted. */
+export type ClientSocket = Duplex | NativeClient;

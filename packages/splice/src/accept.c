@@ -1,0 +1,353 @@
+/*
+ * The gateway's front door without a Node socket: a listening TCP socket watched in the relays'
+ * epoll set, whose connections are accepted here and handed to JavaScript as a descriptor, the
+ * peer's address and the bytes that had already arrived. A short tunnel that is admitted and
+ * spliced then never has a Node socket on either side; JavaScript makes one from the descriptor
+ * (`new net.Socket({ fd })`) for everything else.
+ *
+ * listen(host, port, backlog, onAccepted) -> listener, or the errno name (EADDRINUSE…):
+ *   host is an IPv4 or IPv6 address; SO_REUSEADDR and TCP_NODELAY are set on the listening
+ *   socket (Linux copies TCP_NODELAY to each accepted socket). onAccepted(fd, address, port,
+ *   head): a new connection, non-blocking, whose descriptor JavaScript owns from then on, with
+ *   what it had sent (head: a Buffer of up to HEAD_BYTES, or null when nothing had arrived yet).
+ *   A connection that ended or failed before sending a byte is closed here and not reported.
+ *   onAccepted(-1, code): accepting failed for want of descriptors or memory (EMFILE…); the
+ *   listener stopped watching until resumeListener().
+ * listenerPort(listener) -> the port it listens on.
+ * resumeListener(listener): watches again after an onAccepted(-1, code).
+ * closeListener(listener): stops listening and closes the socket; no callback follows.
+ * readSome(fd, onRead) -> read: waits until the socket is readable, reads up to HEAD_BYTES and
+ *   calls onRead(bytes, code): bytes a Buffer (empty at end of stream), or null with the errno
+ *   name. The descriptor stays the caller's.
+ * cancelRead(read): stops waiting; no callback follows. Harmless after the callback.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include "shared.h"
+
+/* What a connection's first read takes: a CONNECT head is a few hundred bytes. */
+#define HEAD_BYTES 8192
+/* Connections accepted per wake-up before other events get their turn (libuv's own loop takes
+ * every pending one). */
+#define ACCEPTS_PER_EVENT 64
+
+struct listener {
+  freeable_t freeable;
+  napi_env env;
+  napi_ref on_accepted;
+  napi_async_context async_context;
+  watcher_t *watcher;
+  int fd;
+  int open;
+  int armed;
+  int finalized;
+  int freed;
+  watch_t watch;
+};
+
+struct reader {
+  freeable_t freeable;
+  napi_env env;
+  napi_ref on_read;
+  napi_async_context async_context;
+  watcher_t *watcher;
+  int fd;
+  int pending;
+  int finalized;
+  int freed;
+  watch_t watch;
+};
+
+/* Each struct is freed once, when it is neither in use nor referenced from JavaScript (a
+ * finalizer may run while its last callback does). */
+static void free_listener(listener_t *listener) {
+  if (listener->open || !listener->finalized || listener->freed) return;
+  listener->freed = 1;
+  defer_free(listener->watcher, &listener->freeable);
+}
+
+static void free_reader(reader_t *reader) {
+  if (reader->pending || !reader->finalized || reader->freed) return;
+  reader->freed = 1;
+  defer_free(reader->watcher, &reader->freeable);
+}
+
+static void arm_listener(listener_t *listener, int on) {
+  if (listener->armed == on) return;
+  listener->armed = on;
+  struct epoll_event e = {.events = EPOLLIN, .data.ptr = &listener->watch};
+  epoll_ctl(listener->watcher->epfd, on ? EPOLL_CTL_ADD : EPOLL_CTL_DEL, listener->fd, &e);
+}
+
+/* The peer's address as Node writes it (an IPv4-mapped one included) and its port. */
+static void peer_of(const struct sockaddr_storage *peer, char *text, size_t size, int *port) {
+  text[0] = 0;
+  *port = 0;
+  if (peer->ss_family == AF_INET6) {
+    const struct sockaddr_in6 *v6 = (const struct sockaddr_in6 *)peer;
+    inet_ntop(AF_INET6, &v6->sin6_addr, text, (socklen_t)size);
+    *port = ntohs(v6->sin6_port);
+  } else if (peer->ss_family == AF_INET) {
+    const struct sockaddr_in *v4 = (const struct sockaddr_in *)peer;
+    inet_ntop(AF_INET, &v4->sin_addr, text, (socklen_t)size);
+    *port = ntohs(v4->sin_port);
+  }
+}
+
+static void report_accepted(listener_t *listener, int fd, const char *address, int port, const char *head,
+                            ssize_t length) {
+  napi_env env = listener->env;
+  napi_handle_scope scope;
+  napi_open_handle_scope(env, &scope);
+  napi_value argv[4];
+  napi_create_int32(env, fd, &argv[0]);
+  napi_create_string_utf8(env, address, NAPI_AUTO_LENGTH, &argv[1]);
+  napi_create_int32(env, port, &argv[2]);
+  if (head && length > 0)
+    napi_create_buffer_copy(env, (size_t)length, head, NULL, &argv[3]);
+  else
+    napi_get_null(env, &argv[3]);
+  call_back(env, listener->async_context, listener->on_accepted, 4, argv);
+  napi_close_handle_scope(env, scope);
+}
+
+/* The listening socket is readable: connections are waiting. Each is accepted with its peer's
+ * address (no getpeername later) and read once at once: a client usually sends its request in
+ * the packet right behind the handshake, so most arrive with their head. */
+void on_acceptable(listener_t *listener) {
+  char head[HEAD_BYTES];
+  for (int i = 0; i < ACCEPTS_PER_EVENT && listener->open; i++) {
+    struct sockaddr_storage peer;
+    socklen_t length = sizeof peer;
+    int fd = accept4(listener->fd, (struct sockaddr *)&peer, &length, SOCK_NONBLOCK | SOCK_CLOEXEC);
+    if (fd < 0) {
+      if (errno == EINTR || errno == ECONNABORTED) continue;
+      if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+        /* Level-triggered readiness would wake the loop for nothing until a descriptor frees up:
+         * JavaScript waits a little and resumes. */
+        arm_listener(listener, 0);
+        report_accepted(listener, -1, errno_code(errno), 0, NULL, 0);
+      }
+      return;
+    }
+    ssize_t n;
+    do n = recv(fd, head, sizeof head, 0);
+    while (n < 0 && errno == EINTR);
+    if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK)) {
+      close(fd);
+      continue;
+    }
+    char address[INET6_ADDRSTRLEN];
+    int port;
+    peer_of(&peer, address, sizeof address, &port);
+    report_accepted(listener, fd, address, port, head, n);
+  }
+}
+
+static void release_listener(listener_t *listener) {
+  if (!listener->open) return;
+  listener->open = 0;
+  arm_listener(listener, 0);
+  close(listener->fd);
+  count_active(listener->watcher, -1);
+  napi_delete_reference(listener->env, listener->on_accepted);
+  napi_async_destroy(listener->env, listener->async_context);
+}
+
+static void finalize_listener(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  listener_t *listener = data;
+  listener->finalized = 1;
+  free_listener(listener);
+}
+
+napi_value listen_on(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!arguments_of(env, info, 4, argv, "splice: listen needs 4 arguments")) return NULL;
+  char host[64];
+  size_t host_length;
+  int32_t port, backlog;
+  CHECK(napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_length));
+  CHECK(napi_get_value_int32(env, argv[1], &port));
+  CHECK(napi_get_value_int32(env, argv[2], &backlog));
+  struct sockaddr_storage storage;
+  memset(&storage, 0, sizeof storage);
+  socklen_t storage_length;
+  struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
+  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
+  if (port < 0 || port > 65535) {
+    napi_throw_range_error(env, NULL, "splice: listen needs a port from 0 to 65535");
+    return NULL;
+  }
+  if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
+    v4->sin_family = AF_INET;
+    v4->sin_port = htons((uint16_t)port);
+    storage_length = sizeof *v4;
+  } else if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
+    v6->sin6_family = AF_INET6;
+    v6->sin6_port = htons((uint16_t)port);
+    storage_length = sizeof *v6;
+  } else {
+    napi_throw_type_error(env, NULL, "splice: listen needs an IPv4 or IPv6 address");
+    return NULL;
+  }
+  watcher_t *watcher = watcher_for(env);
+  if (!watcher) {
+    napi_throw_error(env, NULL, "splice: cannot make the epoll set");
+    return NULL;
+  }
+  napi_value result;
+  int fd = socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int failed = fd < 0 ? errno : 0;
+  if (!failed) {
+    int on = 1;
+    setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+    if (bind(fd, (struct sockaddr *)&storage, storage_length) != 0 || listen(fd, backlog > 0 ? backlog : 511) != 0)
+      failed = errno;
+  }
+  listener_t *listener = failed ? NULL : calloc(1, sizeof *listener);
+  if (!failed && !listener) failed = ENOMEM;
+  if (failed) {
+    if (fd >= 0) close(fd);
+    CHECK(napi_create_string_utf8(env, errno_code(failed), NAPI_AUTO_LENGTH, &result));
+    return result;
+  }
+  listener->env = env;
+  listener->watcher = watcher;
+  listener->fd = fd;
+  listener->open = 1;
+  listener->watch = (watch_t){NULL, -1, NULL, listener, NULL};
+  arm_listener(listener, 1);
+  /* A listening socket keeps the loop alive, as a Node server does. */
+  count_active(watcher, 1);
+  napi_create_reference(env, argv[3], 1, &listener->on_accepted);
+  async_context_named(env, "ByteTollAccept", &listener->async_context);
+  CHECK(napi_create_external(env, listener, finalize_listener, NULL, &result));
+  return result;
+}
+
+napi_value listener_port(napi_env env, napi_callback_info info) {
+  listener_t *listener = external_argument(env, info);
+  if (!listener) return NULL;
+  struct sockaddr_storage storage;
+  socklen_t length = sizeof storage;
+  int port = 0;
+  char ignored[INET6_ADDRSTRLEN];
+  if (listener->open && getsockname(listener->fd, (struct sockaddr *)&storage, &length) == 0)
+    peer_of(&storage, ignored, sizeof ignored, &port);
+  napi_value result;
+  CHECK(napi_create_int32(env, port, &result));
+  return result;
+}
+
+napi_value resume_listener(napi_env env, napi_callback_info info) {
+  listener_t *listener = external_argument(env, info);
+  if (listener && listener->open) arm_listener(listener, 1);
+  return NULL;
+}
+
+napi_value close_listener(napi_env env, napi_callback_info info) {
+  listener_t *listener = external_argument(env, info);
+  if (!listener) return NULL;
+  release_listener(listener);
+  free_listener(listener);
+  return NULL;
+}
+
+/* The read is over (done or cancelled): out of the set, the callback let go. */
+static void end_read(reader_t *reader) {
+  reader->pending = 0;
+  epoll_ctl(reader->watcher->epfd, EPOLL_CTL_DEL, reader->fd, NULL);
+  count_active(reader->watcher, -1);
+  napi_delete_reference(reader->env, reader->on_read);
+  napi_async_destroy(reader->env, reader->async_context);
+}
+
+void on_readable(reader_t *reader) {
+  if (!reader->pending) return;
+  char bytes[HEAD_BYTES];
+  ssize_t n;
+  do n = recv(reader->fd, bytes, sizeof bytes, 0);
+  while (n < 0 && errno == EINTR);
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+  int error = n < 0 ? errno : 0;
+  napi_env env = reader->env;
+  napi_handle_scope scope;
+  napi_open_handle_scope(env, &scope);
+  napi_value argv[2];
+  if (error) {
+    napi_get_null(env, &argv[0]);
+    napi_create_string_utf8(env, errno_code(error), NAPI_AUTO_LENGTH, &argv[1]);
+  } else {
+    napi_create_buffer_copy(env, (size_t)n, bytes, NULL, &argv[0]);
+    napi_get_undefined(env, &argv[1]);
+  }
+  /* Out of the set before the call: the callback may start a relay on the descriptor. */
+  napi_ref on_read = reader->on_read;
+  napi_async_context context = reader->async_context;
+  reader->pending = 0;
+  epoll_ctl(reader->watcher->epfd, EPOLL_CTL_DEL, reader->fd, NULL);
+  call_back(env, context, on_read, 2, argv);
+  napi_close_handle_scope(env, scope);
+  count_active(reader->watcher, -1);
+  napi_delete_reference(env, on_read);
+  napi_async_destroy(env, context);
+  free_reader(reader);
+}
+
+static void finalize_reader(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  reader_t *reader = data;
+  reader->finalized = 1;
+  free_reader(reader);
+}
+
+napi_value read_some(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (!arguments_of(env, info, 2, argv, "splice: readSome needs 2 arguments")) return NULL;
+  int32_t fd;
+  CHECK(napi_get_value_int32(env, argv[0], &fd));
+  watcher_t *watcher = watcher_for(env);
+  reader_t *reader = watcher ? calloc(1, sizeof *reader) : NULL;
+  if (!reader) {
+    napi_throw_error(env, NULL, "splice: cannot wait for a read");
+    return NULL;
+  }
+  reader->env = env;
+  reader->watcher = watcher;
+  reader->fd = fd;
+  reader->watch = (watch_t){NULL, -1, NULL, NULL, reader};
+  struct epoll_event e = {.events = EPOLLIN, .data.ptr = &reader->watch};
+  if (epoll_ctl(watcher->epfd, EPOLL_CTL_ADD, fd, &e) != 0) {
+    free(reader);
+    napi_throw_error(env, errno_code(errno), "splice: cannot watch the descriptor");
+    return NULL;
+  }
+  reader->pending = 1;
+  count_active(watcher, 1);
+  napi_create_reference(env, argv[1], 1, &reader->on_read);
+  async_context_named(env, "ByteTollRead", &reader->async_context);
+  napi_value result;
+  CHECK(napi_create_external(env, reader, finalize_reader, NULL, &result));
+  return result;
+}
+
+napi_value cancel_read(napi_env env, napi_callback_info info) {
+  reader_t *reader = external_argument(env, info);
+  if (reader && reader->pending) {
+    end_read(reader);
+    free_reader(reader);
+  }
+  return NULL;
+}

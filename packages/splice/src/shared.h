@@ -1,0 +1,75 @@
+/* What the relay (splice.c) and the front door (accept.c) share: the epoll set each event loop
+ * watches as one descriptor, and how either calls back into JavaScript. */
+#ifndef BYTETOLL_SPLICE_SHARED_H
+#define BYTETOLL_SPLICE_SHARED_H
+
+#include <node_api.h>
+#include <uv.h>
+
+typedef struct relay relay_t;
+typedef struct watcher watcher_t;
+typedef struct dial dial_t;
+typedef struct listener listener_t;
+typedef struct reader reader_t;
+
+/* What an epoll event points at: one socket of one relay, a connect in progress, a listening
+ * socket, or an accepted socket whose first bytes are awaited. */
+typedef struct {
+  relay_t *relay;
+  int side;
+  dial_t *dial;
+  listener_t *listener;
+  reader_t *reader;
+} watch_t;
+
+/* Memory that an event later in the same batch may still point at is freed after the batch:
+ * structs that go through defer_free start with this. */
+typedef struct freeable {
+  struct freeable *next_free;
+} freeable_t;
+
+/* One per event loop (Node's main thread, each worker thread): the epoll set of every running
+ * relay's sockets, pending connect, listener and awaited read, and the uv_poll that tells the
+ * loop when it has events. */
+struct watcher {
+  int epfd;
+  uv_poll_t poll;
+  /* Running relays, pending connects and reads, listeners: while there are any, the loop stays
+   * alive. */
+  int relays;
+  /* While events are dispatched, nothing is freed (a later event of the same batch may point at
+   * it): it waits here. */
+  int dispatching;
+  relay_t *to_free;
+  dial_t *dials_to_free;
+  freeable_t *others_to_free;
+};
+
+#define CHECK(call)                                                        \
+  do {                                                                     \
+    if ((call) != napi_ok) {                                               \
+      napi_throw_error(env, NULL, "splice: bad arguments to " #call);      \
+      return NULL;                                                         \
+    }                                                                      \
+  } while (0)
+
+void count_active(watcher_t *watcher, int change);
+watcher_t *watcher_for(napi_env env);
+void defer_free(watcher_t *watcher, freeable_t *memory);
+void call_back(napi_env env, napi_async_context context, napi_ref fn, size_t argc, napi_value *argv);
+void async_context_named(napi_env env, const char *name, napi_async_context *context);
+const char *errno_code(int error);
+int arguments_of(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *what);
+void *external_argument(napi_env env, napi_callback_info info);
+
+/* accept.c */
+void on_acceptable(listener_t *listener);
+void on_readable(reader_t *reader);
+napi_value listen_on(napi_env env, napi_callback_info info);
+napi_value listener_port(napi_env env, napi_callback_info info);
+napi_value resume_listener(napi_env env, napi_callback_info info);
+napi_value close_listener(napi_env env, napi_callback_info info);
+napi_value read_some(napi_env env, napi_callback_info info);
+napi_value cancel_read(napi_env env, napi_callback_info info);
+
+#endif
