@@ -29,7 +29,7 @@ const originPort = () => (origin.address() as net.AddressInfo).port;
  * then optionally ends its side; resolves once the gateway closed it or `until` says enough. */
 function converse(
   parts: Buffer[],
-  { end = true, until = (_text: string) => false, ms = 3_000 } = {},
+  { end = true, until = (_text: string): boolean => false, ms = 3_000 } = {},
 ): Promise<{ text: string; closed: boolean }> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(gateway.httpPort, "127.0.0.1");

@@ -16,10 +16,11 @@
  * listenerPort(listener) -> the port it listens on.
  * resumeListener(listener): watches again after an onAccepted(-1, code).
  * closeListener(listener): stops listening and closes the socket; no callback follows.
- * readSome(fd, onRead) -> read: waits until the socket is readable, reads up to HEAD_BYTES and
- *   calls onRead(bytes, code): bytes a Buffer (empty at end of stream), or null with the errno
- *   name. The descriptor stays the caller's.
- * cancelRead(read): stops waiting; no callback follows. Harmless after the callback.
+ * setReadHandler(onRead): the function every readSome reports to (one per event loop).
+ * readSome(fd): waits until the socket is readable, reads up to HEAD_BYTES and calls
+ *   onRead(fd, bytes, code): bytes a Buffer (empty at end of stream), or null with the errno
+ *   name. The descriptor stays the caller's. No JS object is made for the wait.
+ * cancelRead(fd): stops waiting; no callback follows. Harmless after the callback.
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -53,16 +54,12 @@ struct listener {
   watch_t watch;
 };
 
+/* A wait for an accepted socket's first bytes. No JS object stands for it: it is found by its
+ * descriptor (cancelRead), and reported through the watcher's one read handler. */
 struct reader {
   freeable_t freeable;
-  napi_env env;
-  napi_ref on_read;
-  napi_async_context async_context;
   watcher_t *watcher;
   int fd;
-  int pending;
-  int finalized;
-  int freed;
   watch_t watch;
 };
 
@@ -72,12 +69,6 @@ static void free_listener(listener_t *listener) {
   if (listener->open || !listener->finalized || listener->freed) return;
   listener->freed = 1;
   defer_free(listener->watcher, &listener->freeable);
-}
-
-static void free_reader(reader_t *reader) {
-  if (reader->pending || !reader->finalized || reader->freed) return;
-  reader->freed = 1;
-  defer_free(reader->watcher, &reader->freeable);
 }
 
 static void arm_listener(listener_t *listener, int on) {
@@ -264,90 +255,111 @@ napi_value close_listener(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* The read is over (done or cancelled): out of the set, the callback let go. */
+/* The read is over (done or cancelled): out of the set and the table. */
 static void end_read(reader_t *reader) {
-  reader->pending = 0;
-  epoll_ctl(reader->watcher->epfd, EPOLL_CTL_DEL, reader->fd, NULL);
-  count_active(reader->watcher, -1);
-  napi_delete_reference(reader->env, reader->on_read);
-  napi_async_destroy(reader->env, reader->async_context);
+  watcher_t *watcher = reader->watcher;
+  epoll_ctl(watcher->epfd, EPOLL_CTL_DEL, reader->fd, NULL);
+  watcher->readers[reader->fd] = NULL;
+  count_active(watcher, -1);
+  defer_free(watcher, &reader->freeable);
 }
 
 void on_readable(reader_t *reader) {
-  if (!reader->pending) return;
+  watcher_t *watcher = reader->watcher;
+  if (watcher->readers[reader->fd] != reader) return;
   char bytes[HEAD_BYTES];
   ssize_t n;
   do n = recv(reader->fd, bytes, sizeof bytes, 0);
   while (n < 0 && errno == EINTR);
   if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
   int error = n < 0 ? errno : 0;
-  napi_env env = reader->env;
+  int fd = reader->fd;
+  /* Out of the set before the call: the handler may start a relay on the descriptor. */
+  end_read(reader);
+  napi_env env = watcher->poll_env;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
-  napi_value argv[2];
+  napi_value argv[3];
+  napi_create_int32(env, fd, &argv[0]);
   if (error) {
-    napi_get_null(env, &argv[0]);
-    napi_create_string_utf8(env, errno_code(error), NAPI_AUTO_LENGTH, &argv[1]);
+    napi_get_null(env, &argv[1]);
+    napi_create_string_utf8(env, errno_code(error), NAPI_AUTO_LENGTH, &argv[2]);
   } else {
-    napi_create_buffer_copy(env, (size_t)n, bytes, NULL, &argv[0]);
-    napi_get_undefined(env, &argv[1]);
+    napi_create_buffer_copy(env, (size_t)n, bytes, NULL, &argv[1]);
+    napi_get_undefined(env, &argv[2]);
   }
-  /* Out of the set before the call: the callback may start a relay on the descriptor. */
-  napi_ref on_read = reader->on_read;
-  napi_async_context context = reader->async_context;
-  reader->pending = 0;
-  epoll_ctl(reader->watcher->epfd, EPOLL_CTL_DEL, reader->fd, NULL);
-  call_back(env, context, on_read, 2, argv);
+  call_back(env, watcher->read_context, watcher->on_read, 3, argv);
   napi_close_handle_scope(env, scope);
-  count_active(reader->watcher, -1);
-  napi_delete_reference(env, on_read);
-  napi_async_destroy(env, context);
-  free_reader(reader);
 }
 
-static void finalize_reader(napi_env env, void *data, void *hint) {
-  (void)env;
-  (void)hint;
-  reader_t *reader = data;
-  reader->finalized = 1;
-  free_reader(reader);
+/* Makes room in the table for descriptor `fd`; 0 on failure. */
+static int readers_hold(watcher_t *watcher, int fd) {
+  if (fd < watcher->readers_size) return 1;
+  int size = watcher->readers_size ? watcher->readers_size : 1024;
+  while (size <= fd) size *= 2;
+  reader_t **grown = realloc(watcher->readers, (size_t)size * sizeof *grown);
+  if (!grown) return 0;
+  memset(grown + watcher->readers_size, 0, (size_t)(size - watcher->readers_size) * sizeof *grown);
+  watcher->readers = grown;
+  watcher->readers_size = size;
+  return 1;
+}
+
+napi_value set_read_handler(napi_env env, napi_callback_info info) {
+  napi_value argv[1];
+  if (!arguments_of(env, info, 1, argv, "splice: setReadHandler needs a function")) return NULL;
+  watcher_t *watcher = watcher_for(env);
+  if (!watcher) {
+    napi_throw_error(env, NULL, "splice: cannot make the epoll set");
+    return NULL;
+  }
+  if (watcher->on_read) napi_delete_reference(env, watcher->on_read);
+  else async_context_named(env, "ByteTollRead", &watcher->read_context);
+  napi_create_reference(env, argv[0], 1, &watcher->on_read);
+  watcher->poll_env = env;
+  return NULL;
 }
 
 napi_value read_some(napi_env env, napi_callback_info info) {
-  napi_value argv[2];
-  if (!arguments_of(env, info, 2, argv, "splice: readSome needs 2 arguments")) return NULL;
+  napi_value argv[1];
+  if (!arguments_of(env, info, 1, argv, "splice: readSome needs a descriptor")) return NULL;
   int32_t fd;
   CHECK(napi_get_value_int32(env, argv[0], &fd));
   watcher_t *watcher = watcher_for(env);
-  reader_t *reader = watcher ? calloc(1, sizeof *reader) : NULL;
-  if (!reader) {
-    napi_throw_error(env, NULL, "splice: cannot wait for a read");
+  if (!watcher || !watcher->on_read) {
+    napi_throw_error(env, NULL, "splice: readSome before setReadHandler");
     return NULL;
   }
-  reader->env = env;
+  if (fd < 0 || !readers_hold(watcher, fd) || watcher->readers[fd]) {
+    napi_throw_error(env, NULL, "splice: cannot wait for a read on this descriptor");
+    return NULL;
+  }
+  reader_t *reader = calloc(1, sizeof *reader);
+  if (!reader) {
+    napi_throw_error(env, "ENOMEM", "splice: out of memory");
+    return NULL;
+  }
   reader->watcher = watcher;
   reader->fd = fd;
   reader->watch = (watch_t){NULL, -1, NULL, NULL, reader};
   struct epoll_event e = {.events = EPOLLIN, .data.ptr = &reader->watch};
   if (epoll_ctl(watcher->epfd, EPOLL_CTL_ADD, fd, &e) != 0) {
+    int error = errno;
     free(reader);
-    napi_throw_error(env, errno_code(errno), "splice: cannot watch the descriptor");
+    napi_throw_error(env, errno_code(error), "splice: cannot watch the descriptor");
     return NULL;
   }
-  reader->pending = 1;
+  watcher->readers[fd] = reader;
   count_active(watcher, 1);
-  napi_create_reference(env, argv[1], 1, &reader->on_read);
-  async_context_named(env, "ByteTollRead", &reader->async_context);
-  napi_value result;
-  CHECK(napi_create_external(env, reader, finalize_reader, NULL, &result));
-  return result;
+  return NULL;
 }
 
 napi_value cancel_read(napi_env env, napi_callback_info info) {
-  reader_t *reader = external_argument(env, info);
-  if (reader && reader->pending) {
-    end_read(reader);
-    free_reader(reader);
-  }
+  napi_value argv[1];
+  if (!arguments_of(env, info, 1, argv, "splice: cancelRead needs a descriptor")) return NULL;
+  int32_t fd;
+  CHECK(napi_get_value_int32(env, argv[0], &fd));
+  watcher_t *watcher = watcher_for(env);
+  if (watcher && fd >= 0 && fd < watcher->readers_size && watcher->readers[fd]) end_read(watcher->readers[fd]);
   return NULL;
 }

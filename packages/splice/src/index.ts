@@ -28,9 +28,6 @@ export type SpliceDial = { readonly __spliceDial: unique symbol };
 /** A listening socket of the native front door, for `listenerPort`, `resumeListener`, `closeListener`. */
 export type NativeListener = { readonly __nativeListener: unique symbol };
 
-/** A wait for an accepted socket's first bytes, for `cancelRead`. */
-export type NativeRead = { readonly __nativeRead: unique symbol };
-
 /** A new connection: its descriptor (the caller's from now on), its peer, and the bytes that had
  * arrived (null: none yet). `fd` -1: accepting failed for want of descriptors or memory
  * (`address` is the errno name) and the listener waits for `resumeListener`. */
@@ -74,11 +71,14 @@ export interface SpliceAddon {
   listenerPort(listener: NativeListener): number;
   resumeListener(listener: NativeListener): void;
   closeListener(listener: NativeListener): void;
-  /** Waits until the socket is readable and reads what is there (up to 8 KiB): `onRead` gets a
-   * Buffer (empty at end of stream), or null and the errno name. */
-  readSome(fd: number, onRead: (bytes: Buffer | null, code: string | undefined) => void): NativeRead;
-  /** Stops waiting; no callback follows. */
-  cancelRead(read: NativeRead): void;
+  /** The function every `readSome` reports to, once per thread: `bytes` a Buffer (empty at end of
+   * stream), or null and the errno name. */
+  setReadHandler(onRead: (fd: number, bytes: Buffer | null, code: string | undefined) => void): void;
+  /** Waits until the socket is readable and reads what is there (up to 8 KiB), for the read
+   * handler; no JS object is made for the wait. */
+  readSome(fd: number): void;
+  /** Stops waiting; the handler is not called. */
+  cancelRead(fd: number): void;
   /** What the process holds now: running relays, pipes with bytes in them, and empty pipes kept
    * for reuse (a direction borrows a pipe only while bytes are in it; none is kept once no relay
    * runs), and the epoll sets the relays are watched in (one per event loop that ran one). */

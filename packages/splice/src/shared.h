@@ -43,6 +43,13 @@ struct watcher {
   relay_t *to_free;
   dial_t *dials_to_free;
   freeable_t *others_to_free;
+  /* Accepted sockets whose first bytes are awaited (readSome), by descriptor, and the one JS
+   * function and async context their reads are reported through. */
+  reader_t **readers;
+  int readers_size;
+  napi_ref on_read;
+  napi_async_context read_context;
+  napi_env poll_env;
 };
 
 #define CHECK(call)                                                        \
@@ -69,6 +76,7 @@ napi_value listen_on(napi_env env, napi_callback_info info);
 napi_value listener_port(napi_env env, napi_callback_info info);
 napi_value resume_listener(napi_env env, napi_callback_info info);
 napi_value close_listener(napi_env env, napi_callback_info info);
+napi_value set_read_handler(napi_env env, napi_callback_info info);
 napi_value read_some(napi_env env, napi_callback_info info);
 napi_value cancel_read(napi_env env, napi_callback_info info);
 

@@ -611,7 +611,11 @@ void defer_free(watcher_t *watcher, freeable_t *memory) {
   free(memory);
 }
 
-static void free_watcher(uv_handle_t *handle) { free(handle->data); }
+static void free_watcher(uv_handle_t *handle) {
+  watcher_t *watcher = handle->data;
+  free(watcher->readers);
+  free(watcher);
+}
 
 /* The environment (a thread's Node instance) ends: its loop no longer watches the set. */
 static void finalize_watcher(napi_env env, void *data, void *hint) {
@@ -944,6 +948,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"listenerPort", NULL, listener_port, NULL, NULL, NULL, napi_default, NULL},
       {"resumeListener", NULL, resume_listener, NULL, NULL, NULL, napi_default, NULL},
       {"closeListener", NULL, close_listener, NULL, NULL, NULL, napi_default, NULL},
+      {"setReadHandler", NULL, set_read_handler, NULL, NULL, NULL, napi_default, NULL},
       {"readSome", NULL, read_some, NULL, NULL, NULL, napi_default, NULL},
       {"cancelRead", NULL, cancel_read, NULL, NULL, NULL, napi_default, NULL},
   };

@@ -80,16 +80,18 @@ export class NativeClient extends NativeSocket {
   static readonly HANDED_OVER = "handedOver";
   /** The Node socket it was handed over to (null: still native). */
   socket: net.Socket | null = null;
-  /** A wait for its first bytes (readSome), to cancel if it is destroyed meanwhile. */
-  private read: ReturnType<SpliceAddon["readSome"]> | null = null;
+  /** Waiting for its first bytes (readFirst), to cancel if it is destroyed meanwhile. */
+  private reading = false;
 
   /** Waits for the first bytes: `onBytes` gets them (empty: the client closed), or null after an
    * error; not called once it was destroyed or handed over. */
   readFirst(onBytes: (bytes: Buffer | null) => void): void {
-    this.read = this.addon.readSome(this.fd, (bytes) => {
-      this.read = null;
+    firstBytesOf(this.addon).set(this.fd, (bytes) => {
+      this.reading = false;
       onBytes(bytes);
     });
+    this.addon.readSome(this.fd);
+    this.reading = true;
   }
 
   /** A Node socket on its descriptor, with `buffered` as the first bytes it reads; null when it
@@ -135,9 +137,30 @@ export class NativeClient extends NativeSocket {
   }
 
   private cancelRead(): void {
-    if (this.read) this.addon.cancelRead(this.read);
-    this.read = null;
+    if (!this.reading) return;
+    this.reading = false;
+    this.addon.cancelRead(this.fd);
+    firstBytesOf(this.addon).delete(this.fd);
   }
+}
+
+/** Per addon (one per thread), who waits for the first bytes of which descriptor: the addon
+ * reports every such read to one handler, with no object per wait. */
+const waitingByAddon = new WeakMap<SpliceAddon, Map<number, (bytes: Buffer | null) => void>>();
+
+function firstBytesOf(addon: SpliceAddon): Map<number, (bytes: Buffer | null) => void> {
+  let waiting = waitingByAddon.get(addon);
+  if (!waiting) {
+    const created = new Map<number, (bytes: Buffer | null) => void>();
+    addon.setReadHandler((fd, bytes) => {
+      const onBytes = created.get(fd);
+      created.delete(fd);
+      onBytes?.(bytes);
+    });
+    waitingByAddon.set(addon, created);
+    waiting = created;
+  }
+  return waiting;
 }
 
 /** A client connection as the steps after a front-end see it: a Node stream (TLS on 8443, a
