@@ -164,55 +164,25 @@ static void finalize_listener(napi_env env, void *data, void *hint) {
 napi_value listen_on(napi_env env, napi_callback_info info) {
   napi_value argv[4];
   if (!arguments_of(env, info, 4, argv, "splice: listen needs 4 arguments")) return NULL;
-  char host[64];
-  size_t host_length;
-  int32_t port, backlog;
-  CHECK(napi_get_value_string_utf8(env, argv[0], host, sizeof host, &host_length));
-  CHECK(napi_get_value_int32(env, argv[1], &port));
+  int32_t backlog;
   CHECK(napi_get_value_int32(env, argv[2], &backlog));
   struct sockaddr_storage storage;
-  memset(&storage, 0, sizeof storage);
   socklen_t storage_length;
-  struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
-  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
-  if (port < 0 || port > 65535) {
-    napi_throw_range_error(env, NULL, "splice: listen needs a port from 0 to 65535");
-    return NULL;
-  }
-  if (inet_pton(AF_INET, host, &v4->sin_addr) == 1) {
-    v4->sin_family = AF_INET;
-    v4->sin_port = htons((uint16_t)port);
-    storage_length = sizeof *v4;
-  } else if (inet_pton(AF_INET6, host, &v6->sin6_addr) == 1) {
-    v6->sin6_family = AF_INET6;
-    v6->sin6_port = htons((uint16_t)port);
-    storage_length = sizeof *v6;
-  } else {
-    napi_throw_type_error(env, NULL, "splice: listen needs an IPv4 or IPv6 address");
-    return NULL;
-  }
-  watcher_t *watcher = watcher_for(env);
-  if (!watcher) {
-    napi_throw_error(env, NULL, "splice: cannot make the epoll set");
-    return NULL;
-  }
+  if (!socket_address(env, argv[0], argv[1], 0, "listen", &storage, &storage_length)) return NULL;
+  watcher_t *watcher = watcher_or_throw(env);
+  if (!watcher) return NULL;
   napi_value result;
-  int fd = socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int fd = tcp_socket(&storage);
   int failed = fd < 0 ? errno : 0;
   if (!failed) {
     int on = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     if (bind(fd, (struct sockaddr *)&storage, storage_length) != 0 || listen(fd, backlog > 0 ? backlog : 511) != 0)
       failed = errno;
   }
   listener_t *listener = failed ? NULL : calloc(1, sizeof *listener);
   if (!failed && !listener) failed = ENOMEM;
-  if (failed) {
-    if (fd >= 0) close(fd);
-    CHECK(napi_create_string_utf8(env, errno_code(failed), NAPI_AUTO_LENGTH, &result));
-    return result;
-  }
+  if (failed) return failure_of(env, fd, failed);
   listener->env = env;
   listener->watcher = watcher;
   listener->fd = fd;
@@ -308,11 +278,8 @@ static int readers_hold(watcher_t *watcher, int fd) {
 napi_value set_read_handler(napi_env env, napi_callback_info info) {
   napi_value argv[1];
   if (!arguments_of(env, info, 1, argv, "splice: setReadHandler needs a function")) return NULL;
-  watcher_t *watcher = watcher_for(env);
-  if (!watcher) {
-    napi_throw_error(env, NULL, "splice: cannot make the epoll set");
-    return NULL;
-  }
+  watcher_t *watcher = watcher_or_throw(env);
+  if (!watcher) return NULL;
   if (watcher->on_read) napi_delete_reference(env, watcher->on_read);
   else async_context_named(env, "ByteTollRead", &watcher->read_context);
   napi_create_reference(env, argv[0], 1, &watcher->on_read);
@@ -320,13 +287,22 @@ napi_value set_read_handler(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-napi_value read_some(napi_env env, napi_callback_info info) {
+/* The descriptor argument of readSome and cancelRead, and the watcher; NULL after throwing. */
+static watcher_t *descriptor_argument(napi_env env, napi_callback_info info, int32_t *fd) {
   napi_value argv[1];
-  if (!arguments_of(env, info, 1, argv, "splice: readSome needs a descriptor")) return NULL;
+  if (!arguments_of(env, info, 1, argv, "splice: readSome and cancelRead need a descriptor")) return NULL;
+  if (napi_get_value_int32(env, argv[0], fd) != napi_ok) {
+    napi_throw_type_error(env, NULL, "splice: a descriptor is a number");
+    return NULL;
+  }
+  return watcher_or_throw(env);
+}
+
+napi_value read_some(napi_env env, napi_callback_info info) {
   int32_t fd;
-  CHECK(napi_get_value_int32(env, argv[0], &fd));
-  watcher_t *watcher = watcher_for(env);
-  if (!watcher || !watcher->on_read) {
+  watcher_t *watcher = descriptor_argument(env, info, &fd);
+  if (!watcher) return NULL;
+  if (!watcher->on_read) {
     napi_throw_error(env, NULL, "splice: readSome before setReadHandler");
     return NULL;
   }
@@ -355,11 +331,8 @@ napi_value read_some(napi_env env, napi_callback_info info) {
 }
 
 napi_value cancel_read(napi_env env, napi_callback_info info) {
-  napi_value argv[1];
-  if (!arguments_of(env, info, 1, argv, "splice: cancelRead needs a descriptor")) return NULL;
   int32_t fd;
-  CHECK(napi_get_value_int32(env, argv[0], &fd));
-  watcher_t *watcher = watcher_for(env);
+  watcher_t *watcher = descriptor_argument(env, info, &fd);
   if (watcher && fd >= 0 && fd < watcher->readers_size && watcher->readers[fd]) end_read(watcher->readers[fd]);
   return NULL;
 }

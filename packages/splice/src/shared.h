@@ -4,6 +4,7 @@
 #define BYTETOLL_SPLICE_SHARED_H
 
 #include <node_api.h>
+#include <sys/socket.h>
 #include <uv.h>
 
 typedef struct relay relay_t;
@@ -62,12 +63,17 @@ struct watcher {
 
 void count_active(watcher_t *watcher, int change);
 watcher_t *watcher_for(napi_env env);
+watcher_t *watcher_or_throw(napi_env env);
+int tcp_socket(const struct sockaddr_storage *storage);
+napi_value failure_of(napi_env env, int fd, int error);
 void defer_free(watcher_t *watcher, freeable_t *memory);
 void call_back(napi_env env, napi_async_context context, napi_ref fn, size_t argc, napi_value *argv);
 void async_context_named(napi_env env, const char *name, napi_async_context *context);
 const char *errno_code(int error);
 int arguments_of(napi_env env, napi_callback_info info, size_t count, napi_value *argv, const char *what);
 void *external_argument(napi_env env, napi_callback_info info);
+int socket_address(napi_env env, napi_value host, napi_value port, int lowest_port, const char *call,
+                   struct sockaddr_storage *storage, socklen_t *length);
 
 /* accept.c */
 void on_acceptable(listener_t *listener);

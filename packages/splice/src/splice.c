@@ -770,55 +770,83 @@ static napi_value stop(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-static napi_value connect_to(napi_env env, napi_callback_info info) {
-  napi_value argv[3];
-  if (!arguments_of(env, info, 3, argv, "splice: connect needs 3 arguments")) return NULL;
-  char address[64];
+/* The socket address of an IP literal (`host`) and a port from `lowest_port` to 65535, for
+ * `call` (connect, listen); 0 after throwing. */
+int socket_address(napi_env env, napi_value host, napi_value port, int lowest_port, const char *call,
+                   struct sockaddr_storage *storage, socklen_t *length) {
+  char address[64], message[96];
   size_t address_length;
-  int32_t port;
-  CHECK(napi_get_value_string_utf8(env, argv[0], address, sizeof address, &address_length));
-  CHECK(napi_get_value_int32(env, argv[1], &port));
-  struct sockaddr_storage storage;
-  memset(&storage, 0, sizeof storage);
-  socklen_t storage_length;
-  struct sockaddr_in *v4 = (struct sockaddr_in *)&storage;
-  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)&storage;
-  if (port < 1 || port > 65535) {
-    napi_throw_type_error(env, NULL, "splice: connect needs a port from 1 to 65535");
-    return NULL;
+  int32_t number;
+  if (napi_get_value_string_utf8(env, host, address, sizeof address, &address_length) != napi_ok ||
+      napi_get_value_int32(env, port, &number) != napi_ok) {
+    snprintf(message, sizeof message, "splice: %s needs an address and a port", call);
+    napi_throw_type_error(env, NULL, message);
+    return 0;
+  }
+  memset(storage, 0, sizeof *storage);
+  struct sockaddr_in *v4 = (struct sockaddr_in *)storage;
+  struct sockaddr_in6 *v6 = (struct sockaddr_in6 *)storage;
+  if (number < lowest_port || number > 65535) {
+    snprintf(message, sizeof message, "splice: %s needs a port from %d to 65535", call, lowest_port);
+    napi_throw_type_error(env, NULL, message);
+    return 0;
   }
   if (inet_pton(AF_INET, address, &v4->sin_addr) == 1) {
     v4->sin_family = AF_INET;
-    v4->sin_port = htons((uint16_t)port);
-    storage_length = sizeof *v4;
+    v4->sin_port = htons((uint16_t)number);
+    *length = sizeof *v4;
   } else if (inet_pton(AF_INET6, address, &v6->sin6_addr) == 1) {
     v6->sin6_family = AF_INET6;
-    v6->sin6_port = htons((uint16_t)port);
-    storage_length = sizeof *v6;
+    v6->sin6_port = htons((uint16_t)number);
+    *length = sizeof *v6;
   } else {
-    napi_throw_type_error(env, NULL, "splice: connect needs an IPv4 or IPv6 address");
-    return NULL;
+    snprintf(message, sizeof message, "splice: %s needs an IPv4 or IPv6 address", call);
+    napi_throw_type_error(env, NULL, message);
+    return 0;
   }
+  return 1;
+}
+
+/* What connect and listen return when they fail: the errno name (the socket, if any, closed). */
+napi_value failure_of(napi_env env, int fd, int error) {
+  napi_value result = NULL;
+  if (fd >= 0) close(fd);
+  napi_create_string_utf8(env, errno_code(error), NAPI_AUTO_LENGTH, &result);
+  return result;
+}
+
+/* The watcher, or NULL after throwing. */
+watcher_t *watcher_or_throw(napi_env env) {
   watcher_t *watcher = watcher_for(env);
-  if (!watcher) {
-    napi_throw_error(env, NULL, "splice: cannot make the epoll set");
-    return NULL;
-  }
+  if (!watcher) napi_throw_error(env, NULL, "splice: cannot make the epoll set");
+  return watcher;
+}
+
+/* A non-blocking TCP socket for the address's family with Nagle off; -1 with errno. */
+int tcp_socket(const struct sockaddr_storage *storage) {
+  int fd = socket(storage->ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int on = 1;
+  if (fd >= 0) setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
+  return fd;
+}
+
+static napi_value connect_to(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  if (!arguments_of(env, info, 3, argv, "splice: connect needs 3 arguments")) return NULL;
+  struct sockaddr_storage storage;
+  socklen_t storage_length;
+  if (!socket_address(env, argv[0], argv[1], 1, "connect", &storage, &storage_length)) return NULL;
+  watcher_t *watcher = watcher_or_throw(env);
+  if (!watcher) return NULL;
   napi_value result;
-  int fd = socket(storage.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+  int fd = tcp_socket(&storage);
   int failed = fd < 0 ? errno : 0;
   if (!failed) {
-    int on = 1;
-    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &on, sizeof on);
     if (connect(fd, (struct sockaddr *)&storage, storage_length) != 0 && errno != EINPROGRESS) failed = errno;
   }
   dial_t *dial = failed ? NULL : calloc(1, sizeof *dial);
   if (!failed && !dial) failed = ENOMEM;
-  if (failed) {
-    if (fd >= 0) close(fd);
-    CHECK(napi_create_string_utf8(env, errno_code(failed), NAPI_AUTO_LENGTH, &result));
-    return result;
-  }
+  if (failed) return failure_of(env, fd, failed);
   dial->env = env;
   dial->watcher = watcher;
   dial->fd = fd;
