@@ -59,6 +59,8 @@ function localInput(page: Page, msFromNow: number): Promise<string> {
 }
 
 describe("the operator's console", () => {
+  // Five operator tasks in one story (find, credit, disable with a proxy check, a deal, a payout):
+  // 15–25 s alone, 46–59 s when the whole suite shares two slow cores, so twice the usual limit.
   it("finds a customer, credits them, disables them (their proxy requests stop), creates a deal and sends a payout", async () => {
     const customerContext = await browser.newContext({ baseURL: server.url });
     // A customer's pages make no request the server refuses (the console link comes with the session).
@@ -186,7 +188,7 @@ describe("the operator's console", () => {
     expect(await audit.getByText(OPERATOR).count()).toBeGreaterThanOrEqual(3);
 
     await Promise.all([customerContext.close(), operatorContext.close(), depositorContext.close()]);
-  });
+  }, 120_000);
 
   it("shows a customer's sub-users with their use of the limit and their traffic, on a laptop and a phone", async () => {
     const customerContext = await browser.newContext({ baseURL: server.url });

@@ -18,17 +18,22 @@ export function useApplyDealUpdate(): (payload: unknown) => void {
     (payload: unknown) => {
       const deal = dealOf(payload);
       if (!deal) return;
-      // A read still in flight (the one after joining, say) started before this change: its
-      // answer would be older, so it is dropped.
-      void queryClient.cancelQueries({ queryKey: DEALS_QUERY_KEY }).then(() => {
-        queryClient.setQueryData(dealQueryKey(deal.id), deal);
-        queryClient.setQueryData<Deal[]>(LATEST_DEALS_QUERY_KEY, (deals) => {
-          if (!deals) return deals;
-          return deals.some((d) => d.id === deal.id)
-            ? deals.map((d) => (d.id === deal.id ? deal : d))
-            : [deal, ...deals];
-        });
-      });
+      // A read of the views written here, still in flight (the one after joining, say), started
+      // before this change: its answer would be older, so it is dropped. Only those views: a
+      // cancelled read goes back to its old data, and the caller's deposits (not in the event)
+      // would then keep showing what a withdrawal just emptied.
+      const written = [dealQueryKey(deal.id), LATEST_DEALS_QUERY_KEY];
+      void Promise.all(written.map((queryKey) => queryClient.cancelQueries({ queryKey, exact: true }))).then(
+        () => {
+          queryClient.setQueryData(dealQueryKey(deal.id), deal);
+          queryClient.setQueryData<Deal[]>(LATEST_DEALS_QUERY_KEY, (deals) => {
+            if (!deals) return deals;
+            return deals.some((d) => d.id === deal.id)
+              ? deals.map((d) => (d.id === deal.id ? deal : d))
+              : [deal, ...deals];
+          });
+        },
+      );
     },
     [queryClient],
   );
