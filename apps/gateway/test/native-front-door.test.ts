@@ -32,7 +32,7 @@ function converse(
   { end = true, until = (_text: string): boolean => false, ms = 3_000 } = {},
 ): Promise<{ text: string; closed: boolean }> {
   return new Promise((resolve, reject) => {
-    const socket = net.connect(gateway.httpPort, "127.0.0.1");
+    const socket = net.connect({ port: gateway.httpPort, host: "127.0.0.1", noDelay: true });
     let text = "";
     const finish = (closed: boolean) => {
       clearTimeout(timer);
@@ -51,8 +51,8 @@ function converse(
     socket.on("close", () => finish(true));
     socket.on("connect", async () => {
       for (const part of parts) {
-        socket.write(part);
-        await new Promise((r) => setTimeout(r, 1));
+        // Each piece handed to the kernel (Nagle off: its own segment) before the next is written.
+        await new Promise<void>((written) => socket.write(part, () => setImmediate(written)));
       }
       if (end) socket.end();
     });

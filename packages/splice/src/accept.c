@@ -310,11 +310,8 @@ napi_value read_some(napi_env env, napi_callback_info info) {
     napi_throw_error(env, NULL, "splice: cannot wait for a read on this descriptor");
     return NULL;
   }
-  reader_t *reader = calloc(1, sizeof *reader);
-  if (!reader) {
-    napi_throw_error(env, "ENOMEM", "splice: out of memory");
-    return NULL;
-  }
+  reader_t *reader = zeroed(env, sizeof *reader);
+  if (!reader) return NULL;
   reader->watcher = watcher;
   reader->fd = fd;
   reader->watch = (watch_t){NULL, -1, NULL, NULL, reader};

@@ -66,6 +66,7 @@ watcher_t *watcher_for(napi_env env);
 watcher_t *watcher_or_throw(napi_env env);
 int tcp_socket(const struct sockaddr_storage *storage);
 napi_value failure_of(napi_env env, int fd, int error);
+void *zeroed(napi_env env, size_t size);
 void defer_free(watcher_t *watcher, freeable_t *memory);
 void call_back(napi_env env, napi_async_context context, napi_ref fn, size_t argc, napi_value *argv);
 void async_context_named(napi_env env, const char *name, napi_async_context *context);

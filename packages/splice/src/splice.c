@@ -703,11 +703,8 @@ static napi_value start(napi_env env, napi_callback_info info) {
     return NULL;
   }
 
-  relay_t *relay = calloc(1, sizeof *relay);
-  if (!relay) {
-    napi_throw_error(env, "ENOMEM", "splice: out of memory");
-    return NULL;
-  }
+  relay_t *relay = zeroed(env, sizeof *relay);
+  if (!relay) return NULL;
   relay->env = env;
   relay->counts = array_data;
   relay->fds[0] = relay->fds[1] = -1;
@@ -805,6 +802,13 @@ int socket_address(napi_env env, napi_value host, napi_value port, int lowest_po
     return 0;
   }
   return 1;
+}
+
+/* Zeroed memory, or NULL after throwing ENOMEM. */
+void *zeroed(napi_env env, size_t size) {
+  void *memory = calloc(1, size);
+  if (!memory) napi_throw_error(env, "ENOMEM", "splice: out of memory");
+  return memory;
 }
 
 /* What connect and listen return when they fail: the errno name (the socket, if any, closed). */

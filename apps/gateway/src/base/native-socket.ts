@@ -75,9 +75,9 @@ export class NativeSocket extends EventEmitter {
  * forwards to that socket: `destroy()` destroys it, its `close` and `error` are this one's.
  */
 export class NativeClient extends NativeSocket {
-  /** Emitted with the Node socket when it is handed over (the connection caps count that socket
-   * as this connection from then on). */
-  static readonly HANDED_OVER = "handedOver";
+  /** Told the Node socket when it is handed over (the connection caps count that socket as this
+   * connection from then on); one function for every client, set by whoever counts them. */
+  onHandOver: ((socket: net.Socket, client: NativeClient) => void) | null = null;
   /** The Node socket it was handed over to (null: still native). */
   socket: net.Socket | null = null;
   /** Waiting for its first bytes (readFirst), to cancel if it is destroyed meanwhile. */
@@ -102,7 +102,7 @@ export class NativeClient extends NativeSocket {
     const socket = new net.Socket({ fd: this.fd, readable: true, writable: true });
     for (const chunk of buffered.toReversed()) socket.unshift(chunk);
     this.socket = socket;
-    this.emit(NativeClient.HANDED_OVER, socket);
+    this.onHandOver?.(socket, this);
     socket.on("error", (error) => this.emit("error", error));
     socket.once("close", (hadError) => {
       this.destroyed = true;

@@ -54,6 +54,11 @@ export function serveClient(client: net.Socket, deps: SessionDeps, acceptedAt?: 
   new HttpClientSession(client, deps).start(acceptedAt);
 }
 
+/** What a client whose request could not be parsed is told. */
+export function malformedRefusal(error: MalformedMessage): Refusal {
+  return new Refusal("bad_request", `Malformed request: ${error.message}`);
+}
+
 /** A CONNECT request's tunnel, whichever front door read it: admitted, dialled and relayed;
  * `leftover` holds what the client sent past the head. Refusals are the caller's to write. */
 export async function connectTunnel(
@@ -167,8 +172,7 @@ class HttpClientSession {
           new Refusal("head_too_large", "The request head is over 64 KiB: send shorter headers or URL"),
           true,
         );
-      else if (error instanceof MalformedMessage)
-        this.refuse(new Refusal("bad_request", `Malformed request: ${error.message}`), true);
+      else if (error instanceof MalformedMessage) this.refuse(malformedRefusal(error), true);
       else this.client.destroy();
       return null;
     } finally {
@@ -199,7 +203,7 @@ class HttpClientSession {
         return !close;
       }
       if (error instanceof MalformedMessage) {
-        this.refuse(new Refusal("bad_request", `Malformed request: ${error.message}`), true);
+        this.refuse(malformedRefusal(error), true);
         return false;
       }
       throw error;

@@ -124,6 +124,11 @@ export class Listeners {
     if (noDelayForAccepted(server)) this.noDelayInherited.add(listener);
   }
 
+  /** A native client handed over to a Node socket is that socket from then on: admission marks it
+   * as a customer's, and cutting it cuts the socket. */
+  private readonly linkHandedOver = (handed: Socket, client: NativeClient) =>
+    this.limits.link(handed, client);
+
   /** Stops accepting; resolves once every listener has closed (live connections end apart). */
   close(): Promise<void> {
     this.httpNative?.close();
@@ -143,10 +148,7 @@ export class Listeners {
     const cut = () =>
       listener === "https" ? socket.emit("error", new Error("connection cut")) : socket.destroy();
     const counted = this.limits.admit(socket, cut);
-    // A native client handed over to a Node socket is that socket from then on: admission marks
-    // it as a customer's, and cutting it cuts the socket.
-    if (counted && socket instanceof NativeClient)
-      socket.once(NativeClient.HANDED_OVER, (handed: Socket) => this.limits.link(handed, socket));
+    if (counted && socket instanceof NativeClient) socket.onHandOver = this.linkHandedOver;
     if (!counted) {
       this.metrics.refusals.labels("too_many_connections").inc();
       const refused = socket instanceof NativeClient ? socket.handOver() : socket;

@@ -6,7 +6,7 @@ import { type NativeListener, type SpliceAddon, spliceAddon } from "@bytetoll/sp
 import { headEnd, MalformedMessage, parseRequestHead, type RequestHead } from "../base/http-message.ts";
 import { NativeClient } from "../base/native-socket.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
-import { connectTunnel, serveClient } from "./client-session.ts";
+import { connectTunnel, malformedRefusal, serveClient } from "./client-session.ts";
 import { headTimeoutRefusal } from "./head-deadline.ts";
 
 /** How long accepting waits after running out of descriptors (EMFILE) before it tries again. */
