@@ -237,7 +237,7 @@ const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floo
 const CELL = 14;
 function line(label: string, values: Array<string | number | null>, digits = 0): string {
   return `${label.padEnd(34)}${values
-    .map((v) => (typeof v === "number" ? v.toFixed(digits) : (v ?? "—")).padStart(CELL))
+    .map((v) => ` ${(typeof v === "number" ? v.toFixed(digits) : (v ?? "—")).padStart(CELL - 1)}`)
     .join("")}`;
 }
 
@@ -371,6 +371,16 @@ async function main(): Promise<void> {
               kind: "http",
               port: baseline.ready.port,
               authorization: basic(baseline.ready.username ?? "", baseline.ready.password ?? ""),
+            } as Front,
+            pid: baseline.child.pid ?? null,
+          },
+          {
+            name: "baseline SOCKS5",
+            front: {
+              kind: "socks",
+              port: baseline.ready.socksPort as number,
+              username: baseline.ready.username ?? "",
+              password: baseline.ready.password ?? "",
             } as Front,
             pid: baseline.child.pid ?? null,
           },

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeFrontDoorAddon } from "../src/front/native-front-door.ts";
 import type { Gateway } from "../src/gateway.ts";
 import { basic, rawExchange, type SeededUser, seedUser, startGateway } from "./support/harness.ts";
-import { waitFor } from "./support/raw-client.ts";
+import { type ConverseOptions, converseWith, waitFor } from "./support/raw-client.ts";
 
 /**
  * Port 8080 accepted by the splice addon (no Node server, no Node socket for a tunnel that is
@@ -16,7 +16,8 @@ import { waitFor } from "./support/raw-client.ts";
  */
 
 const HEAD_TIMEOUT_MS = 1_000;
-const native = nativeFrontDoorAddon({ ...defaultGatewayConfig, host: "127.0.0.1", splice: "auto" }) !== null;
+const native =
+  nativeFrontDoorAddon({ ...defaultGatewayConfig, host: "127.0.0.1", splice: "auto" }, "http") !== null;
 
 let database: TestDatabase;
 let gateway: Gateway;
@@ -25,39 +26,9 @@ let user: SeededUser;
 let origin: net.Server;
 const originPort = () => (origin.address() as net.AddressInfo).port;
 
-/** What arrives on a connection that sends `parts` one write (and one turn of the loop) apart,
- * then optionally ends its side; resolves once the gateway closed it or `until` says enough. */
-function converse(
-  parts: Buffer[],
-  { end = true, until = (_text: string): boolean => false, ms = 3_000 } = {},
-): Promise<{ text: string; closed: boolean }> {
-  return new Promise((resolve, reject) => {
-    const socket = net.connect({ port: gateway.httpPort, host: "127.0.0.1", noDelay: true });
-    let text = "";
-    const finish = (closed: boolean) => {
-      clearTimeout(timer);
-      socket.destroy();
-      resolve({ text, closed });
-    };
-    const timer = setTimeout(
-      () => reject(new Error(`still open after ${ms} ms: ${JSON.stringify(text)}`)),
-      ms,
-    );
-    socket.on("error", () => {});
-    socket.on("data", (chunk: Buffer) => {
-      text += chunk.toString("latin1");
-      if (until(text)) finish(false);
-    });
-    socket.on("close", () => finish(true));
-    socket.on("connect", async () => {
-      for (const part of parts) {
-        // Each piece handed to the kernel (Nagle off: its own segment) before the next is written.
-        await new Promise<void>((written) => socket.write(part, () => setImmediate(written)));
-      }
-      if (end) socket.end();
-    });
-  });
-}
+/** A conversation with the gateway's HTTP port (see `converseWith`). */
+const converse = (parts: Buffer[], options?: ConverseOptions) =>
+  converseWith(gateway.httpPort, parts, options);
 
 const connectHead = (authorization: string | null, authority = `127.0.0.1:${originPort()}`) =>
   `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${

@@ -21,6 +21,8 @@
  *   onRead(fd, bytes, code): bytes a Buffer (empty at end of stream), or null with the errno
  *   name. The descriptor stays the caller's. No JS object is made for the wait.
  * cancelRead(fd): stops waiting; no callback follows. Harmless after the callback.
+ * writeSome(fd, bytes) -> how many bytes went, or the errno name: one non-blocking send, for the
+ *   few bytes a handshake answers before its tunnel (SOCKS5's method choice and status).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>
@@ -332,4 +334,27 @@ napi_value cancel_read(napi_env env, napi_callback_info info) {
   watcher_t *watcher = descriptor_argument(env, info, &fd);
   if (watcher && fd >= 0 && fd < watcher->readers_size && watcher->readers[fd]) end_read(watcher->readers[fd]);
   return NULL;
+}
+
+/* writeSome(fd, bytes): sends the bytes on a socket that nothing else writes (a SOCKS5 answer
+ * before the tunnel); returns how many went (all of a small answer on a fresh socket), or the
+ * errno name (EPIPE, ECONNRESET…). Never blocks, never raises SIGPIPE. */
+napi_value write_some(napi_env env, napi_callback_info info) {
+  napi_value argv[2];
+  if (!arguments_of(env, info, 2, argv, "splice: writeSome needs a descriptor and bytes")) return NULL;
+  int32_t fd;
+  void *data;
+  size_t length;
+  if (napi_get_value_int32(env, argv[0], &fd) != napi_ok ||
+      napi_get_buffer_info(env, argv[1], &data, &length) != napi_ok) {
+    napi_throw_type_error(env, NULL, "splice: writeSome needs a descriptor and a Buffer");
+    return NULL;
+  }
+  ssize_t n;
+  do n = send(fd, data, length, MSG_NOSIGNAL | MSG_DONTWAIT);
+  while (n < 0 && errno == EINTR);
+  napi_value result;
+  if (n < 0) CHECK(napi_create_string_utf8(env, errno_code(errno), NAPI_AUTO_LENGTH, &result));
+  else CHECK(napi_create_int32(env, (int32_t)n, &result));
+  return result;
 }

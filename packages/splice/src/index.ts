@@ -79,6 +79,9 @@ export interface SpliceAddon {
   readSome(fd: number): void;
   /** Stops waiting; the handler is not called. */
   cancelRead(fd: number): void;
+  /** Sends bytes on a socket nothing else writes, without blocking: how many went, or the errno
+   * name. Absent from an addon built before it existed. */
+  writeSome?(fd: number, bytes: Buffer): number | string;
   /** What the process holds now: running relays, pipes with bytes in them, and empty pipes kept
    * for reuse (a direction borrows a pipe only while bytes are in it; none is kept once no relay
    * runs), and the epoll sets the relays are watched in (one per event loop that ran one). */

@@ -80,18 +80,30 @@ export class NativeClient extends NativeSocket {
   onHandOver: ((socket: net.Socket, client: NativeClient) => void) | null = null;
   /** The Node socket it was handed over to (null: still native). */
   socket: net.Socket | null = null;
-  /** Waiting for its first bytes (readFirst), to cancel if it is destroyed meanwhile. */
+  /** Waiting for bytes (readSome), to cancel if it is destroyed or handed over meanwhile. */
   private reading = false;
 
-  /** Waits for the first bytes: `onBytes` gets them (empty: the client closed), or null after an
-   * error; not called once it was destroyed or handed over. */
-  readFirst(onBytes: (bytes: Buffer | null) => void): void {
-    firstBytesOf(this.addon).set(this.fd, (bytes) => {
+  /** Waits for the next bytes: `onBytes` gets them (empty: the client closed), or null after an
+   * error; not called once it was destroyed or handed over. One wait at a time. */
+  readSome(onBytes: (bytes: Buffer | null) => void): void {
+    bytesAwaitedOf(this.addon).set(this.fd, (bytes) => {
       this.reading = false;
       onBytes(bytes);
     });
     this.addon.readSome(this.fd);
     this.reading = true;
+  }
+
+  /** Sends a handshake's answer (a few bytes, before any relay): true when all of it went; on a
+   * failed or short send the connection is destroyed with the error. */
+  write(bytes: Buffer): boolean {
+    if (this.socket) return this.socket.write(bytes);
+    if (this.destroyed) return false;
+    const sent = (this.addon.writeSome as NonNullable<SpliceAddon["writeSome"]>)(this.fd, bytes);
+    if (sent === bytes.length) return true;
+    const code = typeof sent === "string" ? sent : "ESHORTWRITE";
+    this.destroy(Object.assign(new Error(`write ${code}`), { code, syscall: "write" }));
+    return false;
   }
 
   /** A Node socket on its descriptor, with `buffered` as the first bytes it reads; null when it
@@ -140,15 +152,15 @@ export class NativeClient extends NativeSocket {
     if (!this.reading) return;
     this.reading = false;
     this.addon.cancelRead(this.fd);
-    firstBytesOf(this.addon).delete(this.fd);
+    bytesAwaitedOf(this.addon).delete(this.fd);
   }
 }
 
-/** Per addon (one per thread), who waits for the first bytes of which descriptor: the addon
- * reports every such read to one handler, with no object per wait. */
+/** Per addon (one per thread), who waits for bytes of which descriptor: the addon reports every
+ * such read to one handler, with no object per wait. */
 const waitingByAddon = new WeakMap<SpliceAddon, Map<number, (bytes: Buffer | null) => void>>();
 
-function firstBytesOf(addon: SpliceAddon): Map<number, (bytes: Buffer | null) => void> {
+function bytesAwaitedOf(addon: SpliceAddon): Map<number, (bytes: Buffer | null) => void> {
   let waiting = waitingByAddon.get(addon);
   if (!waiting) {
     const created = new Map<number, (bytes: Buffer | null) => void>();
@@ -161,6 +173,54 @@ function firstBytesOf(addon: SpliceAddon): Map<number, (bytes: Buffer | null) =>
     waiting = created;
   }
   return waiting;
+}
+
+/**
+ * A handshake's reads of a native client (SOCKS5 before its tunnel), as a SocketReader gives
+ * them: `read()` resolves the next bytes, or null once the client closed; bytes read past a
+ * message are put back (`unshift`) and what is left when the tunnel starts is its first write
+ * (`detach`).
+ */
+export class NativeClientReader {
+  private readonly held: Buffer[];
+  private finished = false;
+  private wake: ((bytes: Buffer | null) => void) | null = null;
+
+  constructor(
+    private readonly client: NativeClient,
+    first: Buffer | null,
+  ) {
+    this.held = first && first.length > 0 ? [first] : [];
+    client.once("close", () => this.finish());
+  }
+
+  read(): Promise<Buffer | null> {
+    const chunk = this.held.shift();
+    if (chunk) return Promise.resolve(chunk);
+    if (this.finished || this.client.destroyed) return Promise.resolve(null);
+    return new Promise((resolve) => {
+      this.wake = resolve;
+      this.client.readSome((bytes) => {
+        this.wake = null;
+        if (bytes && bytes.length > 0) resolve(bytes);
+        else this.finish(resolve);
+      });
+    });
+  }
+
+  unshift(bytes: Buffer): void {
+    this.held.unshift(bytes);
+  }
+
+  detach(): Buffer[] {
+    return this.held.splice(0);
+  }
+
+  private finish(resolve = this.wake): void {
+    this.finished = true;
+    this.wake = null;
+    resolve?.(null);
+  }
 }
 
 /** A client connection as the steps after a front-end see it: a Node stream (TLS on 8443, a

@@ -10,7 +10,7 @@ import type { SessionDeps } from "../relay/session-deps.ts";
 import { serveClient } from "./client-session.ts";
 import type { ConnectionLimits } from "./connection-limits.ts";
 import { NativeFrontDoor, nativeFrontDoorAddon, serveNativeClient } from "./native-front-door.ts";
-import { serveSocksClient } from "./socks-session.ts";
+import { serveNativeSocksClient, serveSocksClient } from "./socks-session.ts";
 import { SOCKS_VERSION, SocksMethod } from "./socks5.ts";
 
 type Listener = "http" | "https" | "socks";
@@ -67,6 +67,8 @@ export class Listeners {
   private httpNative: NativeFrontDoor | null = null;
   private https: tls.Server | null = null;
   private socks: net.Server | null = null;
+  /** The SOCKS5 port accepted by the splice addon, instead of `socks`. */
+  private socksNative: NativeFrontDoor | null = null;
   private metricsServer: http.Server | null = null;
   readonly clients = new Set<Socket | NativeClient>();
   /** 8443's TCP sockets by peer until TLS is set up over them (Node does not say which TLS
@@ -86,14 +88,14 @@ export class Listeners {
     return {
       http: this.httpNative?.port ?? portOf(this.http),
       https: portOf(this.https),
-      socks: this.socks ? portOf(this.socks) : null,
+      socks: this.socksNative?.port ?? (this.socks ? portOf(this.socks) : null),
       metrics: this.metricsServer ? portOf(this.metricsServer) : null,
     };
   }
 
   async listen(tlsPair: { cert: string; key: string }, registry: Registry): Promise<void> {
     const { config } = this;
-    const addon = nativeFrontDoorAddon(config);
+    const addon = nativeFrontDoorAddon(config, "http");
     if (addon) {
       this.httpNative = await NativeFrontDoor.open(addon, config.host, config.httpPort, (client, head) => {
         if (this.track(client, "http")) serveNativeClient(client, head, this.deps);
@@ -107,16 +109,26 @@ export class Listeners {
     }
     this.https = this.tlsServer(tlsPair);
     await this.listenOn(this.https, "https", config.httpsPort);
-    if (config.socksPort !== null) {
-      this.socks = net.createServer((socket) => {
-        if (this.track(socket, "socks")) serveSocksClient(socket, this.deps);
-      });
-      await this.listenOn(this.socks, "socks", config.socksPort);
-    }
+    if (config.socksPort !== null) await this.listenSocks(config.socksPort);
     if (config.metricsPort !== null) {
       this.metricsServer = metricsPage(registry);
       await listenOn(this.metricsServer, config.metricsPort, config.host);
     }
+  }
+
+  private async listenSocks(port: number): Promise<void> {
+    const addon = nativeFrontDoorAddon(this.config, "socks");
+    if (addon) {
+      this.socksNative = await NativeFrontDoor.open(addon, this.config.host, port, (client, head) => {
+        if (this.track(client, "socks")) serveNativeSocksClient(client, head, this.deps);
+      });
+      this.noDelayInherited.add("socks");
+      return;
+    }
+    this.socks = net.createServer((socket) => {
+      if (this.track(socket, "socks")) serveSocksClient(socket, this.deps);
+    });
+    await this.listenOn(this.socks, "socks", port);
   }
 
   private async listenOn(server: net.Server, listener: Listener, port: number): Promise<void> {
@@ -132,6 +144,7 @@ export class Listeners {
   /** Stops accepting; resolves once every listener has closed (live connections end apart). */
   close(): Promise<void> {
     this.httpNative?.close();
+    this.socksNative?.close();
     return Promise.all([this.http, this.https, this.socks, this.metricsServer].map(closeServer)).then(
       () => {},
     );

@@ -16,23 +16,26 @@ const BACKLOG = 511;
 const CONNECT = Buffer.from("CONNECT ", "latin1");
 
 /**
- * The addon, when 8080 can be served by the native front door: the splice relay is on and
+ * The addon, when a port can be served by the native front door: the splice relay is on and
  * built, the gateway binds an IP address, and this process holds its own listening socket (a
- * cluster worker shares its primary's, which only Node's listener can). Null: Node's listener.
+ * cluster worker shares its primary's, which only Node's listener can). The SOCKS5 port also
+ * needs the addon's `writeSome` (its handshake answers twice before the tunnel). Null: Node's
+ * listener.
  */
-export function nativeFrontDoorAddon(config: GatewayConfig): SpliceAddon | null {
+export function nativeFrontDoorAddon(config: GatewayConfig, port: "http" | "socks"): SpliceAddon | null {
   const addon = spliceAddon;
   if (config.splice === "off" || !addon?.listen || cluster.isWorker || net.isIP(config.host) === 0)
     return null;
-  return addon;
+  return port === "socks" && !addon.writeSome ? null : addon;
 }
 
 /**
- * Port 8080 accepted by the splice addon instead of a Node server: each connection arrives as a
- * descriptor with its peer and the bytes it had sent, and becomes a NativeClient. A CONNECT that
- * came whole in those bytes (what nearly every tunnel client sends) is admitted, dialled and
- * spliced with no Node socket on either side; anything else is handed to the HTTP session on a
- * Node socket made from the descriptor, which behaves as if Node had accepted it.
+ * A port (8080, SOCKS5) accepted by the splice addon instead of a Node server: each connection
+ * arrives as a descriptor with its peer and the bytes it had sent, and becomes a NativeClient.
+ * On 8080 a CONNECT that came whole in those bytes (what nearly every tunnel client sends) is
+ * admitted, dialled and spliced with no Node socket on either side; anything else is handed to
+ * the HTTP session on a Node socket made from the descriptor, which behaves as if Node had
+ * accepted it. On the SOCKS5 port the handshake is read and answered on the descriptor.
  */
 export class NativeFrontDoor {
   private constructor(
@@ -105,7 +108,7 @@ export function serveNativeClient(client: NativeClient, head: Buffer | null, dep
     refuseConnection(socket, headTimeoutRefusal(deps.headTimeoutMs));
   }, deps.headTimeoutMs);
   client.once("close", () => clearTimeout(deadline));
-  client.readFirst((bytes) => {
+  client.readSome((bytes) => {
     clearTimeout(deadline);
     if (bytes && bytes.length > 0) serveFirstBytes(client, bytes, deps, acceptedAt);
     else client.destroy();
@@ -141,10 +144,7 @@ function wholeConnect(bytes: Buffer): { head: RequestHead; end: number } | null 
 /** A tunnel that failed before its relay: a refusal is written on a Node socket made for it (the
  * connection then closes, as after any refused CONNECT); anything else is logged and cut. */
 function refuse(client: NativeClient, error: unknown, deps: SessionDeps): void {
-  const refusal =
-    error instanceof MalformedMessage
-      ? new Refusal("bad_request", `Malformed request: ${error.message}`)
-      : error;
+  const refusal = error instanceof MalformedMessage ? malformedRefusal(error) : error;
   if (!(refusal instanceof Refusal)) {
     deps.logger.error({ err: error }, "client connection failed");
     client.destroy();

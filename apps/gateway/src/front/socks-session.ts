@@ -6,6 +6,7 @@ import {
   type Credentials,
   type Destination,
 } from "../admit/admission.ts";
+import { type ClientSocket, NativeClient, NativeClientReader } from "../base/native-socket.ts";
 import { SocketReader } from "../base/socket-reader.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { TunnelContext } from "../relay/tunnel-context.ts";
@@ -33,8 +34,12 @@ class SocksFailure extends Error {
   }
 }
 
+/** How a SOCKS5 session reads its client: a SocketReader over a Node socket, or a
+ * NativeClientReader over a native one. */
+type HandshakeReader = Pick<SocketReader, "read" | "unshift" | "detach">;
+
 /** Reads one message: accumulates chunks until `parse` has a whole one (the rest is put back). */
-async function readMessage<T>(reader: SocketReader, parse: (bytes: Buffer) => Parsed<T>): Promise<T> {
+async function readMessage<T>(reader: HandshakeReader, parse: (bytes: Buffer) => Parsed<T>): Promise<T> {
   let buffer: Buffer = Buffer.alloc(0);
   for (;;) {
     const chunk = await reader.read();
@@ -58,6 +63,13 @@ export function serveSocksClient(client: Duplex, deps: SessionDeps, reader = new
   new SocksSession(client, deps, reader).start();
 }
 
+/** The same for a client the native front door accepted on the SOCKS5 port, with the bytes it
+ * had sent (null: none yet). Its answers are sent on the descriptor; a refusal is written on a
+ * Node socket made for it, as any refusal. */
+export function serveNativeSocksClient(client: NativeClient, head: Buffer | null, deps: SessionDeps): void {
+  new SocksSession(client, deps, new NativeClientReader(client, head)).start();
+}
+
 class SocksSession {
   private done = false;
   /** The credentials were answered and the request asked for. */
@@ -65,9 +77,9 @@ class SocksSession {
   private readonly deadline: NodeJS.Timeout;
 
   constructor(
-    private readonly client: Duplex,
+    private readonly client: ClientSocket,
     private readonly deps: SessionDeps,
-    private readonly reader: SocketReader,
+    private readonly reader: HandshakeReader,
   ) {
     client.on("error", () => {});
     this.deadline = setTimeout(() => {
@@ -85,9 +97,11 @@ class SocksSession {
   private fail(bytes: Buffer | null): void {
     this.done = true;
     clearTimeout(this.deadline);
-    if (bytes && this.client.writable) this.client.end(bytes);
-    else this.client.destroy();
-    setTimeout(() => this.client.destroy(), 2_000).unref();
+    const client = this.client instanceof NativeClient && bytes ? this.client.handOver() : this.client;
+    if (!client) return;
+    if (bytes && !(client instanceof NativeClient) && client.writable) client.end(bytes);
+    else client.destroy();
+    setTimeout(() => client.destroy(), 2_000).unref();
   }
 
   private failed(error: unknown): void {

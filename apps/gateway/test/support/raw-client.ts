@@ -101,3 +101,46 @@ export async function waitFor(check: () => boolean | Promise<boolean>, what: str
     { timeout: ms, interval: 10 },
   );
 }
+
+export interface ConverseOptions {
+  /** End the client's side after the last part (default true). */
+  end?: boolean;
+  /** Enough was seen: the connection is closed by the client and the result is not `closed`. */
+  until?: (text: string) => boolean;
+  ms?: number;
+}
+
+/** What arrives on a connection to `port` that sends `parts` one write (and one turn of the loop) apart,
+ * then optionally ends its side; resolves once the gateway closed it or `until` says enough. */
+export function converseWith(
+  port: number,
+  parts: Buffer[],
+  { end = true, until = (_text: string): boolean => false, ms = 3_000 }: ConverseOptions = {},
+): Promise<{ text: string; closed: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ port, host: "127.0.0.1", noDelay: true });
+    let text = "";
+    const finish = (closed: boolean) => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve({ text, closed });
+    };
+    const timer = setTimeout(
+      () => reject(new Error(`still open after ${ms} ms: ${JSON.stringify(text)}`)),
+      ms,
+    );
+    socket.on("error", () => {});
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+      if (until(text)) finish(false);
+    });
+    socket.on("close", () => finish(true));
+    socket.on("connect", async () => {
+      for (const part of parts) {
+        // Each piece handed to the kernel (Nagle off: its own segment) before the next is written.
+        await new Promise<void>((written) => socket.write(part, () => setImmediate(written)));
+      }
+      if (end) socket.end();
+    });
+  });
+}
