@@ -72,7 +72,7 @@ describe.skipIf(!native)("the native front door on the SOCKS5 port", () => {
     expect(servers).not.toContain(gateway.socksPort);
   });
 
-  it("tunnels for a handshake sent whole, message by message, or byte by byte", async () => {
+  it("tunnels for a handshake sent whole, message by message, or byte by byte, on its port and on 8080", async () => {
     const bytes = [...handshake].map((byte) => Buffer.from([byte]));
     for (const parts of [
       [handshake],
@@ -86,6 +86,16 @@ describe.skipIf(!native)("the native front door on the SOCKS5 port", () => {
       expect(text.startsWith(latin1(ACCEPTED))).toBe(true);
       expect(text.endsWith("echo:ping")).toBe(true);
     }
+    // A SOCKS5 greeting on the HTTP port is served the same way.
+    const { text } = await converseWith(
+      gateway.httpPort,
+      [greeting, handshake.subarray(3), Buffer.from("ping")],
+      {
+        end: false,
+        until: (seen) => seen.endsWith("echo:ping"),
+      },
+    );
+    expect(text.startsWith(latin1(ACCEPTED))).toBe(true);
   });
 
   it("refuses a wrong password with status 1 and closes; closes a silent client at the deadline", async () => {

@@ -8,6 +8,8 @@ import { NativeClient } from "../base/native-socket.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { connectTunnel, malformedRefusal, serveClient } from "./client-session.ts";
 import { headTimeoutRefusal } from "./head-deadline.ts";
+import { serveNativeSocksClient } from "./socks-session.ts";
+import { SOCKS_VERSION } from "./socks5.ts";
 
 /** How long accepting waits after running out of descriptors (EMFILE) before it tries again. */
 const ACCEPT_RETRY_MS = 100;
@@ -116,6 +118,11 @@ export function serveNativeClient(client: NativeClient, head: Buffer | null, dep
 }
 
 function serveFirstBytes(client: NativeClient, bytes: Buffer, deps: SessionDeps, acceptedAt: number): void {
+  // A SOCKS5 greeting on this port is served as on the SOCKS5 port, on the descriptor too.
+  if (bytes[0] === SOCKS_VERSION && spliceAddon?.writeSome) {
+    serveNativeSocksClient(client, bytes, deps);
+    return;
+  }
   const request = wholeConnect(bytes);
   if (!request) {
     const socket = client.handOver([bytes]);
