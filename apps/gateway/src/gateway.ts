@@ -29,6 +29,8 @@ export interface Gateway {
   /** The SOCKS5 listener's port; null when it is off. */
   readonly socksPort: number | null;
   readonly metricsPort: number | null;
+  /** The ports the splice addon accepts on (the native front door): "http", "socks". */
+  readonly nativePorts: string[];
   /** Bytes this instance metered since it started (committed or not). */
   readonly meteredBytes: number;
   /** Prometheus registry, for a host process that mounts /metrics itself. */
@@ -121,7 +123,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     ownPorts = gatewayOwnPorts(config, ports);
     timers.start();
     const listening = { httpPort: ports.http, httpsPort: ports.https, socksPort: ports.socks ?? "off" };
-    logger.info({ ...listening, metricsPort: ports.metrics ?? 0, tunnels }, "gateway listening");
+    const frontDoor = listeners.nativePorts.join(", ") || "node";
+    logger.info({ ...listening, metricsPort: ports.metrics ?? 0, tunnels, frontDoor }, "gateway listening");
   }
 
   async function close(): Promise<void> {
@@ -166,6 +169,9 @@ function handle(
     },
     get metricsPort() {
       return listeners.ports.metrics;
+    },
+    get nativePorts() {
+      return listeners.nativePorts;
     },
     get meteredBytes() {
       return billing.meter.relayed;

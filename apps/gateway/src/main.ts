@@ -9,6 +9,7 @@ import {
   workerCount,
 } from "@bytetoll/egress";
 import { pino } from "pino";
+import { shareListeningSockets } from "./front/native-listen.ts";
 import { createGateway } from "./gateway.ts";
 import { answerParent, orphanedStateDirs, runPrimary, workerStateDir } from "./workers.ts";
 
@@ -73,7 +74,9 @@ async function main(): Promise<void> {
   const config = gatewayConfigFrom(env);
   const workers = workerCount(env, availableParallelism());
   if (workers > 1 && cluster.isPrimary) {
-    runPrimary({ workers, host: config.host, metricsPort: config.metricsPort, logger });
+    // The ports the native front door serves are listened on here, once, and inherited.
+    const shared = shareListeningSockets(config);
+    runPrimary({ workers, shared, host: config.host, metricsPort: config.metricsPort, logger });
     return;
   }
   const index = cluster.isWorker ? Number(process.env.GATEWAY_WORKER_INDEX) : null;

@@ -4,6 +4,7 @@ import http from "node:http";
 import { join } from "node:path";
 import type { Logger } from "pino";
 import { AggregatorRegistry, type Registry } from "prom-client";
+import type { SharedListeningSockets } from "./front/native-listen.ts";
 
 /**
  * GATEWAY_WORKERS=N: N gateway processes serve the same ports (node:cluster; the kernel hands each
@@ -23,6 +24,8 @@ export type ControlMessage =
       httpsPort: number;
       socksPort: number | null;
       metricsPort?: number | null;
+      /** The ports the worker's splice addon accepts on (the native front door). */
+      nativePorts?: string[];
     }
   | { type: "flush"; id: number }
   /** `metered`: the bytes each process metered since it started (a worker's own; from the
@@ -71,6 +74,8 @@ const STOP_GRACE_MS = 30_000;
 
 export interface PrimaryOptions {
   workers: number;
+  /** The listening sockets every worker inherits (native-listen.ts). */
+  shared: SharedListeningSockets;
   host: string;
   metricsPort: number | null;
   logger: Logger;
@@ -115,7 +120,7 @@ class Primary {
   }
 
   private fork(index: number, delay: number): void {
-    const worker = cluster.fork({ GATEWAY_WORKER_INDEX: String(index) });
+    const worker = cluster.fork({ ...this.options.shared.workerEnv, GATEWAY_WORKER_INDEX: String(index) });
     this.running.set(index, { worker, startedAt: Date.now(), delay });
     worker.on("message", (message: ControlMessage) => this.fromWorker(index, message));
     worker.on("exit", (code, signal) => this.exited(index, worker, code, signal));
@@ -184,6 +189,9 @@ class Primary {
     if (this.stopping) return;
     this.stopping = true;
     this.options.logger.info({ signal }, "stopping gateway workers");
+    // The shared listening sockets close with the last worker's copy: no connection is left
+    // waiting in a queue nobody accepts from.
+    this.options.shared.close();
     const exits = [...this.running.values()].map(
       ({ worker }) =>
         new Promise<void>((resolve) => (worker.isDead() ? resolve() : worker.once("exit", () => resolve()))),
@@ -224,6 +232,7 @@ export function answerParent(
     httpsPort: number;
     socksPort: number | null;
     metricsPort: number | null;
+    nativePorts: string[];
     /** Bytes metered since start. */
     readonly meteredBytes: number;
     flush(): Promise<boolean>;
@@ -247,6 +256,13 @@ export function answerParent(
       } satisfies ControlMessage);
     gateway.flush().then(answer, () => answer(false));
   });
-  const { httpPort, httpsPort, socksPort, metricsPort } = gateway;
-  process.send({ type: "ready", httpPort, httpsPort, socksPort, metricsPort } satisfies ControlMessage);
+  const { httpPort, httpsPort, socksPort, metricsPort, nativePorts } = gateway;
+  process.send({
+    type: "ready",
+    httpPort,
+    httpsPort,
+    socksPort,
+    metricsPort,
+    nativePorts,
+  } satisfies ControlMessage);
 }

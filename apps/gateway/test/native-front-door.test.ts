@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
 import { defaultGatewayConfig } from "@bytetoll/egress";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nativeFrontDoorAddon } from "../src/front/native-front-door.ts";
+import { nativeFrontDoorAddon } from "../src/front/native-listen.ts";
 import type { Gateway } from "../src/gateway.ts";
 import { basic, rawExchange, type SeededUser, seedUser, startGateway } from "./support/harness.ts";
 import { type ConverseOptions, converseWith, waitFor } from "./support/raw-client.ts";

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import tls from "node:tls";
 import { createTestDatabase, type TestDatabase } from "@bytetoll/db/testing";
+import { spliceAddon } from "@bytetoll/splice";
 import { SocksClient } from "socks";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { freePort } from "../testing.ts";
@@ -119,6 +120,9 @@ describe.skipIf(!onPostgres)("two gateway workers on the same ports", () => {
     expect(await gateway.flush()).toBe(true);
     expect(await billed(user.userId)).toBe(origin.bytes() - before);
     expect(await balanceOf(database, user.userId)).toBe(BALANCE - (origin.bytes() - before));
+    // Each worker accepts 8080 and SOCKS5 from the sockets its primary shared (the native front
+    // door) when the splice addon is built; otherwise Node's cluster listener.
+    expect(gateway.nativePorts).toEqual(spliceAddon?.listenSocket ? ["http", "socks"] : []);
     // Both workers are instances of their own, with a heartbeat each.
     const instances = await database.query<{ count: string }>("SELECT count(*) FROM gateway_instances");
     expect(Number(instances[0]?.count)).toBe(2);

@@ -13,6 +13,13 @@
  *   A connection that ended or failed before sending a byte is closed here and not reported.
  *   onAccepted(-1, code): accepting failed for want of descriptors or memory (EMFILE…); the
  *   listener stopped watching until resumeListener().
+ * listen(fd, 0, backlog, onAccepted): the same on a listening socket this process inherited
+ *   (from listenSocket in its parent), which other processes accept from too: each is woken and
+ *   whoever accepts first serves the connection (the others' accept4 finds none), as with Node's
+ *   shared cluster socket. The descriptor is the listener's from then on.
+ * listenSocket(host, port, backlog) -> the descriptor of a listening socket that child processes
+ *   inherit (no close-on-exec) and this process does not watch, or the errno name: a parent's
+ *   socket its workers accept from (listen(fd, …) in each).
  * listenerPort(listener) -> the port it listens on.
  * resumeListener(listener): watches again after an onAccepted(-1, code).
  * closeListener(listener): stops listening and closes the socket; no callback follows.
@@ -27,6 +34,7 @@
 #define _GNU_SOURCE
 #include <arpa/inet.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <stdlib.h>
@@ -163,24 +171,65 @@ static void finalize_listener(napi_env env, void *data, void *hint) {
   free_listener(listener);
 }
 
-napi_value listen_on(napi_env env, napi_callback_info info) {
-  napi_value argv[4];
-  if (!arguments_of(env, info, 4, argv, "splice: listen needs 4 arguments")) return NULL;
+/* A listening TCP socket on host:port (SO_REUSEADDR and TCP_NODELAY set), close-on-exec unless
+ * it is to be inherited; -1 after throwing on bad arguments, else *failed holds 0 or the errno
+ * (the socket closed). */
+static int listening_socket(napi_env env, napi_value *argv, int inherited, int *failed) {
   int32_t backlog;
-  CHECK(napi_get_value_int32(env, argv[2], &backlog));
   struct sockaddr_storage storage;
   socklen_t storage_length;
-  if (!socket_address(env, argv[0], argv[1], 0, "listen", &storage, &storage_length)) return NULL;
-  watcher_t *watcher = watcher_or_throw(env);
-  if (!watcher) return NULL;
-  napi_value result;
+  if (napi_get_value_int32(env, argv[2], &backlog) != napi_ok) {
+    napi_throw_type_error(env, NULL, "splice: a backlog is a number");
+    return -1;
+  }
+  if (!socket_address(env, argv[0], argv[1], 0, "listen", &storage, &storage_length)) return -1;
   int fd = tcp_socket(&storage);
-  int failed = fd < 0 ? errno : 0;
-  if (!failed) {
+  *failed = fd < 0 ? errno : 0;
+  if (!*failed) {
     int on = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, sizeof on);
     if (bind(fd, (struct sockaddr *)&storage, storage_length) != 0 || listen(fd, backlog > 0 ? backlog : 511) != 0)
-      failed = errno;
+      *failed = errno;
+    else if (inherited)
+      fcntl(fd, F_SETFD, 0);
+  }
+  if (*failed && fd >= 0) close(fd);
+  return *failed ? -2 : fd;
+}
+
+napi_value listen_socket(napi_env env, napi_callback_info info) {
+  napi_value argv[3];
+  if (!arguments_of(env, info, 3, argv, "splice: listenSocket needs 3 arguments")) return NULL;
+  int failed = 0;
+  int fd = listening_socket(env, argv, 1, &failed);
+  if (fd == -1) return NULL;
+  napi_value result;
+  if (failed) return failure_of(env, -1, failed);
+  CHECK(napi_create_int32(env, fd, &result));
+  return result;
+}
+
+napi_value listen_on(napi_env env, napi_callback_info info) {
+  napi_value argv[4];
+  if (!arguments_of(env, info, 4, argv, "splice: listen needs 4 arguments")) return NULL;
+  watcher_t *watcher = watcher_or_throw(env);
+  if (!watcher) return NULL;
+  napi_valuetype first;
+  CHECK(napi_typeof(env, argv[0], &first));
+  int fd, failed = 0, shared = first == napi_number;
+  if (shared) {
+    /* A listening socket this process inherited (listenSocket in its parent): its own again. */
+    CHECK(napi_get_value_int32(env, argv[0], &fd));
+    int type = 0;
+    socklen_t type_length = sizeof type;
+    if (fd < 0) return failure_of(env, -1, EBADF);
+    if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &type_length) != 0) return failure_of(env, -1, errno);
+    if (type != SOCK_STREAM) return failure_of(env, -1, ENOTSOCK);
+    fcntl(fd, F_SETFD, FD_CLOEXEC);
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+  } else {
+    fd = listening_socket(env, argv, 0, &failed);
+    if (fd == -1) return NULL;
   }
   listener_t *listener = failed ? NULL : calloc(1, sizeof *listener);
   if (!failed && !listener) failed = ENOMEM;
@@ -193,6 +242,7 @@ napi_value listen_on(napi_env env, napi_callback_info info) {
   arm_listener(listener, 1);
   /* A listening socket keeps the loop alive, as a Node server does. */
   count_active(watcher, 1);
+  napi_value result;
   napi_create_reference(env, argv[3], 1, &listener->on_accepted);
   async_context_named(env, "ByteTollAccept", &listener->async_context);
   CHECK(napi_create_external(env, listener, finalize_listener, NULL, &result));

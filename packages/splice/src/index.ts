@@ -68,6 +68,12 @@ export interface SpliceAddon {
    * socket is made. Returns the errno name when it cannot listen (EADDRINUSE…). Absent from an
    * addon built before it existed. */
   listen?(host: string, port: number, backlog: number, onAccepted: AcceptedHandler): NativeListener | string;
+  /** The same on a listening socket this process inherited (`listenSocket` in its parent), which
+   * other processes accept from too: whoever accepts first serves the connection. */
+  listen?(fd: number, port: 0, backlog: number, onAccepted: AcceptedHandler): NativeListener | string;
+  /** A listening socket for child processes to inherit (no close-on-exec), not watched here: its
+   * descriptor, or the errno name. Absent from an addon built before it existed. */
+  listenSocket?(host: string, port: number, backlog: number): number | string;
   listenerPort(listener: NativeListener): number;
   resumeListener(listener: NativeListener): void;
   closeListener(listener: NativeListener): void;

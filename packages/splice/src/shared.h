@@ -87,5 +87,6 @@ napi_value set_read_handler(napi_env env, napi_callback_info info);
 napi_value read_some(napi_env env, napi_callback_info info);
 napi_value cancel_read(napi_env env, napi_callback_info info);
 napi_value write_some(napi_env env, napi_callback_info info);
+napi_value listen_socket(napi_env env, napi_callback_info info);
 
 #endif

@@ -984,6 +984,7 @@ static napi_value init(napi_env env, napi_value exports) {
       {"readSome", NULL, read_some, NULL, NULL, NULL, napi_default, NULL},
       {"cancelRead", NULL, cancel_read, NULL, NULL, NULL, napi_default, NULL},
       {"writeSome", NULL, write_some, NULL, NULL, NULL, napi_default, NULL},
+      {"listenSocket", NULL, listen_socket, NULL, NULL, NULL, napi_default, NULL},
   };
   napi_define_properties(env, exports, sizeof properties / sizeof properties[0], properties);
   return exports;

@@ -9,7 +9,8 @@ import { NativeClient } from "../base/native-socket.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { serveClient } from "./client-session.ts";
 import type { ConnectionLimits } from "./connection-limits.ts";
-import { NativeFrontDoor, nativeFrontDoorAddon, serveNativeClient } from "./native-front-door.ts";
+import { serveNativeClient } from "./native-front-door.ts";
+import { NativeFrontDoor, nativeFrontDoorAddon } from "./native-listen.ts";
 import { serveNativeSocksClient, serveSocksClient } from "./socks-session.ts";
 import { SOCKS_VERSION, SocksMethod } from "./socks5.ts";
 
@@ -93,11 +94,17 @@ export class Listeners {
     };
   }
 
+  /** The ports the splice addon accepts on (the native front door). */
+  get nativePorts(): string[] {
+    return [...(this.httpNative ? ["http"] : []), ...(this.socksNative ? ["socks"] : [])];
+  }
+
   async listen(tlsPair: { cert: string; key: string }, registry: Registry): Promise<void> {
     const { config } = this;
     const addon = nativeFrontDoorAddon(config, "http");
     if (addon) {
-      this.httpNative = await NativeFrontDoor.open(addon, config.host, config.httpPort, (client, head) => {
+      const at = { host: config.host, port: config.httpPort };
+      this.httpNative = await NativeFrontDoor.open(addon, "http", at, (client, head) => {
         if (this.track(client, "http")) serveNativeClient(client, head, this.deps);
       });
       this.noDelayInherited.add("http");
@@ -119,7 +126,8 @@ export class Listeners {
   private async listenSocks(port: number): Promise<void> {
     const addon = nativeFrontDoorAddon(this.config, "socks");
     if (addon) {
-      this.socksNative = await NativeFrontDoor.open(addon, this.config.host, port, (client, head) => {
+      const at = { host: this.config.host, port };
+      this.socksNative = await NativeFrontDoor.open(addon, "socks", at, (client, head) => {
         if (this.track(client, "socks")) serveNativeSocksClient(client, head, this.deps);
       });
       this.noDelayInherited.add("socks");

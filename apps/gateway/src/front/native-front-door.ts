@@ -1,99 +1,14 @@
-import cluster from "node:cluster";
-import net from "node:net";
-import type { GatewayConfig } from "@bytetoll/egress";
 import { Refusal, refuseConnection, sendRawRefusal } from "@bytetoll/egress";
-import { type NativeListener, type SpliceAddon, spliceAddon } from "@bytetoll/splice";
+import { spliceAddon } from "@bytetoll/splice";
 import { headEnd, MalformedMessage, parseRequestHead, type RequestHead } from "../base/http-message.ts";
-import { NativeClient } from "../base/native-socket.ts";
+import type { NativeClient } from "../base/native-socket.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { connectTunnel, malformedRefusal, serveClient } from "./client-session.ts";
 import { headTimeoutRefusal } from "./head-deadline.ts";
 import { serveNativeSocksClient } from "./socks-session.ts";
 import { SOCKS_VERSION } from "./socks5.ts";
 
-/** How long accepting waits after running out of descriptors (EMFILE) before it tries again. */
-const ACCEPT_RETRY_MS = 100;
-/** Node's default backlog for a listening socket. */
-const BACKLOG = 511;
 const CONNECT = Buffer.from("CONNECT ", "latin1");
-
-/**
- * The addon, when a port can be served by the native front door: the splice relay is on and
- * built, the gateway binds an IP address, and this process holds its own listening socket (a
- * cluster worker shares its primary's, which only Node's listener can). The SOCKS5 port also
- * needs the addon's `writeSome` (its handshake answers twice before the tunnel). Null: Node's
- * listener.
- */
-export function nativeFrontDoorAddon(config: GatewayConfig, port: "http" | "socks"): SpliceAddon | null {
-  const addon = spliceAddon;
-  if (config.splice === "off" || !addon?.listen || cluster.isWorker || net.isIP(config.host) === 0)
-    return null;
-  return port === "socks" && !addon.writeSome ? null : addon;
-}
-
-/**
- * A port (8080, SOCKS5) accepted by the splice addon instead of a Node server: each connection
- * arrives as a descriptor with its peer and the bytes it had sent, and becomes a NativeClient.
- * On 8080 a CONNECT that came whole in those bytes (what nearly every tunnel client sends) is
- * admitted, dialled and spliced with no Node socket on either side; anything else is handed to
- * the HTTP session on a Node socket made from the descriptor, which behaves as if Node had
- * accepted it. On the SOCKS5 port the handshake is read and answered on the descriptor.
- */
-export class NativeFrontDoor {
-  private constructor(
-    private readonly addon: SpliceAddon,
-    private listener: NativeListener | null,
-  ) {}
-
-  /** Listens on host:port; rejects as Node's `listen` does (`listen EADDRINUSE: address already
-   * in use 127.0.0.1:8080`). */
-  static open(
-    addon: SpliceAddon,
-    host: string,
-    port: number,
-    onClient: (client: NativeClient, head: Buffer | null) => void,
-  ): Promise<NativeFrontDoor> {
-    let door: NativeFrontDoor | null = null;
-    const listen = addon.listen as NonNullable<SpliceAddon["listen"]>;
-    const listener = listen(host, port, BACKLOG, (fd, address, remotePort, head) => {
-      if (fd >= 0) onClient(new NativeClient(addon, fd, address, remotePort), head);
-      else door?.retrySoon();
-    });
-    if (typeof listener === "string") {
-      const error = Object.assign(new Error(`listen ${listener}: ${reasonOf(listener)} ${host}:${port}`), {
-        code: listener,
-        syscall: "listen",
-        address: host,
-        port,
-      });
-      return Promise.reject(error);
-    }
-    door = new NativeFrontDoor(addon, listener);
-    return Promise.resolve(door);
-  }
-
-  get port(): number {
-    return this.listener ? this.addon.listenerPort(this.listener) : 0;
-  }
-
-  close(): void {
-    if (this.listener) this.addon.closeListener(this.listener);
-    this.listener = null;
-  }
-
-  private retrySoon(): void {
-    setTimeout(() => {
-      if (this.listener) this.addon.resumeListener(this.listener);
-    }, ACCEPT_RETRY_MS).unref();
-  }
-}
-
-function reasonOf(code: string): string {
-  if (code === "EADDRINUSE") return "address already in use";
-  if (code === "EACCES") return "permission denied";
-  if (code === "EADDRNOTAVAIL") return "address not available";
-  return "cannot listen on";
-}
 
 /** Serves one natively accepted client from its first bytes (null: none had arrived at accept,
  * so they are awaited, within the head deadline counted from accept). */

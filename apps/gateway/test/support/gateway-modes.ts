@@ -37,9 +37,10 @@ export interface GatewayMode {
  * production runs it with GATEWAY_WORKERS=2 (main.ts in a process of its own, two workers behind
  * the same ports). A suite run over both checks that workers meter and bill exactly as one
  * process does. The workers get their connections in turn from the primary
- * (NODE_CLUSTER_SCHED_POLICY=rr, the operator's other choice in decision 028): when each accepts
- * for itself (the default, which workers.test.ts runs), one of them often takes ten connections
- * in a row, and a suite's few connections could all land on one worker.
+ * (NODE_CLUSTER_SCHED_POLICY=rr, the operator's other choice in decision 028, served by Node's
+ * cluster listener): when each accepts for itself from the shared socket (the default, natively
+ * when the splice addon is built, which workers.test.ts runs), one of them often takes ten
+ * connections in a row, and a suite's few connections could all land on one worker.
  */
 export const gatewayModes: GatewayMode[] = [
   {

@@ -17,6 +17,8 @@ export interface GatewayProcess {
   httpsPort: number;
   socksPort: number;
   metricsPort: number;
+  /** The ports the workers' splice addon accepts on (the native front door). */
+  nativePorts: string[];
   /** Every worker commits what it metered; true when all did. */
   flush(): Promise<boolean>;
   /** After a flush: the bytes each worker metered since it started, by worker index. */
@@ -73,6 +75,7 @@ export async function startGatewayProcess(
     httpsPort: ready.httpsPort,
     socksPort: ready.socksPort ?? 0,
     metricsPort: ready.metricsPort ?? 0,
+    nativePorts: ready.nativePorts ?? [],
     flush: async () => (await flush()).ok,
     meteredByWorker: async () => (await flush()).metered,
     workerPids() {
