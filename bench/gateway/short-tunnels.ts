@@ -243,9 +243,10 @@ function line(label: string, values: Array<string | number | null>, digits = 0):
 
 const basic = (user: string, pass: string) => `Basic ${Buffer.from(`${user}:${pass}`).toString("base64")}`;
 
-/** The clustered gateway's 8080 and SOCKS5 fronts; its CPU is its whole process tree's. */
-function workerSubjects(ready: Ready): Subject[] {
-  const name = `gateway ×${process.env.BENCH_WORKERS ?? 2}`;
+/** The clustered gateway's 8080 and SOCKS5 fronts (`which`: this checkout's or the baseline's);
+ * its CPU is its whole process tree's. */
+function workerSubjects(ready: Ready, which = "gateway"): Subject[] {
+  const name = `${which} ×${process.env.BENCH_WORKERS ?? 2}`;
   const { username = "", password = "" } = ready;
   const pid = ready.pid ?? null;
   return [
@@ -312,6 +313,10 @@ async function main(): Promise<void> {
   const baseline = baselineDir
     ? await startChild(join(baselineDir, "bench", "gateway", "gateway-process.ts"))
     : null;
+  const baselineWorkers =
+    baselineDir && workers
+      ? await startChild(join(baselineDir, "bench", "gateway", "workers-process.ts"))
+      : null;
   const ruled =
     DESTINATION_RULES > 0
       ? {
@@ -362,6 +367,7 @@ async function main(): Promise<void> {
       pid: gatewayPid,
     },
     ...(workers ? workerSubjects(workers.ready) : []),
+    ...(baselineWorkers ? workerSubjects(baselineWorkers.ready, "baseline") : []),
     ...(ruled ? ruleSubjects(ruled.none, ruled.many, authorization) : []),
     ...(baseline
       ? [
@@ -491,6 +497,7 @@ async function main(): Promise<void> {
       ...(workers ? [workers.child] : []),
       ...(ruled ? [ruled.none.child, ruled.many.child] : []),
       ...(baseline ? [baseline.child] : []),
+      ...(baselineWorkers ? [baselineWorkers.child] : []),
     ]) {
       child.removeAllListeners("exit");
       child.disconnect();
