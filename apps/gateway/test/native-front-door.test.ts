@@ -6,7 +6,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeFrontDoorAddon } from "../src/front/native-listen.ts";
 import type { Gateway } from "../src/gateway.ts";
 import { basic, rawExchange, type SeededUser, seedUser, startGateway } from "./support/harness.ts";
-import { type ConverseOptions, converseWith, waitFor } from "./support/raw-client.ts";
+import {
+  type ConverseOptions,
+  converseWith,
+  splitAt,
+  startEchoOrigin,
+  waitFor,
+} from "./support/raw-client.ts";
 
 /**
  * Port 8080 accepted by the splice addon (no Node server, no Node socket for a tunnel that is
@@ -38,12 +44,7 @@ const connectHead = (authorization: string | null, authority = `127.0.0.1:${orig
 describe.skipIf(!native)("the native front door on 8080", () => {
   beforeAll(async () => {
     database = await createTestDatabase();
-    origin = net.createServer((socket) => {
-      socket.on("data", (chunk: Buffer) => socket.write(`echo:${chunk.toString("latin1")}`));
-      socket.on("end", () => socket.end());
-      socket.on("error", () => {});
-    });
-    await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+    origin = await startEchoOrigin();
     gateway = await startGateway(database, { headTimeoutMs: HEAD_TIMEOUT_MS, egressAllow: ["127.0.0.0/8"] });
     user = await seedUser(database, 1e9);
   });
@@ -121,8 +122,7 @@ describe.skipIf(!native)("the native front door on 8080", () => {
     );
     await fc.assert(
       fc.asyncProperty(bytes, fc.array(fc.nat(96), { maxLength: 4 }), async (sent, cuts) => {
-        const points = [...new Set(cuts.filter((cut) => cut > 0 && cut < sent.length))].sort((a, b) => a - b);
-        const parts = [0, ...points].map((at, i) => sent.subarray(at, points[i] ?? sent.length));
+        const parts = splitAt(sent, cuts);
         const whole = sent.equals(valid);
         const { text, closed } = await converse(whole ? [...parts, Buffer.from("x")] : parts, {
           end: !whole,

@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nativeFrontDoorAddon } from "../src/front/native-listen.ts";
 import type { Gateway } from "../src/gateway.ts";
 import { type SeededUser, seedUser, startGateway } from "./support/harness.ts";
-import { type ConverseOptions, converseWith } from "./support/raw-client.ts";
+import { type ConverseOptions, converseWith, splitAt, startEchoOrigin } from "./support/raw-client.ts";
+import { connectV4, greeting, userPass } from "./support/socks-bytes.ts";
 
 /**
  * The SOCKS5 port accepted by the splice addon: the handshake (greeting, username and password,
@@ -28,15 +29,6 @@ let origin: net.Server;
 const converse = (parts: Buffer[], options?: ConverseOptions) =>
   converseWith(gateway.socksPort as number, parts, options);
 
-const greeting = Buffer.from([5, 1, 2]);
-const userPass = (username: string, password: string) =>
-  Buffer.concat([
-    Buffer.from([1, username.length]),
-    Buffer.from(username),
-    Buffer.from([password.length]),
-    Buffer.from(password),
-  ]);
-const request = (port: number) => Buffer.from([5, 1, 0, 1, 127, 0, 0, 1, port >> 8, port & 0xff]);
 /** The gateway's answers to a handshake it accepts: the method, the status, the success reply. */
 const ACCEPTED = [5, 2, 1, 0, 5, 0, 0, 1];
 const latin1 = (bytes: number[]) => Buffer.from(bytes).toString("latin1");
@@ -46,16 +38,15 @@ describe.skipIf(!native)("the native front door on the SOCKS5 port", () => {
 
   beforeAll(async () => {
     database = await createTestDatabase();
-    origin = net.createServer((socket) => {
-      socket.on("data", (chunk: Buffer) => socket.write(`echo:${chunk.toString("latin1")}`));
-      socket.on("end", () => socket.end());
-      socket.on("error", () => {});
-    });
-    await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+    origin = await startEchoOrigin();
     gateway = await startGateway(database, { headTimeoutMs: HEAD_TIMEOUT_MS, egressAllow: ["127.0.0.0/8"] });
     user = await seedUser(database, 1e9);
     const originPort = (origin.address() as net.AddressInfo).port;
-    handshake = Buffer.concat([greeting, userPass(user.username, user.password), request(originPort)]);
+    handshake = Buffer.concat([
+      greeting,
+      userPass(user.username, user.password),
+      connectV4([127, 0, 0, 1], originPort),
+    ]);
   });
   afterAll(async () => {
     await gateway?.close();
@@ -117,8 +108,7 @@ describe.skipIf(!native)("the native front door on the SOCKS5 port", () => {
     );
     await fc.assert(
       fc.asyncProperty(bytes, fc.array(fc.nat(64), { maxLength: 4 }), async (sent, cuts) => {
-        const points = [...new Set(cuts.filter((cut) => cut > 0 && cut < sent.length))].sort((a, b) => a - b);
-        const parts = [0, ...points].map((at, i) => sent.subarray(at, points[i] ?? sent.length));
+        const parts = splitAt(sent, cuts);
         const whole = sent.equals(handshake);
         const { text, closed } = await converse(whole ? [...parts, Buffer.from("x")] : parts, {
           end: !whole,

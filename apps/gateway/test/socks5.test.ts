@@ -17,6 +17,7 @@ import {
   usageOf,
 } from "./support/harness.ts";
 import { randomBody, sha256, startOrigin, type TestOrigin } from "./support/origin.ts";
+import { connectV4, greeting, userPass } from "./support/socks-bytes.ts";
 
 const run = promisify(execFile);
 const BALANCE = 1_000_000_000;
@@ -60,17 +61,6 @@ function socksExchange(port: number, messages: Buffer[]): Promise<Buffer[]> {
     setTimeout(() => socket.destroy(new Error(`no close; answers ${answers.length}`)), 5_000).unref();
   });
 }
-
-const greeting = Buffer.from([5, 1, 2]);
-const userPass = (username: string, password: string) =>
-  Buffer.concat([
-    Buffer.from([1, username.length]),
-    Buffer.from(username),
-    Buffer.from([password.length]),
-    Buffer.from(password),
-  ]);
-const connectV4 = (ip: number[], port: number, command = 1) =>
-  Buffer.from([5, command, 0, 1, ...ip, port >> 8, port & 0xff]);
 
 /** Usage committed for `user` equals what the origin saw since `before`, to the byte. */
 async function expectBilledExactly(user: SeededUser, before: number): Promise<number> {

@@ -144,3 +144,20 @@ export function converseWith(
     });
   });
 }
+
+/** `bytes` cut at each of `cuts` inside it (any order, repeats and out-of-range ones ignored). */
+export function splitAt(bytes: Buffer, cuts: number[]): Buffer[] {
+  const points = [...new Set(cuts.filter((cut) => cut > 0 && cut < bytes.length))].sort((a, b) => a - b);
+  return [0, ...points].map((at, i) => bytes.subarray(at, points[i] ?? bytes.length));
+}
+
+/** A site on loopback that answers each chunk with "echo:" and the chunk, and ends with its client. */
+export async function startEchoOrigin(): Promise<net.Server> {
+  const origin = net.createServer((socket) => {
+    socket.on("data", (chunk: Buffer) => socket.write(`echo:${chunk.toString("latin1")}`));
+    socket.on("end", () => socket.end());
+    socket.on("error", () => {});
+  });
+  await new Promise<void>((resolve) => origin.listen(0, "127.0.0.1", resolve));
+  return origin;
+}
