@@ -50,23 +50,26 @@ function ownImportMetaUrl(outfile) {
   };
 }
 
-export async function buildServer() {
+/** Bundles one entry file as production runs it: our workspace packages in, node_modules
+ * imports left to resolve at run time from `outfile`'s place, each file's import.meta.url kept. */
+export async function bundle(entry, outfile) {
   // Loaded here, so `npm start` can read the lists above without loading the compiler.
   const { build } = await import("esbuild");
-  for (const target of targets) {
-    const outfile = path.join(root, target.outfile);
-    await build({
-      entryPoints: [path.join(root, target.entry)],
-      outfile,
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      sourcemap: "linked",
-      logLevel: "warning",
-      plugins: [externalDependencies, ownImportMetaUrl(outfile)],
-    });
-  }
+  await build({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    sourcemap: "linked",
+    logLevel: "warning",
+    plugins: [externalDependencies, ownImportMetaUrl(outfile)],
+  });
+}
+
+export async function buildServer() {
+  for (const target of targets) await bundle(path.join(root, target.entry), path.join(root, target.outfile));
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) await buildServer();
