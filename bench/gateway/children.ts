@@ -18,6 +18,10 @@ export interface Ready {
   subuserPassword?: string;
 }
 
+/** One bundle per source file a run starts children from (a bench starts the same gateway
+ * file several times, with different settings). */
+const bundles = new Map<string, Promise<string>>();
+
 /**
  * A bench child compiled as production runs the gateway (`npm run build`: one esbuild bundle, no
  * TypeScript loader), next to its source in `.bench-dist/`, so node_modules resolve from its own
@@ -25,10 +29,14 @@ export interface Ready {
  * also named by a helper call (esbuild's keepNames), a few percent of a short tunnel's CPU that
  * `npm start` does not spend.
  */
-async function compiled(file: string): Promise<string> {
-  const outfile = join(dirname(file), ".bench-dist", `${basename(file, ".ts")}.mjs`);
-  await bundle(file, outfile);
-  return outfile;
+function compiled(file: string): Promise<string> {
+  let built = bundles.get(file);
+  if (!built) {
+    const outfile = join(dirname(file), ".bench-dist", `${basename(file, ".ts")}.mjs`);
+    built = bundle(file, outfile).then(() => outfile);
+    bundles.set(file, built);
+  }
+  return built;
 }
 
 /** Starts a bench child (a TypeScript file, compiled first), with `env` added to this process's

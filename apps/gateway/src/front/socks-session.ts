@@ -97,9 +97,14 @@ class SocksSession {
   private fail(bytes: Buffer | null): void {
     this.done = true;
     clearTimeout(this.deadline);
-    const client = this.client instanceof NativeClient && bytes ? this.client.handOver() : this.client;
+    if (!bytes) {
+      this.client.destroy();
+      return;
+    }
+    // A native client's refusal is written on a Node socket made for it, as every refusal is.
+    const client = this.client instanceof NativeClient ? this.client.handOver() : this.client;
     if (!client) return;
-    if (bytes && !(client instanceof NativeClient) && client.writable) client.end(bytes);
+    if (client.writable) client.end(bytes);
     else client.destroy();
     setTimeout(() => client.destroy(), 2_000).unref();
   }
