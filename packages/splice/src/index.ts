@@ -2,7 +2,9 @@ import { createRequire } from "node:module";
 
 /** What the native relay reports (see src/splice.c). */
 export const SpliceEvent = {
-  /** Bytes moved: at most one pipe's worth each way since the last event. */
+  /** Bytes moved: sent once 64 KiB went unreported (plus at most one pipe's worth each way) or
+   * at the first move a second after the last report. The end, an error and `stop` are not
+   * preceded by one: the caller reads the rest off the counts then. */
   progress: 0,
   /** One direction finished: its source sent FIN, everything was written, the destination was
    * shut down for writing. `side`: 0 client → target, 1 target → client. */

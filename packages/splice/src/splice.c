@@ -16,8 +16,10 @@
  *   counts: a Float64Array(4) this side keeps current: [0] bytes read from the target,
  *   [1] bytes written to the target, [2] bytes read from the client, [3] bytes written to the
  *   client.
- *   onEvent(kind, side, code): kind 0 = bytes moved (at most one pipe's worth each way since the
- *   last event), 1 = one direction finished (side: 0 client->target, 1 target->client; its
+ *   onEvent(kind, side, code): kind 0 = bytes moved: once 64 KiB went unreported (plus at most
+ *   one pipe's worth each way), or at the first move a second after the last report; 2, 3 and
+ *   stop() leave the rest for the caller to read off the counts, so a short tunnel has no kind 0
+ *   at all. 1 = one direction finished (side: 0 client->target, 1 target->client; its
  *   destination was shut down for writing), 2 = both directions finished, 3 = an error on one
  *   socket (side: 0 client, 1 target; code: the errno name). After 2 or 3 the relay no longer
  *   watches the sockets and sends nothing more; the caller closes them.
@@ -51,6 +53,7 @@
 #include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include <uv.h>
 #include "shared.h"
@@ -61,6 +64,12 @@ enum { CLIENT = 0, TARGET = 1 };
 /* Empty pipes kept for the next direction that needs one (closed when no relay is left). */
 #define POOL_MAX 16
 #define PIPES_PER_EVENT 8
+/* Bytes moved are reported to JS (EVENT_PROGRESS) once this many went unreported, or at the
+ * first move a second or more after the last report; the end, an error and stop() report the
+ * rest. A short tunnel (a request and a page) then costs no progress call at all: JS reads the
+ * counts once, at its end. */
+#define REPORT_BYTES (64 * 1024)
+#define REPORT_MS 1000
 enum { EVENT_PROGRESS = 0, EVENT_HALF = 1, EVENT_DONE = 2, EVENT_ERROR = 3 };
 enum { READ_TARGET = 0, WRITTEN_TARGET = 1, READ_CLIENT = 2, WRITTEN_CLIENT = 3 };
 
@@ -95,6 +104,9 @@ struct relay {
   int stopped;
   int released;
   int moved;
+  /* Bytes (all four counts) when JS last heard of them, and when (CLOCK_MONOTONIC_COARSE ms). */
+  double reported;
+  long long reported_at;
   /* The JS handle was collected: the memory goes once the relay stopped, outside a dispatch. */
   int finalized;
   relay_t *next_free;
@@ -419,6 +431,23 @@ static void write_prefixes(relay_t *relay) {
   }
 }
 
+static long long coarse_ms(void) {
+  struct timespec now;
+  clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+  return (long long)now.tv_sec * 1000 + now.tv_nsec / 1000000;
+}
+
+/* Whether the bytes moved since the last report are to be reported now (REPORT_BYTES). */
+static int due_report(relay_t *relay) {
+  double *c = relay->counts;
+  double total = c[0] + c[1] + c[2] + c[3];
+  long long now = coarse_ms();
+  if (total - relay->reported < REPORT_BYTES && now - relay->reported_at < REPORT_MS) return 0;
+  relay->reported = total;
+  relay->reported_at = now;
+  return 1;
+}
+
 /* Registers each socket for what it is waited on for now. */
 static void rearm(relay_t *relay) {
   for (int side = 0; side < 2; side++) {
@@ -435,9 +464,9 @@ static void rearm(relay_t *relay) {
 }
 
 /* Moves what can move now both ways, a pipe's worth at a time, for up to PIPES_PER_EVENT pipes
- * each way (as libuv reads a stream up to 32 times per event). JS sees the counts after every
- * pipe's worth (metering, the balance cut-off: it may stop the relay then), and hears of a
- * finished direction or the end. */
+ * each way (as libuv reads a stream up to 32 times per event). JS sees the counts once
+ * REPORT_BYTES went unreported or REPORT_MS passed (metering, the balance cut-off: it may stop
+ * the relay then), and hears of a finished direction or the end. */
 static void pump(relay_t *relay, int readable[2]) {
   int halves[2] = {0, 0};
   for (int round = 0; round < PIPES_PER_EVENT; round++) {
@@ -469,7 +498,7 @@ static void pump(relay_t *relay, int readable[2]) {
       release(relay);
       return;
     }
-    if (relay->moved) emit(relay, EVENT_PROGRESS, 0, NULL);
+    if (relay->moved && due_report(relay)) emit(relay, EVENT_PROGRESS, 0, NULL);
     if (relay->stopped) return;
     if (!again) break;
   }
@@ -741,6 +770,9 @@ static napi_value start(napi_env env, napi_callback_info info) {
   napi_create_external(env, relay, finalize_relay, NULL, &handle);
   /* Prefix bytes go out as soon as the sockets take them; then reading starts. */
   write_prefixes(relay);
+  /* JS reads the counts right after start(): what the prefixes wrote is reported. */
+  relay->reported = relay->counts[0] + relay->counts[1] + relay->counts[2] + relay->counts[3];
+  relay->reported_at = coarse_ms();
   rearm(relay);
   return handle;
 }
