@@ -1,4 +1,4 @@
-import type { ChildProcess } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import net from "node:net";
 import { join } from "node:path";
@@ -259,6 +259,33 @@ function workerSubjects(ready: Ready, which = "gateway"): Subject[] {
   ];
 }
 
+/** BENCH_PIN=1: every proxy on the second core, this process's clients and the site on the
+ * first, so a proxy's CPU per connection is not swayed by how the scheduler mixed it with the
+ * clients in a round (it varies by half between rounds on two shared cores). */
+const PIN = process.env.BENCH_PIN === "1";
+function childrenOf(pid: number): number[] {
+  try {
+    return execFileSync("pgrep", ["-P", String(pid)], { encoding: "utf8" })
+      .split("\n")
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there is none
+  }
+}
+function pinCores(sitePid: number, subjects: Subject[]): void {
+  const pin = (core: number, pid: number) =>
+    execFileSync("taskset", ["-a", "-p", "-c", String(core), String(pid)], { stdio: "ignore" });
+  pin(0, process.pid);
+  pin(0, sitePid);
+  for (const pid of new Set(subjects.map((subject) => subject.pid)))
+    if (pid !== null) {
+      pin(1, pid);
+      // A clustered gateway's workers (and squid's kids) are its children.
+      for (const child of childrenOf(pid)) pin(1, child);
+    }
+}
+
 const NO_RULES = "0 rules";
 const MANY_RULES = `${DESTINATION_RULES} rules`;
 
@@ -410,6 +437,7 @@ async function main(): Promise<void> {
       : []),
   ];
   const measured = subjects.filter((subject) => only(subject.name));
+  if (PIN) pinCores(site.pid, measured);
   try {
     console.log(
       `ByteToll short-connection benchmark — loopback, ${CLIENTS} clients × ${PER_CLIENT} connections per round, ` +
@@ -463,6 +491,15 @@ async function main(): Promise<void> {
           ),
         );
     }
+    /** Each round's proxy CPU of `subject` over `reference`'s in the same round. */
+    const roundRatios = (workload: Workload, subject: Subject, reference: Subject) => {
+      const of = (s: Subject) => results.get(`${workload}\u0000${s.name}`) ?? [];
+      const theirs = of(reference);
+      return of(subject).flatMap((r, i) => {
+        const base = theirs[i]?.cpuMsPer1000;
+        return r.cpuMsPer1000 === null || !base ? [] : [r.cpuMsPer1000 / base];
+      });
+    };
     const squidSubject = measured.find((s) => s.name === "squid");
     if (squidSubject) {
       console.log("\nAgainst squid (its plain port; the same workload):");
@@ -476,8 +513,14 @@ async function main(): Promise<void> {
           const p99 = pick(workload, subject, (r) => r.p99);
           const cpu = pick(workload, subject, (r) => r.cpuMsPer1000);
           if (rate === null || base === null || p99 === null || baseP99 === null) continue;
-          // CPU per connection is what compares on a box whose cores the clients share.
-          const cpuRatio = cpu === null || !baseCpu ? "" : `${(cpu / baseCpu).toFixed(2)}× squid's CPU, `;
+          // CPU per connection is what compares on a box whose cores the clients share; each
+          // round's ratio is taken against squid's in the same round (a noisy neighbour slows
+          // both), and their median is printed with their spread.
+          const ratios = roundRatios(workload, subject, squidSubject);
+          const cpuRatio =
+            cpu === null || !baseCpu || ratios.length === 0
+              ? ""
+              : `${median(ratios).toFixed(2)}× squid's CPU (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), `;
           console.log(
             `  ${workload.padEnd(24)} ${subject.name.padEnd(15)} ${cpuRatio}${(rate / base).toFixed(2)}× its rate, ` +
               `p99 ${(p99 / baseP99).toFixed(2)}× (${p99.toFixed(1)} ms vs ${baseP99.toFixed(1)} ms)`,
@@ -485,6 +528,21 @@ async function main(): Promise<void> {
         }
       }
     } else if (!squid) console.log(`squid skipped: ${SQUID} is not installed (apt-get install -y squid)`);
+    const pairs = measured.flatMap((subject) => {
+      const before = measured.find((s) => s.name === subject.name.replace(/^gateway/, "baseline"));
+      return subject.name.startsWith("gateway") && before ? [[subject, before] as const] : [];
+    });
+    if (pairs.length > 0) {
+      console.log("\nAgainst the baseline (BENCH_BASELINE), proxy CPU per connection, same round:");
+      for (const workload of WORKLOADS)
+        for (const [subject, before] of pairs) {
+          const ratios = roundRatios(workload, subject, before);
+          if (ratios.length === 0) continue;
+          console.log(
+            `  ${workload.padEnd(24)} ${subject.name.padEnd(15)} ${median(ratios).toFixed(2)}× (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
+          );
+        }
+    }
     if (ruled)
       reportRuleCost(measured, (subject, workload) => pick(workload, subject, (r) => r.cpuMsPer1000));
     if (!tinyproxy)
