@@ -68,10 +68,7 @@ function networkReport(
         const counted = await metrics.refusals.get();
         return Object.fromEntries(counted.values.map((v) => [String(v.labels.reason), v.value]));
       },
-      served: async () => {
-        const counted = await metrics.requests.get();
-        return counted.values.reduce((total, v) => total + v.value, 0);
-      },
+      served: async () => metrics.requestsOf.http.value + metrics.requestsOf.connect.value,
     },
     logger: options.logger,
     intervalMs: options.heartbeatMs ?? HEARTBEAT_INTERVAL_MS,

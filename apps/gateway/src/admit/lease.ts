@@ -139,7 +139,8 @@ async function dropLeases(executor: SqlExecutor, source: LeaseSource, which: SQL
  * gives back what is left when an account goes idle or its source can no longer pay. Every lease
  * statement of the instance runs one after another, so what it holds in memory is what the
  * database holds. However many instances serve an account, it overdraws its source by at most
- * instances × one lease (plus what each connection relays in the read that crosses it).
+ * instances × one lease (plus what each connection relays before its flow next reads the
+ * counts: a chunk, or a spliced tunnel's 64 KiB and one pipe's worth each way).
  */
 export class Leases<A extends AccountBalance> {
   private chain: Promise<unknown> = Promise.resolve();

@@ -59,35 +59,56 @@ export function createGatewayMetrics(sources: MetricSources) {
   };
 }
 
-/** What every connection and tunnel counts. The labelled children counted per connection are
- * resolved once: `labels()` validates its values and binds five methods on every call. */
+/** A number the hot path moves by plain arithmetic; its metric reads it at each scrape. */
+export class Tally {
+  value = 0;
+  inc(by = 1): void {
+    this.value += by;
+  }
+  dec(by = 1): void {
+    this.value -= by;
+  }
+}
+
+/** What every connection and tunnel counts: kept as plain numbers (a prom-client `inc` hashes
+ * its labels and walks its maps on every call, five times a tunnel) and read at each scrape. */
 function connectionCounters(registers: Registry[]) {
-  const requests = new Counter({
+  const requestsOf = { http: new Tally(), connect: new Tally() };
+  const openConnectionsOn = { http: new Tally(), https: new Tally(), socks: new Tally() };
+  const openTunnels = new Tally();
+  /** The requests already added to the counter (it only goes up, by what came since). */
+  const counted = { http: 0, connect: 0 };
+  new Counter({
     name: "bytetoll_gateway_requests_total",
     help: "Proxied plain-HTTP requests and CONNECT tunnels",
     labelNames: ["kind"] as const,
     registers,
+    collect() {
+      for (const kind of ["http", "connect"] as const) {
+        this.labels(kind).inc(requestsOf[kind].value - counted[kind]);
+        counted[kind] = requestsOf[kind].value;
+      }
+    },
   });
-  const openConnections = new Gauge({
+  new Gauge({
     name: "bytetoll_gateway_open_connections",
     help: "Open client connections by listener",
     labelNames: ["listener"] as const,
     registers,
-  });
-  return {
-    requests,
-    requestsOf: { http: requests.labels("http"), connect: requests.labels("connect") },
-    openConnectionsOn: {
-      http: openConnections.labels("http"),
-      https: openConnections.labels("https"),
-      socks: openConnections.labels("socks"),
+    collect() {
+      for (const listener of ["http", "https", "socks"] as const)
+        this.labels(listener).set(openConnectionsOn[listener].value);
     },
-    openTunnels: new Gauge({
-      name: "bytetoll_gateway_open_tunnels",
-      help: "Open CONNECT tunnels",
-      registers,
-    }),
-  };
+  });
+  new Gauge({
+    name: "bytetoll_gateway_open_tunnels",
+    help: "Open CONNECT tunnels",
+    registers,
+    collect() {
+      this.set(openTunnels.value);
+    },
+  });
+  return { requestsOf, openConnectionsOn, openTunnels };
 }
 
 /** Requests each destination rule matched: the one that decided, and report rules met on the way

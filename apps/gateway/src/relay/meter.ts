@@ -170,7 +170,8 @@ export class Flow {
   }
 
   /** Moves the bytes since the last poll into the usage rows; called on every chunk from the
-   * target, so an account whose lease is spent is cut within one chunk, and by the flusher. */
+   * target (a spliced tunnel: once 64 KiB went unreported or a second passed, and at its end), so
+   * an account whose lease is spent is cut within that, and by the flusher. */
   poll(): void {
     const delta = this.target?.takeUnbilled() ?? 0;
     if (delta <= 0) return;

@@ -91,9 +91,15 @@ export class Exit implements DialObserver {
     let current: Exit = this;
     while (current.successor) current = current.successor;
     const { spec } = current;
-    const ledger: ExitLedger = spec.ledger ?? { key: spec.id, name: spec.id, costPerGbMicros: 0 };
-    return { ...ledger, pool: this.pool };
+    // Made once per spec it resolves to (every flow through the exit asks).
+    if (this.booked?.spec !== spec) {
+      const ledger: ExitLedger = spec.ledger ?? { key: spec.id, name: spec.id, costPerGbMicros: 0 };
+      this.booked = { spec, booking: { ...ledger, pool: this.pool } };
+    }
+    return this.booked.booking;
   }
+
+  private booked: { spec: UpstreamSpec; booking: ExitBooking } | null = null;
 
   /** The exit that replaced this one when the console changed it (same ledger key). */
   successor: Exit | null = null;
