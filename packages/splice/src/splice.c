@@ -86,6 +86,9 @@ typedef struct {
   /* The errno of a prefix write tried at start, left for the relay's first write to report. */
   int early_error;
   int eof;  /* `from` reached end of stream */
+  /* The last read took less than it had room for: the socket had nothing more then, so it is
+   * read again once epoll says so, not at once (which would mostly find EAGAIN). */
+  int drained;
   int done; /* eof, pipe empty and `to` shut down for writing */
 } direction_t;
 
@@ -403,6 +406,7 @@ static ssize_t fill(relay_t *relay, int index) {
       return_pipe(d);
     }
     d->in_pipe += (size_t)n;
+    d->drained = (size_t)n < room;
     relay->counts[counter] += (double)n;
     if (n > 0) relay->moved = 1;
     return n;
@@ -479,9 +483,9 @@ static void pump(relay_t *relay, int readable[2]) {
       if (readable[index] && d->in_pipe == 0) {
         ssize_t n = fill(relay, index);
         if (n < 0 || drain(relay, index) < 0) return;
-        /* Bytes that went straight on: read again (until the socket has nothing, the
-         * destination is full, or PIPES_PER_EVENT rounds). */
-        if (n > 0 && d->in_pipe == 0)
+        /* Bytes that went straight on after a read that filled the pipe: read again (until a
+         * read finds less than room, the destination is full, or PIPES_PER_EVENT rounds). */
+        if (n > 0 && d->in_pipe == 0 && !d->drained)
           again = 1;
         else
           readable[index] = 0;
