@@ -46,22 +46,27 @@ export type Framing =
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const FIELD_VALUE = /^[\t\x20-\x7e\x80-\xff]*$/;
 
+/** The needles of headEnd, made once: a string needle is encoded again on every call. */
+const CRLF_CRLF = Buffer.from("\r\n\r\n", "latin1");
+const LF_LF = Buffer.from("\n\n", "latin1");
+const LF_CRLF = Buffer.from("\n\r\n", "latin1");
+
 /** Index just past the blank line ending the head, or -1 while it is incomplete. Lines may end
  * in a bare LF (RFC 9112 §2.2 lets a recipient accept them; squid and tinyproxy do): the head is
  * rebuilt with CRLF before it goes on, so the next parser never sees one. */
 export function headEnd(buffer: Buffer): number {
-  const crlf = buffer.indexOf("\r\n\r\n");
-  const lf = buffer.indexOf("\n\n");
+  let end = -1;
+  const crlf = buffer.indexOf(CRLF_CRLF);
+  if (crlf !== -1) end = crlf + 4;
+  const lf = buffer.indexOf(LF_LF);
+  if (lf !== -1 && (end === -1 || lf + 2 < end)) end = lf + 2;
   // "\n\r\n" ends a head whose last header line ended in a bare LF.
-  const mixed = buffer.indexOf("\n\r\n");
-  const ends = [crlf === -1 ? -1 : crlf + 4, lf === -1 ? -1 : lf + 2, mixed === -1 ? -1 : mixed + 3].filter(
-    (end) => end !== -1,
-  );
-  if (ends.length === 0) {
+  const mixed = buffer.indexOf(LF_CRLF);
+  if (mixed !== -1 && (end === -1 || mixed + 3 < end)) end = mixed + 3;
+  if (end === -1) {
     if (buffer.length > MAX_HEAD_BYTES) throw new HeadTooLarge();
     return -1;
   }
-  const end = Math.min(...ends);
   if (end > MAX_HEAD_BYTES + 4) throw new HeadTooLarge();
   return end;
 }
