@@ -16,6 +16,7 @@ export class FeedTable {
   private again = false;
   private timer: NodeJS.Timeout | null = null;
   private stopFeed: (() => Promise<void>) | null = null;
+  private stopped = false;
 
   constructor(
     private readonly options: {
@@ -35,7 +36,7 @@ export class FeedTable {
 
   async start(): Promise<void> {
     let wasLive = true;
-    this.stopFeed = await this.options.database.listen(CHANGES_CHANNEL, {
+    const stopFeed = await this.options.database.listen(CHANGES_CHANNEL, {
       notification: (payload) => {
         if (this.options.announces(payload)) void this.reload();
       },
@@ -44,10 +45,18 @@ export class FeedTable {
         wasLive = isLive;
       },
     });
+    // Stopped while the feed was being opened (a gateway closed during its start): nothing is
+    // read or scheduled from now on.
+    if (this.stopped) {
+      await stopFeed();
+      return;
+    }
+    this.stopFeed = stopFeed;
     await this.reload();
   }
 
   async stop(): Promise<void> {
+    this.stopped = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     const stopFeed = this.stopFeed;
