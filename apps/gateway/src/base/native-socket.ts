@@ -62,9 +62,13 @@ export class NativeSocket extends EventEmitter {
     process.nextTick(() => {
       if (error) this.emit("error", error);
       this.emit("close", error !== undefined);
+      this.afterClose();
     });
     return this;
   }
+
+  /** Once `close` was emitted (its listeners have read what they need). */
+  protected afterClose(): void {}
 }
 
 /**

@@ -76,8 +76,9 @@ function takeOver(socket: net.Socket): Buffer[] {
  * asked for (what the relay moved).
  */
 export class NativeTarget extends NativeSocket {
-  /** Kept current by the relay (SpliceCount). */
-  readonly counts = new Float64Array(4);
+  /** Kept current by the relay (SpliceCount): a slot of a shared buffer while the socket is
+   * open, a copy of its last figures once it closed. */
+  counts = takeCountSlot();
   /** Writing is ended by the relay (its shutdown on the client's FIN), never from JavaScript. */
   readonly writableEnded = false;
 
@@ -88,6 +89,29 @@ export class NativeTarget extends NativeSocket {
   get bytesWritten(): number {
     return this.counts[SpliceCount.writtenTarget] as number;
   }
+
+  protected override afterClose(): void {
+    const slot = this.counts;
+    this.counts = Float64Array.from(slot);
+    freeCountSlots.push(slot);
+  }
+}
+
+/** Count slots per shared buffer. A Float64Array of its own per tunnel is moved off the heap the
+ * first time the addon looks at it (an allocation, an ArrayBuffer for the collector to sweep);
+ * a slot is a view made once and reused by the next tunnel once its target closed. */
+const SLOTS_PER_BUFFER = 1024;
+const freeCountSlots: Float64Array[] = [];
+
+function takeCountSlot(): Float64Array {
+  const slot = freeCountSlots.pop();
+  if (slot) {
+    slot.fill(0);
+    return slot;
+  }
+  const shared = new Float64Array(SLOTS_PER_BUFFER * 4);
+  for (let i = SLOTS_PER_BUFFER - 1; i > 0; i--) freeCountSlots.push(shared.subarray(i * 4, i * 4 + 4));
+  return shared.subarray(0, 4);
 }
 
 /** The chunks as one buffer for the relay's first write (null: nothing to write), copied only

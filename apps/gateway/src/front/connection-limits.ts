@@ -19,6 +19,9 @@ function ipv6Prefix(parts: number[], groups: number): string {
     .join(":")}::/${groups * 16}`;
 }
 
+/** Addresses whose keys are kept for the next connection from them (all forgotten past this). */
+const KEYS_KEPT = 4096;
+
 /** An IPv4 address as Node reports a peer's (dotted decimal, no leading zeros), bare or
  * IPv4-mapped: its three first octets and its last, read without a parser. */
 const PLAIN_IPV4 =
@@ -86,10 +89,24 @@ export class ConnectionLimits {
 
   constructor(private readonly settings: ConnectionLimitSettings) {}
 
+  /** The keys of the addresses connections came from lately: a client opens many. */
+  private readonly keys = new Map<string, { client: string; network: string }>();
+
+  private keysOf(remoteAddress: string | undefined): { client: string; network: string } {
+    const address = remoteAddress ?? "";
+    let keys = this.keys.get(address);
+    if (!keys) {
+      if (this.keys.size >= KEYS_KEPT) this.keys.clear();
+      keys = connectionKeys(address);
+      this.keys.set(address, keys);
+    }
+    return keys;
+  }
+
   /** Counts the socket until it closes; null (nothing counted) when a limit is reached and nothing
    * can be cut. `cut` ends the connection if it has to make room later. */
   admit(socket: net.Socket | NativeClient, cut: () => void): ClientConnection | null {
-    const { client, network } = connectionKeys(socket.remoteAddress);
+    const { client, network } = this.keysOf(socket.remoteAddress);
     if ((this.perClient.get(client) ?? 0) >= this.settings.maxConnectionsPerIp) return null;
     if (
       (this.perNetwork.get(network) ?? 0) >= this.settings.maxConnectionsPerNetwork &&
