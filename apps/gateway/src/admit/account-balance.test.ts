@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { Tariff } from "../base/tariff.ts";
-import { AccountBalance, LeaseOvershootError, READ_BYTES_MAX, RENEWAL_GRACE_MS } from "./account-balance.ts";
+import {
+  AccountBalance,
+  CONNECTION_SLACK_BYTES,
+  LeaseOvershootError,
+  RENEWAL_GRACE_MS,
+} from "./account-balance.ts";
 
 const tariff = new Tariff({ pricePerGbUsd: 3, dcPricePerGbUsd: 0.3 });
 const bounds = { minBytes: 1000, maxBytes: 1_000_000 };
@@ -83,11 +88,12 @@ describe("AccountBalance", () => {
     expect(account.remaining).toBe(10_000 - 1004);
   });
 
-  it("refuses a commit past the lease held plus one read each way per connection and a rounding byte", async () => {
+  it("refuses a commit past the lease held plus one read each way per connection, what the relay had not reported, and a rounding byte", async () => {
     const { account } = await leased(100);
-    // One connection was open: it may have relayed one read each way past the cut.
-    expect(account.commitBound).toBe(2 * READ_BYTES_MAX + 1);
-    account.charge(100 + 2 * READ_BYTES_MAX, "mobile");
+    // One connection was open: it may have relayed one read each way past the cut, besides what
+    // the splice relay had moved before it last told the meter.
+    expect(account.commitBound).toBe(2 * 256 * 1024 + 64 * 1024 + 1);
+    account.charge(100 + CONNECTION_SLACK_BYTES, "mobile");
     expect(() => account.assertCommit(100 + account.commitBound)).not.toThrow();
     const refused = (() => {
       try {
@@ -99,7 +105,7 @@ describe("AccountBalance", () => {
     expect(refused).toBeInstanceOf(LeaseOvershootError);
     expect(refused).toMatchObject({ account: "user", granted: 100, debit: 101 + account.commitBound });
     // What the lease held is released; the rest was the run-ahead: nothing is left, nothing owed.
-    account.commit(100 + 2 * READ_BYTES_MAX, 100 + 2 * READ_BYTES_MAX);
+    account.commit(100 + CONNECTION_SLACK_BYTES, 100 + CONNECTION_SLACK_BYTES);
     expect(account.remaining).toBe(0);
     expect(account.exhausted()).toBe(true);
   });

@@ -23,9 +23,14 @@ const RETRY_AFTER_FAILURE_MS = 1_000;
 /** How long a slow renewal is waited for past the usual run-ahead, when the last grant was given
  * in full (the balance had at least that much: the account is not running dry). */
 export const RENEWAL_GRACE_MS = 500;
-/** The most one connection moves in one direction before the meter sees it: the splice relay's
- * pipe (a stream's read is at most 64 KiB). A connection is cut within one read each way. */
+/** The most one connection moves in one direction in one read: the splice relay's pipe (a
+ * stream's read is at most 64 KiB). A connection is cut within one read each way. */
 export const READ_BYTES_MAX = 256 * 1024;
+/** What the splice relay may have moved, besides that read each way, before it tells the meter:
+ * it reports once this much went unreported (REPORT_BYTES in packages/splice/src/splice.c). */
+export const UNREPORTED_BYTES_MAX = 64 * 1024;
+/** The most one connection moves before the meter sees it: what may be billed past a cut. */
+export const CONNECTION_SLACK_BYTES = 2 * READ_BYTES_MAX + UNREPORTED_BYTES_MAX;
 
 /** A batch would bill an account (or a sub-user's allowance) more than this instance was granted
  * plus the run-ahead it allowed: a bug somewhere between the meter and the ledger. The batch is
@@ -115,7 +120,7 @@ export class AccountBalance {
    * and 1 byte (a batch's datacenter debit is rounded up to a whole byte).
    */
   get commitBound(): number {
-    return this.runAheadSinceCovered + this.flowsSinceCovered * 2 * READ_BYTES_MAX + 1;
+    return this.runAheadSinceCovered + this.flowsSinceCovered * CONNECTION_SLACK_BYTES + 1;
   }
 
   /** Refuses a debit past the lease held plus `commitBound`: checked before the batch's
