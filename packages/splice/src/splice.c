@@ -559,11 +559,14 @@ static void end_dial(dial_t *dial) {
 }
 
 /* The connecting socket is writable (connected) or failed: JS hears which. */
-static void on_connected(dial_t *dial) {
+static void on_connected(dial_t *dial, uint32_t events) {
   if (!dial->pending) return;
   int error = 0;
   socklen_t length = sizeof error;
-  if (getsockopt(dial->fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0) error = errno;
+  /* A connect that failed always raises EPOLLERR: writable without it is connected, and the
+   * socket's error need not be asked for (one system call fewer per tunnel). */
+  if ((events & (EPOLLERR | EPOLLHUP)) && getsockopt(dial->fd, SOL_SOCKET, SO_ERROR, &error, &length) != 0)
+    error = errno;
   napi_env env = dial->env;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
@@ -608,7 +611,7 @@ static void on_set_ready(uv_poll_t *handle, int status, int events) {
   for (int i = 0; i < count; i++) {
     watch_t *w = ready[i].data.ptr;
     if (w->dial)
-      on_connected(w->dial);
+      on_connected(w->dial, ready[i].events);
     else if (w->listener)
       on_acceptable(w->listener);
     else if (w->reader)

@@ -162,8 +162,9 @@ export class Listeners {
    * reached: on 8080 with a 503, on 8443 (before any TLS) by closing it. */
   private track(socket: Socket | NativeClient, listener: Listener): boolean {
     // From the moment it exists: a reset (read ECONNRESET) on a socket nobody listens to for
-    // errors is an uncaught exception, and that stops API, dashboard and gateway alike.
-    socket.on("error", ignoreError);
+    // errors is an uncaught exception, and that stops API, dashboard and gateway alike. (A
+    // native client listens from its construction.)
+    if (!(socket instanceof NativeClient)) socket.on("error", ignoreError);
     // Until its TLS socket is known (limits.link), a TLS connection is cut the way TLS hears of a
     // failed TCP socket, an error on it: destroying the TCP socket under TLS is unsafe.
     const cut = () =>

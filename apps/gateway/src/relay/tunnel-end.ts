@@ -1,3 +1,4 @@
+import { NativeSocket } from "../base/native-socket.ts";
 import type { TargetSocket, TargetStream } from "../dial/dial.ts";
 import { SPLICE_HALF_CLOSED } from "../dial/native-splice.ts";
 import type { ConnectionEnd, TunnelContext } from "./tunnel-context.ts";
@@ -33,7 +34,8 @@ export class TunnelEnd {
     this.readAtStart = socket.bytesRead - unbilled.received;
     this.writtenAtStart = socket.bytesWritten - unbilled.sent;
     // Ahead of Node's own listener, which ends our side at once on a socket that is not half-open.
-    socket.prependOnceListener("end", this.targetEnded);
+    // (A native target never emits `end`: its relay tells of a FIN with SPLICE_HALF_CLOSED.)
+    if (!(socket instanceof NativeSocket)) socket.prependOnceListener("end", this.targetEnded);
     // Relayed in JavaScript, the client's FIN ends our writing; spliced, the relay says so.
     socket.on(SPLICE_HALF_CLOSED, this.halfClosed);
     socket.on("error", this.failed);
