@@ -491,6 +491,9 @@ async function main(): Promise<void> {
           ),
         );
     }
+    /** "1.02× squid's CPU (rounds 0.81–1.30)": the rounds' median ratio and their spread. */
+    const ratioText = (ratios: number[], what = "") =>
+      `${median(ratios).toFixed(2)}×${what} (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`;
     /** Each round's proxy CPU of `subject` over `reference`'s in the same round. */
     const roundRatios = (workload: Workload, subject: Subject, reference: Subject) => {
       const of = (s: Subject) => results.get(`${workload}\u0000${s.name}`) ?? [];
@@ -518,9 +521,7 @@ async function main(): Promise<void> {
           // both), and their median is printed with their spread.
           const ratios = roundRatios(workload, subject, squidSubject);
           const cpuRatio =
-            cpu === null || !baseCpu || ratios.length === 0
-              ? ""
-              : `${median(ratios).toFixed(2)}× squid's CPU (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}), `;
+            cpu === null || !baseCpu || ratios.length === 0 ? "" : `${ratioText(ratios, " squid's CPU")}, `;
           console.log(
             `  ${workload.padEnd(24)} ${subject.name.padEnd(15)} ${cpuRatio}${(rate / base).toFixed(2)}× its rate, ` +
               `p99 ${(p99 / baseP99).toFixed(2)}× (${p99.toFixed(1)} ms vs ${baseP99.toFixed(1)} ms)`,
@@ -538,9 +539,7 @@ async function main(): Promise<void> {
         for (const [subject, before] of pairs) {
           const ratios = roundRatios(workload, subject, before);
           if (ratios.length === 0) continue;
-          console.log(
-            `  ${workload.padEnd(24)} ${subject.name.padEnd(15)} ${median(ratios).toFixed(2)}× (rounds ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})`,
-          );
+          console.log(`  ${workload.padEnd(24)} ${subject.name.padEnd(15)} ${ratioText(ratios)}`);
         }
     }
     if (ruled)

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes, timingSafeEqual } from "node:crypto";
+import { createCipheriv, createDecipheriv, hash, hkdfSync, randomBytes } from "node:crypto";
 
 /** SHA-256 hex of a high-entropy secret (link tokens, proxy passwords, API tokens). These are
  * random, never chosen by a person, so a fast hash is enough; lookups go by this hash. */
@@ -7,11 +7,15 @@ export function hashSecret(secret: string): string {
   return hash("sha256", secret, "hex");
 }
 
-/** Constant-time comparison of two hex hashes. */
+/** Whether two hashSecret outputs are equal, in time that does not depend on where they differ.
+ * Compared as the strings they are (lowercase hex of one length): decoding both into buffers
+ * first cost two allocations, on every proxy connection the gateway admits, and took any two
+ * strings that are not hex as equal (both decode to nothing). */
 export function hashesEqual(a: string, b: string): boolean {
-  const left = Buffer.from(a, "hex");
-  const right = Buffer.from(b, "hex");
-  return left.length === right.length && timingSafeEqual(left, right);
+  if (a.length !== b.length) return false;
+  let difference = 0;
+  for (let i = 0; i < a.length; i++) difference |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return difference === 0;
 }
 
 /** URL-safe random secret with the given number of random bytes (≥ 16 = 128 bits). */

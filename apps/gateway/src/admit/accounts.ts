@@ -1,5 +1,5 @@
 import { AllowedDomains } from "@bytetoll/contracts";
-import type { Database } from "@bytetoll/db";
+import { type Database, hashesEqual } from "@bytetoll/db";
 import { Refusal } from "@bytetoll/egress";
 import type { Tariff } from "../base/tariff.ts";
 import { AccountBalance } from "./account-balance.ts";
@@ -156,7 +156,7 @@ export class AccountDirectory {
    * lease) balance to relay with; returns the account to bill or throws a Refusal. */
   async authenticate(username: string, passwordHash: string): Promise<AccountBalance | null> {
     const credential = await this.credential(username);
-    if (!credential || !sameHash(passwordHash, credential.passwordHash)) return null;
+    if (!credential || !hashesEqual(passwordHash, credential.passwordHash)) return null;
     if (credential.userId === null) {
       throw new Refusal(
         "balance_exhausted",
@@ -237,14 +237,4 @@ export class AccountDirectory {
 /** A rule for example.com covers example.com and every name below it, never notexample.com. */
 export function matchesDomain(host: string, domains: string[]): boolean {
   return domains.some((domain) => domain !== "" && (host === domain || host.endsWith(`.${domain}`)));
-}
-
-/** Two hashSecret outputs (lowercase hex of the same length) compared in time that does not
- * depend on where they differ: hashesEqual decodes both into new buffers first, on every
- * connection. */
-function sameHash(presented: string, stored: string): boolean {
-  if (presented.length !== stored.length) return false;
-  let difference = 0;
-  for (let i = 0; i < presented.length; i++) difference |= presented.charCodeAt(i) ^ stored.charCodeAt(i);
-  return difference === 0;
 }

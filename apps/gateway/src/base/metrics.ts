@@ -60,7 +60,7 @@ export function createGatewayMetrics(sources: MetricSources) {
 }
 
 /** A number the hot path moves by plain arithmetic; its metric reads it at each scrape. */
-export class Tally {
+class Tally {
   value = 0;
   inc(by = 1): void {
     this.value += by;
