@@ -51,6 +51,11 @@ export interface SpliceAddon {
     toClient: Buffer | null,
     counts: Float64Array,
     onEvent: SpliceEventHandler,
+    /** Caps on what is read from the client ([0]) and the target ([1]); negative: none. A
+     * direction that read its cap and wrote it all finishes without a shutdown, leaving both
+     * sockets open for the next message (0: it only writes its first bytes); `done` follows once
+     * both finished. Absent: no caps. */
+    limits?: Float64Array,
   ): SpliceRelay;
   /** Stops watching the sockets at once; no event follows. Harmless after the end. */
   stop(relay: SpliceRelay): void;

@@ -23,6 +23,11 @@
  *   destination was shut down for writing), 2 = both directions finished, 3 = an error on one
  *   socket (side: 0 client, 1 target; code: the errno name). After 2 or 3 the relay no longer
  *   watches the sockets and sends nothing more; the caller closes them.
+ * start(..., onEvent, limits): limits, a Float64Array(2), caps what the relay reads from the
+ *   client ([0]) and from the target ([1]); negative: no cap. A direction that read its cap and
+ *   wrote it all is finished without a shutdown (its destination stays open, no event 1), so one
+ *   HTTP message can be relayed and the connections used again: a cap of 0 only writes the
+ *   direction's prefix. Event 2 follows once both directions finished, never from start().
  * stop(relay): stops watching the sockets at once; no event follows.
  * connect(address, port, onConnected) -> dial, or an errno name when the connect failed at once:
  *   a non-blocking TCP connection to an IP address (TCP_NODELAY set), watched in the same epoll
@@ -89,7 +94,11 @@ typedef struct {
   /* The last read took less than it had room for: the socket had nothing more then, so it is
    * read again once epoll says so, not at once (which would mostly find EAGAIN). */
   int drained;
-  int done; /* eof, pipe empty and `to` shut down for writing */
+  int done; /* eof, pipe empty and `to` shut down for writing; or its read limit reached and
+              * everything read written (`to` left open) */
+  /* The most this relay reads from `from` (negative: no limit), and how much it read so far. */
+  double limit;
+  double taken;
 } direction_t;
 
 struct relay {
@@ -376,6 +385,11 @@ static int drain(relay_t *relay, int index) {
   return 0;
 }
 
+/* The direction read all it may (its limit); it ends once that is written. */
+static int limit_reached(const direction_t *d) {
+  return d->limit >= 0 && d->taken >= d->limit;
+}
+
 /* Reads from `from` into a borrowed pipe, at most a pipe's worth; returns how many (0: would
  * block or end of stream, and the pipe went back), -1 after failing the relay. */
 static ssize_t fill(relay_t *relay, int index) {
@@ -383,13 +397,17 @@ static ssize_t fill(relay_t *relay, int index) {
   int counter = index == 0 ? READ_CLIENT : READ_TARGET;
   int from_side = index == 0 ? CLIENT : TARGET;
   size_t room;
-  if (d->eof || d->prefix_off < d->prefix_len) return 0;
+  if (d->eof || d->prefix_off < d->prefix_len || limit_reached(d)) return 0;
   if (borrow_pipe(d) < 0) {
     fail(relay, from_side, errno);
     return -1;
   }
   room = d->pipe_size - d->in_pipe;
-  if (room == 0) return 0;
+  if (d->limit >= 0 && (double)room > d->limit - d->taken) room = (size_t)(d->limit - d->taken);
+  if (room == 0) {
+    if (d->in_pipe == 0) return_pipe(d);
+    return 0;
+  }
   for (;;) {
     ssize_t n = splice(d->from, NULL, d->pipe_fds[1], NULL, room, SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
     if (n < 0) {
@@ -406,6 +424,7 @@ static ssize_t fill(relay_t *relay, int index) {
       return_pipe(d);
     }
     d->in_pipe += (size_t)n;
+    d->taken += (double)n;
     d->drained = (size_t)n < room;
     relay->counts[counter] += (double)n;
     if (n > 0) relay->moved = 1;
@@ -460,8 +479,12 @@ static void rearm(relay_t *relay) {
     int events = 0;
     /* Reading waits until the pipe is empty: level-triggered readiness on a socket whose bytes
      * cannot move on yet would wake the loop for nothing. */
-    if (!out->eof && out->in_pipe == 0 && out->prefix_off >= out->prefix_len) events |= EPOLLIN;
-    if (!in->done && (in->in_pipe > 0 || in->prefix_off < in->prefix_len || in->early_error))
+    if (!out->eof && !limit_reached(out) && out->in_pipe == 0 && out->prefix_off >= out->prefix_len)
+      events |= EPOLLIN;
+    /* A direction at its limit with nothing left to write waits for one writable event, which
+     * ends it (so a relay with nothing to move at all still reports its end, never from start). */
+    if (!in->done && (in->in_pipe > 0 || in->prefix_off < in->prefix_len || in->early_error ||
+                      limit_reached(in)))
       events |= EPOLLOUT;
     watch(relay, side, events);
   }
@@ -494,6 +517,8 @@ static void pump(relay_t *relay, int readable[2]) {
         shutdown(d->to, SHUT_WR);
         d->done = 1;
         halves[index] = 1;
+      } else if (limit_reached(d) && d->in_pipe == 0 && d->prefix_off >= d->prefix_len) {
+        d->done = 1;
       }
     }
     if (relay->dirs[0].done && relay->dirs[1].done) {
@@ -724,9 +749,36 @@ int arguments_of(napi_env env, napi_callback_info info, size_t count, napi_value
   return 1;
 }
 
+/* start()'s optional read limits: a Float64Array(2) (client, target; negative: none), or
+ * undefined/null for none. 0 after throwing. */
+static int read_limits(napi_env env, napi_value value, double limits[2]) {
+  limits[0] = limits[1] = -1;
+  napi_valuetype type;
+  if (napi_typeof(env, value, &type) != napi_ok) return 0;
+  if (type == napi_null || type == napi_undefined) return 1;
+  napi_typedarray_type array_type;
+  size_t length;
+  void *data;
+  if (napi_get_typedarray_info(env, value, &array_type, &length, &data, NULL, NULL) != napi_ok ||
+      array_type != napi_float64_array || length < 2) {
+    napi_throw_type_error(env, NULL, "splice: limits must be a Float64Array(2)");
+    return 0;
+  }
+  limits[0] = ((double *)data)[0];
+  limits[1] = ((double *)data)[1];
+  return 1;
+}
+
 static napi_value start(napi_env env, napi_callback_info info) {
-  napi_value argv[6];
-  if (!arguments_of(env, info, 6, argv, "splice: start needs 6 arguments")) return NULL;
+  napi_value argv[7];
+  size_t argc = 7;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 6) {
+    napi_throw_type_error(env, NULL, "splice: start needs 6 arguments");
+    return NULL;
+  }
+  double limits[2];
+  if (argc < 7) napi_get_undefined(env, &argv[6]);
+  if (!read_limits(env, argv[6], limits)) return NULL;
   int32_t client_fd, target_fd;
   CHECK(napi_get_value_int32(env, argv[0], &client_fd));
   CHECK(napi_get_value_int32(env, argv[1], &target_fd));
@@ -744,7 +796,10 @@ static napi_value start(napi_env env, napi_callback_info info) {
   relay->env = env;
   relay->counts = array_data;
   relay->fds[0] = relay->fds[1] = -1;
-  for (int i = 0; i < 2; i++) relay->dirs[i].pipe_fds[0] = relay->dirs[i].pipe_fds[1] = -1;
+  for (int i = 0; i < 2; i++) {
+    relay->dirs[i].pipe_fds[0] = relay->dirs[i].pipe_fds[1] = -1;
+    relay->dirs[i].limit = limits[i];
+  }
   const char *failure = NULL;
   if (copy_prefix(env, argv[2], &relay->dirs[0]) || copy_prefix(env, argv[3], &relay->dirs[1]))
     failure = "splice: toTarget and toClient must be Buffers or null";

@@ -11,6 +11,8 @@ import type { SpliceAddon } from "@bytetoll/splice";
  */
 export class NativeSocket extends EventEmitter {
   destroyed = false;
+  /** Waiting for bytes (readSome), to cancel if it is destroyed or handed over meanwhile. */
+  private reading = false;
   /** Stops the relay while it runs; null before it starts and once it ended. */
   private stopRelay: (() => void) | null = null;
 
@@ -37,6 +39,26 @@ export class NativeSocket extends EventEmitter {
     return this;
   }
 
+  /** Waits for the next bytes (up to 8 KiB): `onBytes` gets them (empty: the peer closed), or
+   * null after an error; not called once it was destroyed (or a client handed over). One wait
+   * at a time, never while a relay runs. */
+  readSome(onBytes: (bytes: Buffer | null) => void): void {
+    bytesAwaitedOf(this.addon).set(this.fd, (bytes) => {
+      this.reading = false;
+      onBytes(bytes);
+    });
+    this.addon.readSome(this.fd);
+    this.reading = true;
+  }
+
+  /** Stops waiting for bytes; `readSome`'s callback is not called. */
+  cancelRead(): void {
+    if (!this.reading) return;
+    this.reading = false;
+    this.addon.cancelRead(this.fd);
+    bytesAwaitedOf(this.addon).delete(this.fd);
+  }
+
   /** Relayed by `stop` from now on (called once, when its relay starts). */
   relayedBy(stop: () => void): void {
     this.stopRelay = stop;
@@ -57,6 +79,7 @@ export class NativeSocket extends EventEmitter {
   destroy(error?: Error): this {
     if (this.destroyed) return this;
     this.destroyed = true;
+    this.cancelRead();
     this.stopRelay?.();
     this.addon.closeDescriptor(this.fd);
     process.nextTick(() => {
@@ -84,19 +107,6 @@ export class NativeClient extends NativeSocket {
   onHandOver: ((socket: net.Socket, client: NativeClient) => void) | null = null;
   /** The Node socket it was handed over to (null: still native). */
   socket: net.Socket | null = null;
-  /** Waiting for bytes (readSome), to cancel if it is destroyed or handed over meanwhile. */
-  private reading = false;
-
-  /** Waits for the next bytes: `onBytes` gets them (empty: the client closed), or null after an
-   * error; not called once it was destroyed or handed over. One wait at a time. */
-  readSome(onBytes: (bytes: Buffer | null) => void): void {
-    bytesAwaitedOf(this.addon).set(this.fd, (bytes) => {
-      this.reading = false;
-      onBytes(bytes);
-    });
-    this.addon.readSome(this.fd);
-    this.reading = true;
-  }
 
   /** Sends a handshake's answer (a few bytes, before any relay): true when all of it went; on a
    * failed or short send the connection is destroyed with the error. */
@@ -150,13 +160,6 @@ export class NativeClient extends NativeSocket {
     }
     this.cancelRead();
     return super.destroy(error);
-  }
-
-  private cancelRead(): void {
-    if (!this.reading) return;
-    this.reading = false;
-    this.addon.cancelRead(this.fd);
-    bytesAwaitedOf(this.addon).delete(this.fd);
   }
 }
 

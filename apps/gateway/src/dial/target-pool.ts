@@ -2,6 +2,7 @@ import type net from "node:net";
 import type { UpstreamSpec } from "@bytetoll/egress";
 import { SocketReader } from "../base/socket-reader.ts";
 import type { DialTarget, TargetSocket } from "./dial.ts";
+import type { NativeTarget } from "./native-splice.ts";
 
 /** An open connection to a target (direct or through an upstream) with its reader. */
 export interface TargetConnection {
@@ -34,10 +35,20 @@ export function poolKey(upstream: UpstreamSpec, target: DialTarget): string {
   return `${prefix},${JSON.stringify(target.address)},${target.port}]`;
 }
 
-/** Idle kept-alive target connections per pool key. */
+/** An idle native target (see `releaseNative`) and since when it idles (Date.now()). */
+interface IdleNative {
+  target: TargetSocket<NativeTarget>;
+  since: number;
+}
+
+/** Idle kept-alive target connections per pool key: Node sockets with their readers, and bare
+ * descriptors the native plain path dialled (kept apart: each path reads only its own kind). */
 export class TargetPool {
   private readonly idle = new Map<string, TargetConnection[]>();
   private readonly forgetters = new WeakMap<TargetConnection, () => void>();
+  private readonly idleNative = new Map<string, IdleNative[]>();
+  /** Closes native targets idle for IDLE_TIMEOUT_MS (one timer, not one per connection). */
+  private sweeper: NodeJS.Timeout | null = null;
 
   acquire(key: string): TargetConnection | null {
     const list = this.idle.get(key);
@@ -94,8 +105,63 @@ export class TargetPool {
     reader.park(() => socket.destroy());
   }
 
+  /** The most recently released native target for `key`, its billing restarted; null: none. */
+  acquireNative(key: string): TargetSocket<NativeTarget> | null {
+    const list = this.idleNative.get(key);
+    while (list && list.length > 0) {
+      const { target } = list.pop() as IdleNative;
+      if (list.length === 0) this.idleNative.delete(key);
+      if (target.socket.destroyed) continue;
+      target.socket.cancelRead();
+      target.restartBilling();
+      return target;
+    }
+    return null;
+  }
+
+  /** Keeps a native target whose response ended exactly at a message boundary (the caller read
+   * nothing past it). Any byte or close while it idles (a late answer, a `408`, the site's
+   * timeout) closes it, as `release` does for a Node socket. */
+  releaseNative(key: string, target: TargetSocket<NativeTarget>): void {
+    const { socket } = target;
+    const list = this.idleNative.get(key) ?? [];
+    if (list.length >= MAX_IDLE_PER_KEY || socket.destroyed) {
+      socket.destroy();
+      return;
+    }
+    const entry = { target, since: Date.now() };
+    list.push(entry);
+    this.idleNative.set(key, list);
+    socket.readSome(() => {
+      socket.destroy();
+      const current = this.idleNative.get(key);
+      const index = current?.indexOf(entry) ?? -1;
+      if (current && index !== -1) current.splice(index, 1);
+      if (current?.length === 0) this.idleNative.delete(key);
+    });
+    this.sweeper ??= setInterval(() => this.sweepNative(), IDLE_TIMEOUT_MS / 3).unref();
+  }
+
+  private sweepNative(): void {
+    const cutoff = Date.now() - IDLE_TIMEOUT_MS;
+    for (const [key, list] of this.idleNative) {
+      // Oldest first: released in order, taken from the end.
+      while (list.length > 0 && (list[0] as IdleNative).since <= cutoff)
+        (list.shift() as IdleNative).target.socket.destroy();
+      if (list.length === 0) this.idleNative.delete(key);
+    }
+    if (this.idleNative.size === 0 && this.sweeper) {
+      clearInterval(this.sweeper);
+      this.sweeper = null;
+    }
+  }
+
   destroy(): void {
     for (const list of this.idle.values()) for (const connection of list) connection.socket.destroy();
     this.idle.clear();
+    for (const list of this.idleNative.values()) for (const { target } of list) target.socket.destroy();
+    this.idleNative.clear();
+    if (this.sweeper) clearInterval(this.sweeper);
+    this.sweeper = null;
   }
 }

@@ -18,7 +18,7 @@ import { TunnelContext } from "../relay/tunnel-context.ts";
 import { openTunnel } from "../relay/tunnel-setup.ts";
 import { HeadDeadline, headTimeoutRefusal } from "./head-deadline.ts";
 import { readHead } from "./message-io.ts";
-import { type Outcome, PlainRelay, SESSION_MOVED_HEADER } from "./plain-request.ts";
+import { type Outcome, PlainRelay, type PlainRequest, SESSION_MOVED_HEADER } from "./plain-request.ts";
 import { header, parseAuthority, parseProxyUrl } from "./request-target.ts";
 import { serveSocksClient } from "./socks-session.ts";
 import { SOCKS_VERSION } from "./socks5.ts";
@@ -48,10 +48,21 @@ interface ReadRequest {
   framing: Framing;
 }
 
-/** One client connection on 8080 or (inside TLS) 8443; `acceptedAt`: when it was accepted, if
- * earlier than now (the native front door read its first bytes before handing it over). */
-export function serveClient(client: net.Socket, deps: SessionDeps, acceptedAt?: number): void {
-  new HttpClientSession(client, deps).start(acceptedAt);
+/** Where a connection the native front door began serving stands when it is handed over. */
+export interface HandedOver {
+  /** When it was accepted (its first head's deadline counts from then). */
+  acceptedAt?: number;
+  /** A plain request it read and admitted, to serve first. */
+  admitted?: PlainRequest;
+  /** It served a request already (answered or refused): the next head is not the first, and
+   * waits as long as the connection may idle (`admittedOnce`: a customer's, or a stranger's). */
+  servedBefore?: { admittedOnce: boolean };
+}
+
+/** One client connection on 8080 or (inside TLS) 8443, from its first request or (`from`) where
+ * the native front door handed it over. */
+export function serveClient(client: net.Socket, deps: SessionDeps, from: HandedOver = {}): void {
+  new HttpClientSession(client, deps).start(from);
 }
 
 /** What a client whose request could not be parsed is told. */
@@ -97,17 +108,22 @@ class HttpClientSession {
     client.once("close", () => this.deadline.dispose());
   }
 
-  start(acceptedAt?: number): void {
-    this.run(acceptedAt).catch((error: unknown) => {
+  start(from: HandedOver): void {
+    this.run(from).catch((error: unknown) => {
       this.deps.logger.error({ err: error }, "client connection failed");
       this.client.destroy();
     });
   }
 
-  private async run(acceptedAt?: number): Promise<void> {
-    this.deadline.start(acceptedAt);
-    if (await this.handedOver()) return;
-    for (let first = true; ; first = false) {
+  private async run({ acceptedAt, admitted, servedBefore }: HandedOver): Promise<void> {
+    if (servedBefore) this.admittedOnce = servedBefore.admittedOnce;
+    else if (admitted) {
+      if (!(await this.serve(admitted, admitted))) return;
+    } else {
+      this.deadline.start(acceptedAt);
+      if (await this.handedOver()) return;
+    }
+    for (let first = !(admitted || servedBefore); ; first = false) {
       const request = await this.nextRequest(first);
       if (!request || !(await this.serve(request))) return;
     }
@@ -182,13 +198,13 @@ class HttpClientSession {
   }
 
   /** Serves one request; true when the connection carries on with the next one. */
-  private async serve({ head, framing }: ReadRequest): Promise<boolean> {
+  private async serve({ head, framing }: ReadRequest, admitted?: PlainRequest): Promise<boolean> {
     try {
       if (head.method === "CONNECT") {
         await connectTunnel(this.client, head, this.reader, this.deps);
         return false;
       }
-      const outcome = await this.plain(head, framing);
+      const outcome = admitted ? await this.relay(admitted) : await this.plain(head, framing);
       if (outcome === "close") {
         this.reader.stop();
         closeConnection(this.client);
@@ -219,10 +235,13 @@ class HttpClientSession {
       { kind: "header", authorization },
       { host: url.hostname, port },
     );
-    this.admittedOnce = true;
     const clientKeepAlive = keepsAlive(head.version, head.headers);
     const tunnel = new TunnelContext(this.client, "http", admitted);
-    const request = { head, url, framing, clientKeepAlive, tunnel };
+    return this.relay({ head, url, framing, clientKeepAlive, tunnel });
+  }
+
+  private relay(request: PlainRequest): Promise<Outcome> {
+    this.admittedOnce = true;
     return new PlainRelay(this.client, this.reader, request, this.deps).run();
   }
 }

@@ -5,6 +5,8 @@ import type { NativeClient } from "../base/native-socket.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { connectTunnel, malformedRefusal, serveClient } from "./client-session.ts";
 import { headTimeoutRefusal } from "./head-deadline.ts";
+import { nativePlainRequest } from "./native-exchange.ts";
+import { NativePlainSession } from "./native-plain.ts";
 import { serveNativeSocksClient } from "./socks-session.ts";
 import { SOCKS_VERSION } from "./socks5.ts";
 
@@ -39,9 +41,14 @@ function serveFirstBytes(client: NativeClient, bytes: Buffer, deps: SessionDeps,
     return;
   }
   const request = wholeConnect(bytes);
+  const plain = request || !spliceAddon?.writeSome ? null : nativePlainRequest(bytes);
+  if (plain) {
+    new NativePlainSession(client, deps).start(plain);
+    return;
+  }
   if (!request) {
     const socket = client.handOver([bytes]);
-    if (socket) serveClient(socket, deps, acceptedAt);
+    if (socket) serveClient(socket, deps, { acceptedAt });
     return;
   }
   const past = bytes.subarray(request.end);
