@@ -51,6 +51,11 @@ struct watcher {
   napi_ref on_read;
   napi_async_context read_context;
   napi_env poll_env;
+  /* The environment the set belongs to, and the async context and resource every batch of its
+   * events is dispatched in (one callback scope per batch, see on_set_ready). */
+  napi_env env;
+  napi_async_context batch_context;
+  napi_ref batch_resource;
 };
 
 #define CHECK(call)                                                        \

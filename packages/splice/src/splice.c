@@ -105,7 +105,6 @@ struct relay {
   napi_env env;
   napi_ref on_event;
   napi_ref counts_ref;
-  napi_async_context async_context;
   double *counts;
   watcher_t *watcher;
   int fds[2];
@@ -128,7 +127,6 @@ struct relay {
 struct dial {
   napi_env env;
   napi_ref on_connected;
-  napi_async_context async_context;
   watcher_t *watcher;
   int fd;
   int pending;
@@ -275,16 +273,21 @@ static void release(relay_t *relay) {
   relay->released = 1;
   napi_delete_reference(relay->env, relay->on_event);
   napi_delete_reference(relay->env, relay->counts_ref);
-  napi_async_destroy(relay->env, relay->async_context);
 }
 
-/* Calls the JS function `fn` in `context`: an exception it throws is the process's uncaught
+/* Inside on_set_ready's dispatch: its callback scope is open, so callbacks are plain calls and
+ * the ticks and promise jobs they queue run once, when the batch ends. */
+static __thread int in_batch;
+
+/* Calls the JS function `fn`: in a batch of events, as a plain call inside the batch's callback
+ * scope; otherwise in `context` (NULL: none). An exception it throws is the process's uncaught
  * exception, as from any other callback. Inside a handle scope. */
 void call_back(napi_env env, napi_async_context context, napi_ref fn, size_t argc, napi_value *argv) {
   napi_value function, recv, result;
   napi_get_reference_value(env, fn, &function);
   napi_get_global(env, &recv);
-  napi_status status = napi_make_callback(env, context, recv, function, argc, argv, &result);
+  napi_status status = in_batch ? napi_call_function(env, recv, function, argc, argv, &result)
+                                : napi_make_callback(env, context, recv, function, argc, argv, &result);
   if (status == napi_pending_exception) {
     napi_value error;
     napi_get_and_clear_last_exception(env, &error);
@@ -312,7 +315,7 @@ static void emit(relay_t *relay, int kind, int side, const char *code) {
     napi_create_string_utf8(env, code, NAPI_AUTO_LENGTH, &argv[2]);
   else
     napi_get_undefined(env, &argv[2]);
-  call_back(env, relay->async_context, relay->on_event, 3, argv);
+  call_back(env, NULL, relay->on_event, 3, argv);
   napi_close_handle_scope(env, scope);
 }
 
@@ -580,7 +583,6 @@ static void end_dial(dial_t *dial) {
   epoll_ctl(dial->watcher->epfd, EPOLL_CTL_DEL, dial->fd, NULL);
   count_active(dial->watcher, -1);
   napi_delete_reference(dial->env, dial->on_connected);
-  napi_async_destroy(dial->env, dial->async_context);
 }
 
 /* The connecting socket is writable (connected) or failed: JS hears which. */
@@ -601,16 +603,14 @@ static void on_connected(dial_t *dial, uint32_t events) {
   else
     napi_get_undefined(env, &argv[0]);
   napi_create_int32(env, error ? -1 : dial->fd, &argv[1]);
-  napi_async_context context = dial->async_context;
   /* Ended before the call: the callback may cancel (harmless now) or start a relay on the fd. */
   dial->pending = 0;
   epoll_ctl(dial->watcher->epfd, EPOLL_CTL_DEL, dial->fd, NULL);
   if (error) close(dial->fd);
-  call_back(env, context, dial->on_connected, 2, argv);
+  call_back(env, NULL, dial->on_connected, 2, argv);
   napi_close_handle_scope(env, scope);
   count_active(dial->watcher, -1);
   napi_delete_reference(env, dial->on_connected);
-  napi_async_destroy(env, context);
   free_dial_when_done(dial);
 }
 
@@ -633,6 +633,19 @@ static void on_set_ready(uv_poll_t *handle, int status, int events) {
   struct epoll_event ready[EVENTS_PER_WAIT];
   int count = epoll_wait(watcher->epfd, ready, EVENTS_PER_WAIT, 0);
   watcher->dispatching = 1;
+  /* One callback scope for the whole batch: each event's JS call is a plain call, and the ticks
+   * and promise jobs they queue run once, when the scope closes (a scope per call ran them after
+   * every event: three times per short tunnel). */
+  napi_env env = watcher->env;
+  napi_handle_scope handles;
+  napi_callback_scope callbacks = NULL;
+  napi_value resource;
+  napi_open_handle_scope(env, &handles);
+  if (count > 0 && napi_get_reference_value(env, watcher->batch_resource, &resource) == napi_ok &&
+      napi_open_callback_scope(env, resource, watcher->batch_context, &callbacks) == napi_ok)
+    in_batch++;
+  else
+    callbacks = NULL;
   for (int i = 0; i < count; i++) {
     watch_t *w = ready[i].data.ptr;
     if (w->dial)
@@ -645,6 +658,11 @@ static void on_set_ready(uv_poll_t *handle, int status, int events) {
       on_ready(w->relay, w->side, ready[i].events);
   }
   watcher->dispatching = 0;
+  if (callbacks) {
+    in_batch--;
+    napi_close_callback_scope(env, callbacks);
+  }
+  napi_close_handle_scope(env, handles);
   while (watcher->to_free) {
     relay_t *relay = watcher->to_free;
     watcher->to_free = relay->next_free;
@@ -705,6 +723,11 @@ watcher_t *watcher_for(napi_env env) {
     return NULL;
   }
   watcher->poll.data = watcher;
+  watcher->env = env;
+  napi_value resource;
+  napi_create_object(env, &resource);
+  napi_create_reference(env, resource, 1, &watcher->batch_resource);
+  async_context_named(env, "ByteTollEvents", &watcher->batch_context);
   uv_poll_start(&watcher->poll, UV_READABLE, on_set_ready);
   uv_unref((uv_handle_t *)&watcher->poll);
   napi_set_instance_data(env, watcher, finalize_watcher, NULL);
@@ -826,7 +849,6 @@ static napi_value start(napi_env env, napi_callback_info info) {
   count_active(relay->watcher, 1);
   napi_create_reference(env, argv[5], 1, &relay->on_event);
   napi_create_reference(env, argv[4], 1, &relay->counts_ref);
-  async_context_named(env, "ByteTollSplice", &relay->async_context);
 
   napi_value handle;
   napi_create_external(env, relay, finalize_relay, NULL, &handle);
@@ -955,7 +977,6 @@ static napi_value connect_to(napi_env env, napi_callback_info info) {
   epoll_ctl(watcher->epfd, EPOLL_CTL_ADD, fd, &e);
   count_active(watcher, 1);
   napi_create_reference(env, argv[2], 1, &dial->on_connected);
-  async_context_named(env, "ByteTollConnect", &dial->async_context);
   CHECK(napi_create_external(env, dial, finalize_dial, NULL, &result));
   return result;
 }
