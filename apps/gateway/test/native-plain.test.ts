@@ -234,4 +234,33 @@ describe("the native plain path, for any bytes in any splits", () => {
     const { text } = await converseWith(gateway.httpPort, [get(sitePort)], { ms: 4_000 });
     expect(text).toMatch(/^HTTP\/1\.1 200 [\s\S]*small$/);
   });
+  it("cuts a site that sends interim answers without end once the account runs dry", async () => {
+    const poor = await seedUser(database, 200_000);
+    const endless = net.createServer((socket) => {
+      socket.on("error", () => {});
+      socket.once("data", () => {
+        const more = () => {
+          while (!socket.destroyed && socket.write("HTTP/1.1 100 Continue\r\n\r\n"));
+          if (!socket.destroyed) socket.once("drain", more);
+        };
+        more();
+      });
+    });
+    await new Promise<void>((resolve) => endless.listen(0, "127.0.0.1", resolve));
+    const port = (endless.address() as net.AddressInfo).port;
+    try {
+      const request = Buffer.from(
+        `GET http://127.0.0.1:${port}/ HTTP/1.1\r\nHost: x\r\nProxy-Authorization: ${basic(poor.username, poor.password)}\r\n\r\n`,
+      );
+      const { text } = await converseWith(gateway.httpPort, [request], {
+        end: false,
+        until: (seen) => seen.includes("HTTP/1.1 402 "),
+        ms: 8_000,
+      });
+      expect(text.startsWith("HTTP/1.1 100 Continue\r\n\r\n")).toBe(true);
+      expect(text).toContain("Your data balance ran out during the request");
+    } finally {
+      await new Promise((resolve) => endless.close(resolve));
+    }
+  });
 });

@@ -135,13 +135,15 @@ export interface ReadResponse {
   framing: Framing;
 }
 
-/** Reads the target's next response head (interim 1xx ones are passed to the client first);
+/** Reads the target's next response head (interim 1xx ones are passed to the client first, and
+ * `onInterim` bills each: a site that sends them without end is cut when the account runs dry);
  * null when the target closed before a byte of it. Throws MalformedMessage (HeadTooLarge) for a
  * head that cannot be relayed: the caller bills nothing of it. */
 export async function readResponseHead(
   client: NativeClient,
   target: NativeTarget,
   method: string,
+  onInterim: () => void,
 ): Promise<ReadResponse | null> {
   let buffer: Buffer = Buffer.alloc(0);
   for (;;) {
@@ -165,6 +167,7 @@ export async function readResponseHead(
       if (head.status === 101)
         throw new MalformedMessage("101 Switching Protocols to a request without Upgrade");
       if (!(await sendNative(client, target, "client", raw))) return null;
+      onInterim();
       buffer = buffer.subarray(end);
       continue;
     }

@@ -224,7 +224,7 @@ export class NativePlainSession {
       if (flow.cutCause) throw flow.cutCause;
       const response =
         (await sendNative(this.client, socket, "target", sent)) &&
-        (await readResponseHead(this.client, socket, request.head.method));
+        (await readResponseHead(this.client, socket, request.head.method, () => flow.poll()));
       if (response) {
         flow.poll();
         return { response, target: socket };
