@@ -51,7 +51,9 @@ const CLIENT_IDLE_MS = 60_000;
  * from any client, as the Node path's are.
  */
 
-type Next = "keep-alive" | "close" | "handed-over";
+/** What the client connection does after a request: carry the next one here, be closed, or
+ * nothing more here (the Node session took it over, or it was cut). */
+type Next = "keep-alive" | "close" | "gone";
 
 export class NativePlainSession {
   /** The target of the request being served (null between requests: it went back to the pool,
@@ -164,7 +166,7 @@ export class NativePlainSession {
       const request = { head, url, framing: { kind: "none" } as const, clientKeepAlive, tunnel };
       if (tunnel.upstream.kind !== "direct" || tunnel.target.address === IP_INFO_ADDRESS) {
         this.handOver(null, { admitted: request });
-        return "handed-over";
+        return "gone";
       }
       return await this.exchange(request);
     } catch (error) {
@@ -184,7 +186,7 @@ export class NativePlainSession {
     sendRawRefusal(socket, refusal, !clientKeepAlive);
     if (clientKeepAlive)
       serveClient(socket, this.deps, { servedBefore: { admittedOnce: this.admittedOnce } });
-    return "handed-over";
+    return "gone";
   }
 
   /** An idle kept-alive connection to this request's target, or a new one. */
@@ -259,7 +261,7 @@ export class NativePlainSession {
       if (!ended.whole) {
         this.client.destroy();
         this.dropTarget();
-        return "handed-over";
+        return "gone";
       }
       if (ended.reusable && keepsAlive(response.head.version, response.head.headers) && this.target) {
         this.deps.pool.releaseNative(poolKey(tunnel.upstream, tunnel.target), this.target);
@@ -279,7 +281,7 @@ export class NativePlainSession {
       if (failure instanceof Refusal && !progress.headSent) throw failure;
       this.client.destroy();
       this.dropTarget();
-      return "handed-over";
+      return "gone";
     } finally {
       tunnel.flow?.finish();
     }
