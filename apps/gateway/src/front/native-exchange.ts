@@ -218,7 +218,7 @@ export function nativePlainRequest(bytes: Buffer): RequestHead | null {
       head.target.startsWith("http://") &&
       requestFraming(head).kind === "none" &&
       !wantsUpgrade(head.headers) &&
-      !head.headers.some((h) => h.key === "expect" || h.key === "transfer-encoding");
+      !head.headers.some((h) => h.key === "expect");
     return eligible ? head : null;
   } catch {
     return null;
@@ -252,11 +252,4 @@ export async function relayResponseBody(
     poll,
   );
   return { whole: how === "done", reusable: rest.length === bodyPart.length };
-}
-
-/** What a client is told of a response head the gateway does not relay. */
-export function badHead(error: MalformedMessage): string {
-  return error instanceof HeadTooLarge
-    ? "a response head over 64 KiB, which the gateway does not relay"
-    : error.message;
 }

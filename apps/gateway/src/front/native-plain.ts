@@ -6,7 +6,6 @@ import {
   sendRawRefusal,
 } from "@bytetoll/egress";
 import {
-  forwardedHeaders,
   headEnd,
   keepsAlive,
   MAX_HEAD_BYTES,
@@ -24,7 +23,6 @@ import { openFlow, type ResponseProgress } from "../relay/tunnel-setup.ts";
 import { type HandedOver, malformedRefusal, serveClient } from "./client-session.ts";
 import { headTimeoutRefusal } from "./head-deadline.ts";
 import {
-  badHead,
   nativePlainRequest,
   type ReadResponse,
   readNative,
@@ -32,7 +30,7 @@ import {
   relayResponseBody,
   sendNative,
 } from "./native-exchange.ts";
-import { type PlainRequest, SESSION_MOVED_HEADER } from "./plain-request.ts";
+import { clientResponseHead, type PlainRequest, unrelayableHead } from "./plain-request.ts";
 import { header, parseProxyUrl } from "./request-target.ts";
 import { targetHead } from "./target-head.ts";
 
@@ -253,8 +251,7 @@ export class NativePlainSession {
         request.clientKeepAlive &&
         framing.kind !== "close" &&
         !(framing.kind === "chunked" && request.head.version === "1.0");
-      const moved = tunnel.sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
-      const clientHead = `${response.head.statusLine}\r\n${forwardedHeaders(response.head.headers)}${moved}Connection: ${keepClient ? "keep-alive" : "close"}\r\n\r\n`;
+      const clientHead = clientResponseHead(response.head, tunnel.sessionMoved, keepClient);
       progress.headSent = true;
       progress.closeDelimited = framing.kind === "close";
       const ended = await relayResponseBody(this.client, target, response, Buffer.from(clientHead), poll);
@@ -275,7 +272,7 @@ export class NativePlainSession {
       if (error instanceof MalformedMessage && !progress.headSent) {
         // A response head that cannot be relayed: the client gets a 502, and nothing of it is billed.
         tunnel.targetSocket?.dropReceived();
-        failure = new Refusal("upstream_failed", `The destination sent ${badHead(error)}`);
+        failure = unrelayableHead(error);
       }
       this.deps.outcomes.failed(tunnel, failure);
       if (failure instanceof Refusal && !progress.headSent) throw failure;

@@ -51,11 +51,27 @@ export type Outcome = "keep-alive" | "close" | "spliced";
 function refusedResponse(connection: TargetConnection, error: unknown): Refusal {
   connection.socket.destroy();
   connection.target.dropReceived();
+  return unrelayableHead(error);
+}
+
+/** The 502 for a response head the gateway does not relay (either path). */
+export function unrelayableHead(error: unknown): Refusal {
   const what =
     error instanceof HeadTooLarge
       ? "a response head over 64 KiB, which the gateway does not relay"
       : (error as Error).message;
   return new Refusal("upstream_failed", `The destination sent ${what}`);
+}
+
+/** The response head as the client gets it: hop-by-hop headers dropped, a moved session told,
+ * and whether the connection stays open (either path). */
+export function clientResponseHead(
+  response: ResponseHead,
+  sessionMoved: boolean,
+  keepAlive: boolean,
+): string {
+  const moved = sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
+  return `${response.statusLine}\r\n${forwardedHeaders(response.headers)}${moved}Connection: ${keepAlive ? "keep-alive" : "close"}\r\n\r\n`;
 }
 
 interface FinalResponse {
@@ -276,10 +292,9 @@ export class PlainRelay {
     clientKeepAlive: boolean,
     flow: Flow,
   ): Promise<boolean> {
-    const moved = this.request.tunnel.sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
     this.progress.headSent = true;
     this.progress.closeDelimited = framing.kind === "close";
-    const clientHead = `${response.statusLine}\r\n${forwardedHeaders(response.headers)}${moved}Connection: ${clientKeepAlive ? "keep-alive" : "close"}\r\n\r\n`;
+    const clientHead = clientResponseHead(response, this.request.tunnel.sessionMoved, clientKeepAlive);
     // The head and the body bytes already read leave in one write (one packet for small replies).
     this.client.cork();
     process.nextTick(() => this.client.uncork());
