@@ -5,7 +5,7 @@ import { join } from "node:path";
 import tls from "node:tls";
 import { fileURLToPath } from "node:url";
 import { SQUID, startSquid, startTinyproxy, TINYPROXY } from "../footprint/processes.ts";
-import { type Ready, startChild, treeCpuSplitMs } from "./children.ts";
+import { cpuSpentMs, type Ready, startChild, treeCpuSplitMs } from "./children.ts";
 
 /**
  * `npm run bench:tunnels`: the workload scrapers send — many short connections, each a new TCP
@@ -34,6 +34,8 @@ interface Subject {
   front: Front;
   /** The proxy's process (its CPU); null for the direct path. */
   pid: number | null;
+  /** It carries CONNECT tunnels and nothing else (the floor). */
+  tunnelsOnly?: boolean;
 }
 
 type Workload = "tunnel" | "tunnel, TLS to the site" | "plain HTTP";
@@ -193,7 +195,7 @@ interface Site {
   pid: number;
 }
 
-const NO_CPU = { user: 0, system: 0 };
+const NO_CPU = { user: 0, system: 0, total: 0 };
 
 async function round(subject: Subject, workload: Workload, site: Site) {
   const latencies: number[] = [];
@@ -215,20 +217,15 @@ async function round(subject: Subject, workload: Workload, site: Site) {
   const at = (q: number) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
   const clients = process.cpuUsage(clientsBefore);
   const siteAfter = treeCpuSplitMs(site.pid);
-  const peersMs =
-    (clients.user + clients.system) / 1000 +
-    siteAfter.user -
-    siteBefore.user +
-    siteAfter.system -
-    siteBefore.system;
-  const cpu = subject.pid === null ? null : treeCpuSplitMs(subject.pid);
+  const peersMs = (clients.user + clients.system) / 1000 + cpuSpentMs(siteBefore, siteAfter).total;
+  const cpu = subject.pid === null ? null : cpuSpentMs(cpuBefore, treeCpuSplitMs(subject.pid));
   const per1000 = (ms: number) => (ms * 1000) / latencies.length;
   return {
     perSecond: latencies.length / seconds,
     p50: at(0.5),
     p99: at(0.99),
-    cpuMsPer1000: cpu === null ? null : per1000(cpu.user - cpuBefore.user + cpu.system - cpuBefore.system),
-    systemMsPer1000: cpu === null ? null : per1000(cpu.system - cpuBefore.system),
+    cpuMsPer1000: cpu === null ? null : per1000(cpu.total),
+    systemMsPer1000: cpu === null ? null : per1000(cpu.system),
     peersMsPer1000: per1000(peersMs),
   } satisfies RoundResult;
 }
@@ -353,6 +350,9 @@ async function main(): Promise<void> {
           }),
         }
       : null;
+  // BENCH_FLOOR=1: the splice addon driven by a few lines of JavaScript that check and bill
+  // nothing (floor-process.ts): what a tunnel costs the kernel and the addon alone.
+  const floor = process.env.BENCH_FLOOR === "1" ? await startChild(join(here, "floor-process.ts")) : null;
   const tinyproxy = await startTinyproxy();
   const squid = await startSquid();
   const peers: Array<{ child: ChildProcess; dir: string }> = [tinyproxy, squid].filter(
@@ -432,6 +432,16 @@ async function main(): Promise<void> {
           },
         ]
       : []),
+    ...(floor
+      ? [
+          {
+            name: "floor",
+            front: { kind: "http", port: floor.ready.port } as Front,
+            pid: floor.child.pid ?? null,
+            tunnelsOnly: true,
+          },
+        ]
+      : []),
     ...(squid
       ? [{ name: "squid", front: { kind: "http", port: squid.port } as Front, pid: squid.child.pid ?? null }]
       : []),
@@ -445,6 +455,7 @@ async function main(): Promise<void> {
     );
     const results = new Map<string, RoundResult[]>();
     const applies = (subject: Subject, workload: Workload) =>
+      !(workload === "plain HTTP" && subject.tunnelsOnly) &&
       !(workload === "plain HTTP" && subject.front.kind === "socks");
     // A whole round each, not measured: a gateway's code is optimised by then (its first round
     // used to cost about twice the next ones).
@@ -560,6 +571,7 @@ async function main(): Promise<void> {
       ...(ruled ? [ruled.none.child, ruled.many.child] : []),
       ...(baseline ? [baseline.child] : []),
       ...(baselineWorkers ? [baselineWorkers.child] : []),
+      ...(floor ? [floor.child] : []),
     ]) {
       child.removeAllListeners("exit");
       child.disconnect();
