@@ -30,7 +30,7 @@ import {
   relayResponseBody,
   sendNative,
 } from "./native-exchange.ts";
-import { clientResponseHead, type PlainRequest, unrelayableHead } from "./plain-request.ts";
+import { clientResponseHead, keepsClientFor, type PlainRequest, unrelayableHead } from "./plain-message.ts";
 import { header, parseProxyUrl } from "./request-target.ts";
 import { targetHead } from "./target-head.ts";
 
@@ -247,10 +247,7 @@ export class NativePlainSession {
       const poll = () => flow?.poll();
       this.deps.outcomes.response(tunnel, response.head.status);
       const { framing } = response;
-      const keepClient =
-        request.clientKeepAlive &&
-        framing.kind !== "close" &&
-        !(framing.kind === "chunked" && request.head.version === "1.0");
+      const keepClient = keepsClientFor(request, framing);
       const clientHead = clientResponseHead(response.head, tunnel.sessionMoved, keepClient);
       progress.headSent = true;
       progress.closeDelimited = framing.kind === "close";

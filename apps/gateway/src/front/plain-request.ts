@@ -3,12 +3,9 @@ import { Refusal } from "@bytetoll/egress";
 import { discardWritesOnceTargetGone } from "../base/discarded-writes.ts";
 import {
   type Framing,
-  forwardedHeaders,
-  HeadTooLarge,
   keepsAlive,
   MalformedMessage,
   parseResponseHead,
-  type RequestHead,
   type ResponseHead,
   responseFraming,
 } from "../base/http-message.ts";
@@ -20,28 +17,15 @@ import { poolKey, type TargetConnection } from "../dial/target-pool.ts";
 import type { Flow } from "../relay/meter.ts";
 import type { SessionDeps } from "../relay/session-deps.ts";
 import { splice } from "../relay/tunnel.ts";
-import type { TunnelContext } from "../relay/tunnel-context.ts";
 import { openFlow, type ResponseProgress } from "../relay/tunnel-setup.ts";
 import { readHead, relayBody } from "./message-io.ts";
+import { clientResponseHead, keepsClientFor, type PlainRequest, unrelayableHead } from "./plain-message.ts";
 import { targetHead } from "./target-head.ts";
 
 const noop = () => {};
 
-/** Told on a response (and a CONNECT's 200) when a sticky session's exit went down and the
- * session was given another: the exit IP changed. */
-export const SESSION_MOVED_HEADER = "X-ByteToll-Session-Moved";
-
 /** A target that stays silent this long in the middle of a request is given up. */
 const TARGET_INACTIVITY_MS = 300_000;
-
-export interface PlainRequest {
-  head: RequestHead;
-  url: URL;
-  framing: Framing;
-  clientKeepAlive: boolean;
-  /** This request, from its admission to its end. */
-  tunnel: TunnelContext;
-}
 
 /** What became of the client connection after one request. */
 export type Outcome = "keep-alive" | "close" | "spliced";
@@ -52,26 +36,6 @@ function refusedResponse(connection: TargetConnection, error: unknown): Refusal 
   connection.socket.destroy();
   connection.target.dropReceived();
   return unrelayableHead(error);
-}
-
-/** The 502 for a response head the gateway does not relay (either path). */
-export function unrelayableHead(error: unknown): Refusal {
-  const what =
-    error instanceof HeadTooLarge
-      ? "a response head over 64 KiB, which the gateway does not relay"
-      : (error as Error).message;
-  return new Refusal("upstream_failed", `The destination sent ${what}`);
-}
-
-/** The response head as the client gets it: hop-by-hop headers dropped, a moved session told,
- * and whether the connection stays open (either path). */
-export function clientResponseHead(
-  response: ResponseHead,
-  sessionMoved: boolean,
-  keepAlive: boolean,
-): string {
-  const moved = sessionMoved ? `${SESSION_MOVED_HEADER}: 1\r\n` : "";
-  return `${response.statusLine}\r\n${forwardedHeaders(response.headers)}${moved}Connection: ${keepAlive ? "keep-alive" : "close"}\r\n\r\n`;
 }
 
 interface FinalResponse {
@@ -271,17 +235,10 @@ export class PlainRelay {
     return clientKeepAlive ? "keep-alive" : "close";
   }
 
-  /** A body that ends with the connection cannot be re-framed for a kept-alive client, and a
-   * chunked body cannot go to an HTTP/1.0 client: both end the client connection. So does an
-   * answer that came before the client's body was all sent (a 401 to an upload): the rest of the
-   * body is not wanted, and the connection is closed after the answer. */
+  /** An answer that came before the client's body was all sent (a 401 to an upload) ends the
+   * client connection too: the rest of the body is not wanted. */
   private keepsClient(framing: Framing): boolean {
-    return (
-      this.request.clientKeepAlive &&
-      this.requestBodyDone &&
-      framing.kind !== "close" &&
-      !(framing.kind === "chunked" && this.request.head.version === "1.0")
-    );
+    return this.requestBodyDone && keepsClientFor(this.request, framing);
   }
 
   /** The response head and body to the client; false when either side went away first. */
