@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Gateway } from "../src/gateway.ts";
 import { basic, type SeededUser, seedUser, startGateway, usageOf } from "./support/harness.ts";
-import { converseWith, splitAt } from "./support/raw-client.ts";
+import { converseWith, splitAt, untrustedBytes } from "./support/raw-client.ts";
 
 /**
  * Plain requests without a body on 8080 are served on bare descriptors (the native plain path):
@@ -156,12 +156,7 @@ const FRAGMENTS = [
   "\u0000",
   "\u00ff",
 ];
-const randomBytes = fc.oneof(
-  fc.uint8Array({ maxLength: 96 }).map((array) => Buffer.from(array)),
-  fc
-    .array(fc.constantFrom(...FRAGMENTS), { maxLength: 10 })
-    .map((parts) => Buffer.from(parts.join(""), "latin1")),
-);
+const randomBytes = untrustedBytes(FRAGMENTS, 10);
 
 describe("the native plain path, for any bytes in any splits", () => {
   let user: SeededUser;

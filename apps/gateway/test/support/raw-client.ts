@@ -1,6 +1,7 @@
 import net from "node:net";
 import { Duplex } from "node:stream";
 import tls from "node:tls";
+import fc from "fast-check";
 import { vi } from "vitest";
 import type { Gateway } from "../../src/gateway.ts";
 
@@ -143,6 +144,17 @@ export function converseWith(
       if (end) socket.end();
     });
   });
+}
+
+/** What an untrusted peer may send a parser: any bytes (up to 96), or up to `maxParts` of
+ * `fragments` joined, which reach the parser's corners far more often than random bytes do. */
+export function untrustedBytes(fragments: readonly string[], maxParts: number): fc.Arbitrary<Buffer> {
+  return fc.oneof(
+    fc.uint8Array({ maxLength: 96 }).map((array) => Buffer.from(array)),
+    fc
+      .array(fc.constantFrom(...fragments), { maxLength: maxParts })
+      .map((parts) => Buffer.from(parts.join(""), "latin1")),
+  );
 }
 
 /** `bytes` cut at each of `cuts` inside it (any order, repeats and out-of-range ones ignored). */
