@@ -139,6 +139,7 @@ void on_acceptable(listener_t *listener) {
       }
       return;
     }
+    forget_descriptor(listener->watcher, fd);
     ssize_t n;
     do n = recv(fd, head, sizeof head, 0);
     while (n < 0 && errno == EINTR);
@@ -277,10 +278,14 @@ napi_value close_listener(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
-/* The read is over (done or cancelled): out of the set and the table. */
-static void end_read(reader_t *reader) {
+/* The read is over: cancelled (out of the set), or done (`fired`: its one-shot registration
+ * stays in the set, parked, for whatever waits on the descriptor next); out of the table. */
+static void end_read(reader_t *reader, int fired) {
   watcher_t *watcher = reader->watcher;
-  epoll_ctl(watcher->epfd, EPOLL_CTL_DEL, reader->fd, NULL);
+  if (fired)
+    park_descriptor(watcher, reader->fd);
+  else
+    epoll_ctl(watcher->epfd, EPOLL_CTL_DEL, reader->fd, NULL);
   watcher->readers[reader->fd] = NULL;
   count_active(watcher, -1);
   defer_free(watcher, &reader->freeable);
@@ -293,11 +298,16 @@ void on_readable(reader_t *reader) {
   ssize_t n;
   do n = recv(reader->fd, bytes, sizeof bytes, 0);
   while (n < 0 && errno == EINTR);
-  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return;
+  if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+    /* Woken for nothing: the one-shot registration is armed again. */
+    struct epoll_event e = {.events = EPOLLIN | EPOLLONESHOT, .data.ptr = &reader->watch};
+    epoll_ctl(watcher->epfd, EPOLL_CTL_MOD, reader->fd, &e);
+    return;
+  }
   int error = n < 0 ? errno : 0;
   int fd = reader->fd;
-  /* Out of the set before the call: the handler may start a relay on the descriptor. */
-  end_read(reader);
+  /* Done before the call: the handler may start a relay on the descriptor. */
+  end_read(reader, 1);
   napi_env env = watcher->poll_env;
   napi_handle_scope scope;
   napi_open_handle_scope(env, &scope);
@@ -367,8 +377,8 @@ napi_value read_some(napi_env env, napi_callback_info info) {
   reader->watcher = watcher;
   reader->fd = fd;
   reader->watch = (watch_t){NULL, -1, NULL, NULL, reader};
-  struct epoll_event e = {.events = EPOLLIN, .data.ptr = &reader->watch};
-  if (epoll_ctl(watcher->epfd, EPOLL_CTL_ADD, fd, &e) != 0) {
+  /* One shot: once it fired, the descriptor stays in the set with no events (parked). */
+  if (arm_descriptor(watcher, fd, EPOLLIN | EPOLLONESHOT, &reader->watch) != 0) {
     int error = errno;
     free(reader);
     napi_throw_error(env, errno_code(error), "splice: cannot watch the descriptor");
@@ -382,7 +392,7 @@ napi_value read_some(napi_env env, napi_callback_info info) {
 napi_value cancel_read(napi_env env, napi_callback_info info) {
   int32_t fd;
   watcher_t *watcher = descriptor_argument(env, info, &fd);
-  if (watcher && fd >= 0 && fd < watcher->readers_size && watcher->readers[fd]) end_read(watcher->readers[fd]);
+  if (watcher && fd >= 0 && fd < watcher->readers_size && watcher->readers[fd]) end_read(watcher->readers[fd], 0);
   return NULL;
 }
 

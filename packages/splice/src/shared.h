@@ -4,6 +4,7 @@
 #define BYTETOLL_SPLICE_SHARED_H
 
 #include <node_api.h>
+#include <stdint.h>
 #include <sys/socket.h>
 #include <uv.h>
 
@@ -56,6 +57,15 @@ struct watcher {
   napi_env env;
   napi_async_context batch_context;
   napi_ref batch_resource;
+  /* Descriptors left in the set after a one-shot wait fired (a connect, a first read): still
+   * registered, with no events, so the relay that takes them on re-arms them with one
+   * EPOLL_CTL_MOD instead of a DEL now and an ADD later. By descriptor; a stale mark (the
+   * descriptor closed elsewhere and its number reused) only costs a failed MOD and an ADD. */
+  unsigned char *parked;
+  int parked_size;
+  /* The relay whose end is being reported to JavaScript: a descriptor closeDescriptor() closes
+   * meanwhile left the set with its close, so the relay does not remove it again. */
+  relay_t *ending;
 };
 
 #define CHECK(call)                                                        \
@@ -80,6 +90,10 @@ int arguments_of(napi_env env, napi_callback_info info, size_t count, napi_value
 void *external_argument(napi_env env, napi_callback_info info);
 int socket_address(napi_env env, napi_value host, napi_value port, int lowest_port, const char *call,
                    struct sockaddr_storage *storage, socklen_t *length);
+
+int arm_descriptor(watcher_t *watcher, int fd, uint32_t events, void *data);
+void park_descriptor(watcher_t *watcher, int fd);
+void forget_descriptor(watcher_t *watcher, int fd);
 
 /* accept.c */
 void on_acceptable(listener_t *listener);
