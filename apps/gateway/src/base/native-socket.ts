@@ -1,16 +1,29 @@
-import { EventEmitter } from "node:events";
 import net from "node:net";
 import type { Duplex } from "node:stream";
 import type { SpliceAddon } from "@bytetoll/splice";
+
+/** Any listener: each event's own arguments are its emitter's to match. */
+type Listener = (...args: never[]) => void;
+type Call = (...args: unknown[]) => void;
+
+/** Listeners by event name, in the order they were added. */
+type ListenerTable = Record<string, Listener[] | undefined>;
 
 /**
  * A TCP connection held as a bare descriptor, with no Node socket, handle or stream: only the
  * splice relay reads and writes it. It has what the steps ask of a socket — its peer, `destroy()`,
  * `end()`, and the `error` and `close` events — so admission, the connection caps, metering and
  * outcomes treat it as any socket. The descriptor is closed by `destroy()`.
+ *
+ * Its events are those of an EventEmitter (`on`, `once`, `off`, `emit`) without one: a short
+ * tunnel makes two of these and hangs half a dozen listeners on them, and Node's emitter (its
+ * set-up, a wrapper per `once`) was a measurable part of the tunnel's JavaScript. `close` and
+ * `error` are emitted at most once each, so `once` for them is `on`; an error emitted with no
+ * listener is dropped (whoever relays the socket hears its errors).
  */
-export class NativeSocket extends EventEmitter {
+export class NativeSocket {
   destroyed = false;
+  private listeners: ListenerTable | null = null;
   /** Waiting for bytes (readSome), to cancel if it is destroyed or handed over meanwhile. */
   private reading = false;
   /** Stops the relay while it runs; null before it starts and once it ended. */
@@ -21,10 +34,53 @@ export class NativeSocket extends EventEmitter {
     readonly fd: number,
     readonly remoteAddress: string,
     readonly remotePort: number,
-  ) {
-    super();
-    // Whoever relays it hears its errors; this keeps a late one from being unhandled.
-    this.on("error", () => {});
+  ) {}
+
+  on(event: string, listener: Listener): this {
+    if (!this.listeners) this.listeners = {};
+    const table = this.listeners;
+    const listeners = table[event];
+    if (listeners) listeners.push(listener);
+    else table[event] = [listener];
+    return this;
+  }
+
+  addListener(event: string, listener: Listener): this {
+    return this.on(event, listener);
+  }
+
+  once(event: string, listener: Listener): this {
+    if (event === "close" || event === "error") return this.on(event, listener);
+    const once: Call & { listener?: Listener } = (...args) => {
+      this.off(event, once);
+      (listener as Call)(...args);
+    };
+    once.listener = listener;
+    return this.on(event, once);
+  }
+
+  off(event: string, listener: Listener): this {
+    const listeners = this.listeners?.[event];
+    if (!listeners) return this;
+    const index = listeners.findLastIndex(
+      (added) => added === listener || (added as { listener?: Listener }).listener === listener,
+    );
+    if (index !== -1) listeners.splice(index, 1);
+    return this;
+  }
+
+  removeListener(event: string, listener: Listener): this {
+    return this.off(event, listener);
+  }
+
+  /** Calls the event's listeners (those added while they run wait for the next emit); false when
+   * it had none. */
+  emit(event: string, ...args: unknown[]): boolean {
+    const listeners = this.listeners?.[event];
+    if (!listeners || listeners.length === 0) return false;
+    if (listeners.length === 1) (listeners[0] as Call)(...args);
+    else for (const listener of [...listeners]) (listener as Call)(...args);
+    return true;
   }
 
   get remoteFamily(): "IPv4" | "IPv6" {

@@ -6,10 +6,12 @@ import { SocksClient } from "socks";
 import { SharedReads } from "../base/shared-reads.ts";
 import { connectIpInfoAnswer } from "../route/ip-info-answer.ts";
 import type { DialObserver } from "../route/upstream-health.ts";
+import { connectThroughHttpProxy, proxyAuthorization } from "./http-upstream.ts";
 import { connectNatively } from "./native-splice.ts";
 import { TargetSocket, type TargetStream } from "./target-socket.ts";
 
 export { TargetSocket, type TargetStream } from "./target-socket.ts";
+export { proxyAuthorization };
 
 export interface DialTarget {
   address: string;
@@ -17,7 +19,6 @@ export interface DialTarget {
 }
 
 const CONNECT_TIMEOUT_MS = 10_000;
-const MAX_CONNECT_REPLY = 16 * 1024;
 
 const upstreamContexts = new Map<string, tls.SecureContext>();
 
@@ -73,70 +74,6 @@ function connectTcp(
   });
 }
 
-/** Opens a CONNECT tunnel through an HTTP(S) upstream proxy. Bytes that arrive in the same
- * packet as the upstream's reply belong to the target and are put back on the stream. */
-function connectThroughHttpProxy(
-  { socket, reads }: { socket: net.Socket; reads: SharedReads },
-  upstream: UpstreamSpec,
-  target: DialTarget,
-) {
-  return new Promise<number>((resolve, reject) => {
-    const authority = target.address.includes(":")
-      ? `[${target.address}]:${target.port}`
-      : `${target.address}:${target.port}`;
-    const head = `CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n${proxyAuthorization(upstream)}`;
-    let received = Buffer.alloc(0);
-    const cleanup = () => {
-      reads.sink = null;
-      socket.removeListener("error", onError);
-      socket.removeListener("end", onEnd);
-      socket.removeListener("timeout", onTimeout);
-      socket.setTimeout(0);
-    };
-    const onError = (error: Error) => {
-      cleanup();
-      reject(error);
-    };
-    const onEnd = () => onError(new Error("upstream closed during CONNECT"));
-    // Buffer.concat copies, so a chunk in the shared read buffer is safe to pass.
-    const onData = (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk]);
-      const end = received.indexOf("\r\n\r\n");
-      if (end === -1) {
-        if (received.length > MAX_CONNECT_REPLY) onError(new Error("upstream CONNECT reply too large"));
-        return;
-      }
-      cleanup();
-      const status = /^HTTP\/1\.[01] (\d{3})/.exec(received.subarray(0, end).toString("latin1"))?.[1];
-      if (status !== "200") {
-        reject(new Error(`upstream answered CONNECT with ${status ?? "garbage"}`));
-        return;
-      }
-      const leftover = received.subarray(end + 4);
-      // Held until the relay attaches its reader, so these bytes cannot be emitted to nobody.
-      if (leftover.length > 0) reads.early.push(leftover);
-      resolve(leftover.length);
-    };
-    reads.sink = (data) => {
-      onData(data);
-      return true;
-    };
-    socket.on("error", onError);
-    socket.on("end", onEnd);
-    const onTimeout = () => onError(new Error("upstream CONNECT timed out"));
-    socket.setTimeout(CONNECT_TIMEOUT_MS);
-    socket.on("timeout", onTimeout);
-    socket.write(`${head}\r\n`);
-  });
-}
-
-/** The `Proxy-Authorization` header line (with its CRLF) an upstream's account needs, or "". */
-export function proxyAuthorization(upstream: UpstreamSpec): string {
-  if (upstream.kind === "direct" || upstream.username === undefined) return "";
-  const basic = Buffer.from(`${upstream.username}:${upstream.password ?? ""}`).toString("base64");
-  return `Proxy-Authorization: Basic ${basic}\r\n`;
-}
-
 /** How a connection will be used: a tunnel (bytes either way; `native-tunnel`: one the relay
  * splices from its first byte), or plain HTTP requests, which go to an HTTP(S) upstream in
  * absolute form over a connection to the upstream itself. Only tunnels are CONNECTed: proxies
@@ -180,7 +117,7 @@ async function dialUnchecked(
   );
   if (mode === "plain-http") return new TargetSocket(connection.socket, connection.reads);
   try {
-    const early = await connectThroughHttpProxy(connection, upstream, target);
+    const early = await connectThroughHttpProxy(connection, upstream, target, CONNECT_TIMEOUT_MS);
     return new TargetSocket(connection.socket, connection.reads, early);
   } catch (error) {
     connection.socket.destroy();
@@ -256,12 +193,16 @@ export function dial(
 ): Promise<TargetSocket<TargetStream>> {
   if (target.address === IP_INFO_ADDRESS) return dialIpInfoAnswer(upstream);
   if (mode === "native-tunnel" && upstream.kind === "direct") {
-    return observed(
-      upstream,
-      target,
-      exit,
-      async () =>
-        new TargetSocket(await connectNatively(target.address, target.port, CONNECT_TIMEOUT_MS), null),
+    // Every tunnel's dial: one promise from the connect to the caller, not one per layer.
+    const startedAt = performance.now();
+    return connectNatively(target.address, target.port, CONNECT_TIMEOUT_MS).then(
+      (socket) => {
+        exit?.connected(performance.now() - startedAt);
+        return new TargetSocket(socket, null);
+      },
+      (error: unknown) => {
+        throw dialFailure(upstream, target, exit, error);
+      },
     );
   }
   return observed(upstream, target, exit, async () => {
@@ -285,12 +226,22 @@ async function observed<T>(
     observer?.connected(performance.now() - startedAt);
     return dialed;
   } catch (error) {
-    const exitsFault = isExitFailure(upstream, (error as Error).message);
-    observer?.failed(exitsFault);
-    throw new DialFailure(
-      (error as NodeJS.ErrnoException).code === "ECONNREFUSED" ? "dial_refused" : "dial_failed",
-      `Could not reach ${target.address}:${target.port} via ${upstream.id}: ${(error as Error).message}`,
-      exitsFault,
-    );
+    throw dialFailure(upstream, target, observer, error);
   }
+}
+
+/** A failed dial as the DialFailure saying whose fault it was; the observer is told. */
+function dialFailure(
+  upstream: UpstreamSpec,
+  target: DialTarget,
+  observer: DialObserver | undefined,
+  error: unknown,
+): DialFailure {
+  const exitsFault = isExitFailure(upstream, (error as Error).message);
+  observer?.failed(exitsFault);
+  return new DialFailure(
+    (error as NodeJS.ErrnoException).code === "ECONNREFUSED" ? "dial_refused" : "dial_failed",
+    `Could not reach ${target.address}:${target.port} via ${upstream.id}: ${(error as Error).message}`,
+    exitsFault,
+  );
 }

@@ -92,7 +92,7 @@ export class NativeTarget extends NativeSocket {
 
   protected override afterClose(): void {
     const slot = this.counts;
-    this.counts = Float64Array.from(slot);
+    this.counts = slot.slice();
     freeCountSlots.push(slot);
   }
 }
