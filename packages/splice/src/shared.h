@@ -63,6 +63,14 @@ struct watcher {
    * descriptor closed elsewhere and its number reused) only costs a failed MOD and an ADD. */
   unsigned char *parked;
   int parked_size;
+  /* What JavaScript holds of a running relay or a pending connect: a number naming a slot of
+   * this table and its use (generation), so a stale number finds nothing; no JS object, weak
+   * reference or finalizer per tunnel. */
+  void **handles;
+  uint32_t *handle_generations;
+  int handles_size;
+  int *free_handles;
+  int free_handle_count;
   /* The relay whose end is being reported to JavaScript: a descriptor closeDescriptor() closes
    * meanwhile left the set with its close, so the relay does not remove it again. */
   relay_t *ending;

@@ -42,6 +42,10 @@
  * cancel(dial): gives up a connect still in progress (its descriptor is closed); no callback
  *   follows. Harmless after the callback.
  * closeDescriptor(fd): closes a descriptor connect() handed over.
+ * The relay and the dial that start() and connect() return are numbers naming a slot of a table
+ *   in the event loop's watcher and its use: no JS object, weak reference or finalizer per
+ *   tunnel; one that ended (or a number from anywhere else) names nothing, so stop() and cancel()
+ *   on it do nothing.
  * stats() -> { relays, pipesInUse, pipesPooled, sets }: running relays, pipes holding bytes now,
  *   empty pipes kept for reuse (none once no relay runs), epoll sets open (one per event loop
  *   that has run a relay, kept for the next).
@@ -125,8 +129,9 @@ struct relay {
   /* Bytes (all four counts) when JS last heard of them, and when (CLOCK_MONOTONIC_COARSE ms). */
   double reported;
   long long reported_at;
-  /* The JS handle was collected: the memory goes once the relay stopped, outside a dispatch. */
+  /* Its handle was let go (it stopped): the memory goes outside a dispatch. */
   int finalized;
+  double id;
   relay_t *next_free;
 };
 
@@ -138,6 +143,7 @@ struct dial {
   int fd;
   int pending;
   int finalized;
+  double id;
   watch_t watch;
   dial_t *next_free;
 };
@@ -237,6 +243,63 @@ static void free_relay(relay_t *relay) {
   free(relay);
 }
 
+/* Handles: slot + generation * HANDLE_SLOTS, exact in a double for 2^29 uses of a slot. */
+#define HANDLE_SLOTS (1 << 24)
+
+/* What a handle names: a relay or a connect, told apart by its generation's lowest bit, so the
+ * one passed where the other is expected names nothing. */
+enum { HANDLE_RELAY = 0, HANDLE_DIAL = 1 };
+
+/* A handle for `pointer` (a `kind`); -1 when the table cannot grow. */
+static double handle_put(watcher_t *watcher, void *pointer, int kind) {
+  if (watcher->free_handle_count == 0) {
+    int size = watcher->handles_size ? watcher->handles_size * 2 : 1024;
+    if (size > HANDLE_SLOTS) return -1;
+    void **slots = realloc(watcher->handles, (size_t)size * sizeof *slots);
+    if (slots) watcher->handles = slots;
+    uint32_t *generations = realloc(watcher->handle_generations, (size_t)size * sizeof *generations);
+    if (generations) watcher->handle_generations = generations;
+    int *free_slots = realloc(watcher->free_handles, (size_t)size * sizeof *free_slots);
+    if (free_slots) watcher->free_handles = free_slots;
+    if (!slots || !generations || !free_slots) return -1;
+    for (int i = size - 1; i >= watcher->handles_size; i--) {
+      slots[i] = NULL;
+      generations[i] = 0;
+      free_slots[watcher->free_handle_count++] = i;
+    }
+    watcher->handles_size = size;
+  }
+  int slot = watcher->free_handles[--watcher->free_handle_count];
+  watcher->handles[slot] = pointer;
+  uint32_t generation = (watcher->handle_generations[slot] + 2) & ((1u << 29) - 2);
+  generation |= (uint32_t)kind;
+  watcher->handle_generations[slot] = generation;
+  return (double)slot + (double)generation * HANDLE_SLOTS;
+}
+
+/* What the handle names if it is a `kind`, or NULL (let go, or never made here). */
+static void *handle_get(watcher_t *watcher, double id, int kind) {
+  if (!(id >= 0) || id > 9007199254740991.0) return NULL;
+  long long value = (long long)id;
+  int slot = (int)(value % HANDLE_SLOTS);
+  uint32_t generation = (uint32_t)(value / HANDLE_SLOTS);
+  if ((double)value != id || slot >= watcher->handles_size) return NULL;
+  if (watcher->handle_generations[slot] != generation || (generation & 1u) != (uint32_t)kind) return NULL;
+  return watcher->handles[slot];
+}
+
+/* Lets the handle go: it names nothing from now on. */
+static void handle_drop(watcher_t *watcher, double id) {
+  if (!(id >= 0)) return;
+  long long value = (long long)id;
+  int slot = (int)(value % HANDLE_SLOTS);
+  if (slot >= watcher->handles_size || !watcher->handles[slot] ||
+      watcher->handle_generations[slot] != (uint32_t)(value / HANDLE_SLOTS))
+    return;
+  watcher->handles[slot] = NULL;
+  watcher->free_handles[watcher->free_handle_count++] = slot;
+}
+
 /* Frees a stopped relay whose JS handle is gone, unless events are being dispatched. */
 static void free_when_done(relay_t *relay) {
   if (!relay->stopped || !relay->finalized) return;
@@ -317,12 +380,16 @@ static void shut(relay_t *relay) {
   stop_relay(relay, 1);
 }
 
-/* Lets go of the JS callback and counts (after the last event, or on stop). */
+/* Lets go of the JS callback and counts (after the last event, or on stop), and of its handle:
+ * the memory goes once no event of the batch can point at it. */
 static void release(relay_t *relay) {
   if (relay->released) return;
   relay->released = 1;
   napi_delete_reference(relay->env, relay->on_event);
   napi_delete_reference(relay->env, relay->counts_ref);
+  handle_drop(relay->watcher, relay->id);
+  relay->finalized = 1;
+  free_when_done(relay);
 }
 
 /* Inside on_set_ready's dispatch: its callback scope is open, so callbacks are plain calls and
@@ -641,7 +708,15 @@ static void free_dial_when_done(dial_t *dial) {
   free(dial);
 }
 
-/* The connect is over (done, failed or cancelled): out of the set, the callback let go. */
+/* The connect is over: its handle names nothing from now on, its memory goes once no event of
+ * the batch can point at it. */
+static void let_go_of_dial(dial_t *dial) {
+  handle_drop(dial->watcher, dial->id);
+  dial->finalized = 1;
+  free_dial_when_done(dial);
+}
+
+/* The connect is cancelled: out of the set, the callback let go. */
 static void end_dial(dial_t *dial) {
   dial->pending = 0;
   epoll_ctl(dial->watcher->epfd, EPOLL_CTL_DEL, dial->fd, NULL);
@@ -678,15 +753,7 @@ static void on_connected(dial_t *dial, uint32_t events) {
   napi_close_handle_scope(env, scope);
   count_active(dial->watcher, -1);
   napi_delete_reference(env, dial->on_connected);
-  free_dial_when_done(dial);
-}
-
-static void finalize_dial(napi_env env, void *data, void *hint) {
-  (void)env;
-  (void)hint;
-  dial_t *dial = data;
-  dial->finalized = 1;
-  free_dial_when_done(dial);
+  let_go_of_dial(dial);
 }
 
 #define EVENTS_PER_WAIT 64
@@ -761,6 +828,9 @@ static void free_watcher(uv_handle_t *handle) {
   watcher_t *watcher = handle->data;
   free(watcher->readers);
   free(watcher->parked);
+  free(watcher->handles);
+  free(watcher->handle_generations);
+  free(watcher->free_handles);
   free(watcher);
 }
 
@@ -818,16 +888,6 @@ static int copy_prefix(napi_env env, napi_value value, direction_t *d) {
   memcpy(d->prefix, data, length);
   d->prefix_len = length;
   return 0;
-}
-
-/* The JS handle is gone: a stopped relay's memory goes (a running one keeps its handle: its
- * callback holds the sockets, which hold it). */
-static void finalize_relay(napi_env env, void *data, void *hint) {
-  (void)env;
-  (void)hint;
-  relay_t *relay = data;
-  relay->finalized = 1;
-  free_when_done(relay);
 }
 
 /* Reads `count` arguments into argv; 0 after throwing when fewer came. */
@@ -896,6 +956,8 @@ static napi_value start(napi_env env, napi_callback_info info) {
     failure = "splice: toTarget and toClient must be Buffers or null";
   else if (!(relay->watcher = watcher_for(env)))
     failure = "splice: cannot make the epoll set";
+  else if ((relay->id = handle_put(relay->watcher, relay, HANDLE_RELAY)) < 0)
+    failure = "splice: out of memory";
   if (failure) {
     free_relay(relay);
     napi_throw_error(env, NULL, failure);
@@ -919,7 +981,7 @@ static napi_value start(napi_env env, napi_callback_info info) {
   napi_create_reference(env, argv[4], 1, &relay->counts_ref);
 
   napi_value handle;
-  napi_create_external(env, relay, finalize_relay, NULL, &handle);
+  napi_create_double(env, relay->id, &handle);
   /* Prefix bytes go out as soon as the sockets take them; then reading starts. */
   write_prefixes(relay);
   /* JS reads the counts right after start(): what the prefixes wrote is reported. */
@@ -929,22 +991,37 @@ static napi_value start(napi_env env, napi_callback_info info) {
   return handle;
 }
 
-/* The one argument of stop() and cancel(): what start() or connect() returned; NULL after
- * throwing. */
+/* The one argument of stop() and cancel(): what start() or connect() returned, if it still
+ * names a running relay or a pending connect (NULL: it does not, or after throwing). */
+static void *handle_argument(napi_env env, napi_callback_info info, int kind) {
+  size_t argc = 1;
+  napi_value argv[1];
+  double id;
+  if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
+      napi_get_value_double(env, argv[0], &id) != napi_ok) {
+    napi_throw_type_error(env, NULL, "splice: expected what start() or connect() returned");
+    return NULL;
+  }
+  watcher_t *watcher = NULL;
+  if (napi_get_instance_data(env, (void **)&watcher) != napi_ok || !watcher) return NULL;
+  return handle_get(watcher, id, kind);
+}
+
+/* The one argument of the listener calls: what listen() returned; NULL after throwing. */
 void *external_argument(napi_env env, napi_callback_info info) {
   size_t argc = 1;
   napi_value argv[1];
   void *data = NULL;
   if (napi_get_cb_info(env, info, &argc, argv, NULL, NULL) != napi_ok || argc < 1 ||
       napi_get_value_external(env, argv[0], &data) != napi_ok) {
-    napi_throw_type_error(env, NULL, "splice: expected what start() or connect() returned");
+    napi_throw_type_error(env, NULL, "splice: expected what listen() returned");
     return NULL;
   }
   return data;
 }
 
 static napi_value stop(napi_env env, napi_callback_info info) {
-  relay_t *relay = external_argument(env, info);
+  relay_t *relay = handle_argument(env, info, HANDLE_RELAY);
   if (!relay) return NULL;
   shut(relay);
   release(relay);
@@ -1034,6 +1111,10 @@ static napi_value connect_to(napi_env env, napi_callback_info info) {
   }
   dial_t *dial = failed ? NULL : calloc(1, sizeof *dial);
   if (!failed && !dial) failed = ENOMEM;
+  if (!failed && (dial->id = handle_put(watcher, dial, HANDLE_DIAL)) < 0) {
+    free(dial);
+    failed = ENOMEM;
+  }
   if (failed) return failure_of(env, fd, failed);
   dial->env = env;
   dial->watcher = watcher;
@@ -1047,15 +1128,16 @@ static napi_value connect_to(napi_env env, napi_callback_info info) {
   epoll_ctl(watcher->epfd, EPOLL_CTL_ADD, fd, &e);
   count_active(watcher, 1);
   napi_create_reference(env, argv[2], 1, &dial->on_connected);
-  CHECK(napi_create_external(env, dial, finalize_dial, NULL, &result));
+  CHECK(napi_create_double(env, dial->id, &result));
   return result;
 }
 
 static napi_value cancel(napi_env env, napi_callback_info info) {
-  dial_t *dial = external_argument(env, info);
+  dial_t *dial = handle_argument(env, info, HANDLE_DIAL);
   if (dial && dial->pending) {
     end_dial(dial);
     close(dial->fd);
+    let_go_of_dial(dial);
   }
   return NULL;
 }
