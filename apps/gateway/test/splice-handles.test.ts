@@ -1,14 +1,16 @@
 import net from "node:net";
 import { type SpliceAddon, SpliceEvent, spliceAddon } from "@bytetoll/splice";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { NativeSocket } from "../src/base/native-socket.ts";
 
 /**
  * What `connect` and `start` hand back is a number naming a slot of the addon's table, not an
  * object: one that ended, one of the other kind, or any other number must name nothing, so a
  * late `cancel` or `stop` (a socket destroyed after its relay ended, a cut racing the end) can
- * never touch another tunnel's connect or relay.
+ * never touch another tunnel's connect or relay. And the epoll bookkeeping behind a relay's end
+ * (its sockets left in the set until its handler ran) must never drop a wait that handler began.
  */
-describe.skipIf(!spliceAddon?.connect)("the splice addon's handles", () => {
+describe.skipIf(!spliceAddon?.connect)("the splice addon's handles and epoll set", () => {
   const addon = spliceAddon as SpliceAddon;
   let server: net.Server;
   const accepted: net.Socket[] = [];
@@ -90,5 +92,32 @@ describe.skipIf(!spliceAddon?.connect)("the splice addon's handles", () => {
     expect(addon.stats().relays).toBe(after);
     addon.closeDescriptor(fd);
     addon.closeDescriptor(peer.fd);
+  });
+
+  it("hears a socket read from inside its relay's end handler (the end does not unwatch it then)", async () => {
+    const acceptedBefore = accepted.length;
+    const client = await dialled();
+    const target = await dialled();
+    await vi.waitFor(() => expect(accepted.length).toBe(acceptedBefore + 2));
+    const socket = new NativeSocket(addon, client.fd, "127.0.0.1", port());
+    const read = new Promise<Buffer | null>((resolve) => {
+      // Caps of 0 both ways: nothing to relay, the relay ends at its first event.
+      addon.start(
+        client.fd,
+        target.fd,
+        null,
+        null,
+        new Float64Array(4),
+        (kind) => {
+          if (kind === SpliceEvent.done) socket.readSome(resolve);
+        },
+        new Float64Array([0, 0]),
+      );
+    });
+    await vi.waitFor(() => expect(addon.stats().relays).toBe(0));
+    for (const far of accepted.slice(acceptedBefore)) far.write("hello");
+    expect((await read)?.toString()).toBe("hello");
+    socket.destroy();
+    addon.closeDescriptor(target.fd);
   });
 });

@@ -283,7 +283,7 @@ napi_value close_listener(napi_env env, napi_callback_info info) {
 static void end_read(reader_t *reader, int fired) {
   watcher_t *watcher = reader->watcher;
   if (fired)
-    park_descriptor(watcher, reader->fd);
+    park_descriptor(watcher, reader->fd, PARKED);
   else
     epoll_ctl(watcher->epfd, EPOLL_CTL_DEL, reader->fd, NULL);
   watcher->readers[reader->fd] = NULL;

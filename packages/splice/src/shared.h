@@ -57,10 +57,13 @@ struct watcher {
   napi_env env;
   napi_async_context batch_context;
   napi_ref batch_resource;
-  /* Descriptors left in the set after a one-shot wait fired (a connect, a first read): still
-   * registered, with no events, so the relay that takes them on re-arms them with one
-   * EPOLL_CTL_MOD instead of a DEL now and an ADD later. By descriptor; a stale mark (the
-   * descriptor closed elsewhere and its number reused) only costs a failed MOD and an ADD. */
+  /* Descriptors still in the set that nobody waits on, by descriptor: PARKED once a one-shot
+   * wait fired (a connect, a first read; no events), so the relay that takes them on re-arms
+   * them with one EPOLL_CTL_MOD instead of a DEL now and an ADD later; ENDING while a relay's
+   * end is reported to JavaScript, which mostly closes them (the close takes them out of the set)
+   * and may hand them to a new wait (which re-arms them): whatever is still ENDING afterwards is
+   * removed. A stale mark (the descriptor closed elsewhere and its number reused) only costs a
+   * failed MOD and an ADD. */
   unsigned char *parked;
   int parked_size;
   /* What JavaScript holds of a running relay or a pending connect: a number naming a slot of
@@ -71,9 +74,6 @@ struct watcher {
   int handles_size;
   int *free_handles;
   int free_handle_count;
-  /* The relay whose end is being reported to JavaScript: a descriptor closeDescriptor() closes
-   * meanwhile left the set with its close, so the relay does not remove it again. */
-  relay_t *ending;
 };
 
 #define CHECK(call)                                                        \
@@ -100,7 +100,8 @@ int socket_address(napi_env env, napi_value host, napi_value port, int lowest_po
                    struct sockaddr_storage *storage, socklen_t *length);
 
 int arm_descriptor(watcher_t *watcher, int fd, uint32_t events, void *data);
-void park_descriptor(watcher_t *watcher, int fd);
+enum { PARKED = 1, ENDING = 2 };
+void park_descriptor(watcher_t *watcher, int fd, int how);
 void forget_descriptor(watcher_t *watcher, int fd);
 
 /* accept.c */

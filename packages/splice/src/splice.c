@@ -119,9 +119,6 @@ struct relay {
   watch_t watches[2];
   /* The epoll events each socket is registered for now (0: not in the set). */
   int armed[2];
-  /* While its end is reported: JavaScript closed this socket (closeDescriptor), which took it
-   * out of the set. */
-  int closed[2];
   direction_t dirs[2]; /* [0] client -> target, [1] target -> client */
   int stopped;
   int released;
@@ -325,9 +322,9 @@ static int parked_hold(watcher_t *watcher, int fd) {
   return 1;
 }
 
-/* A one-shot wait on `fd` fired: it stays in the set, with no events, for the next wait. */
-void park_descriptor(watcher_t *watcher, int fd) {
-  if (fd >= 0 && parked_hold(watcher, fd)) watcher->parked[fd] = 1;
+/* `fd` stays in the set with nobody waiting on it (`how`: PARKED or ENDING). */
+void park_descriptor(watcher_t *watcher, int fd, int how) {
+  if (fd >= 0 && parked_hold(watcher, fd)) watcher->parked[fd] = (unsigned char)how;
 }
 
 /* `fd` is not (or no longer) in the set: closed, removed, or a new socket. */
@@ -461,18 +458,22 @@ const char *errno_code(int error) {
 }
 
 /* The relay ended (EVENT_DONE, or EVENT_ERROR on `side`): it stops, JS hears of it, and the
- * sockets JS did not close in its handler (it mostly closes both) leave the set: a closed
- * descriptor left it with its close, so the two removals a tunnel's end would cost are saved. */
+ * sockets still ENDING then (neither closed in the handler, which took them out of the set, nor
+ * re-armed by a new wait) leave the set: the two removals a tunnel's end cost are saved when
+ * JavaScript closes both, as it mostly does. */
 static void finish(relay_t *relay, int kind, int side, const char *code) {
   if (relay->stopped) return;
   stop_relay(relay, 0);
   watcher_t *watcher = relay->watcher;
-  relay_t *outer = watcher->ending;
-  watcher->ending = relay;
+  for (int i = 0; i < 2; i++)
+    if (relay->armed[i]) park_descriptor(watcher, relay->fds[i], ENDING);
   emit(relay, kind, side, code);
-  watcher->ending = outer;
   for (int i = 0; i < 2; i++) {
-    if (relay->armed[i] && !relay->closed[i]) epoll_ctl(watcher->epfd, EPOLL_CTL_DEL, relay->fds[i], NULL);
+    int fd = relay->fds[i];
+    if (relay->armed[i] && fd < watcher->parked_size && watcher->parked[fd] == ENDING) {
+      epoll_ctl(watcher->epfd, EPOLL_CTL_DEL, fd, NULL);
+      forget_descriptor(watcher, fd);
+    }
     relay->armed[i] = 0;
   }
   release(relay);
@@ -748,7 +749,7 @@ static void on_connected(dial_t *dial, uint32_t events) {
   if (error)
     close(dial->fd);
   else
-    park_descriptor(dial->watcher, dial->fd);
+    park_descriptor(dial->watcher, dial->fd, PARKED);
   call_back(env, NULL, dial->on_connected, 2, argv);
   napi_close_handle_scope(env, scope);
   count_active(dial->watcher, -1);
@@ -1149,12 +1150,8 @@ static napi_value close_descriptor(napi_env env, napi_callback_info info) {
   CHECK(napi_get_value_int32(env, argv[0], &fd));
   if (fd < 0) return NULL;
   watcher_t *watcher = NULL;
-  if (napi_get_instance_data(env, (void **)&watcher) == napi_ok && watcher) {
-    forget_descriptor(watcher, fd);
-    relay_t *ending = watcher->ending;
-    for (int i = 0; ending && i < 2; i++)
-      if (ending->fds[i] == fd) ending->closed[i] = 1;
-  }
+  /* Closed, it leaves the set (a parked or ending registration with it). */
+  if (napi_get_instance_data(env, (void **)&watcher) == napi_ok && watcher) forget_descriptor(watcher, fd);
   close(fd);
   return NULL;
 }
