@@ -326,15 +326,7 @@ void on_readable(reader_t *reader) {
 
 /* Makes room in the table for descriptor `fd`; 0 on failure. */
 static int readers_hold(watcher_t *watcher, int fd) {
-  if (fd < watcher->readers_size) return 1;
-  int size = watcher->readers_size ? watcher->readers_size : 1024;
-  while (size <= fd) size *= 2;
-  reader_t **grown = realloc(watcher->readers, (size_t)size * sizeof *grown);
-  if (!grown) return 0;
-  memset(grown + watcher->readers_size, 0, (size_t)(size - watcher->readers_size) * sizeof *grown);
-  watcher->readers = grown;
-  watcher->readers_size = size;
-  return 1;
+  return table_hold((void **)&watcher->readers, &watcher->readers_size, sizeof *watcher->readers, fd);
 }
 
 napi_value set_read_handler(napi_env env, napi_callback_info info) {

@@ -99,6 +99,7 @@ void *external_argument(napi_env env, napi_callback_info info);
 int socket_address(napi_env env, napi_value host, napi_value port, int lowest_port, const char *call,
                    struct sockaddr_storage *storage, socklen_t *length);
 
+int table_hold(void **table, int *size, size_t element, int index);
 int arm_descriptor(watcher_t *watcher, int fd, uint32_t events, void *data);
 enum { PARKED = 1, ENDING = 2 };
 void park_descriptor(watcher_t *watcher, int fd, int how);

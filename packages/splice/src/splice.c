@@ -126,8 +126,6 @@ struct relay {
   /* Bytes (all four counts) when JS last heard of them, and when (CLOCK_MONOTONIC_COARSE ms). */
   double reported;
   long long reported_at;
-  /* Its handle was let go (it stopped): the memory goes outside a dispatch. */
-  int finalized;
   double id;
   relay_t *next_free;
 };
@@ -274,32 +272,34 @@ static double handle_put(watcher_t *watcher, void *pointer, int kind) {
   return (double)slot + (double)generation * HANDLE_SLOTS;
 }
 
-/* What the handle names if it is a `kind`, or NULL (let go, or never made here). */
-static void *handle_get(watcher_t *watcher, double id, int kind) {
-  if (!(id >= 0) || id > 9007199254740991.0) return NULL;
+/* The slot a handle of `kind` names while it is held; -1 for anything else. */
+static int handle_slot(watcher_t *watcher, double id, int kind) {
+  if (!(id >= 0) || id > 9007199254740991.0) return -1;
   long long value = (long long)id;
   int slot = (int)(value % HANDLE_SLOTS);
   uint32_t generation = (uint32_t)(value / HANDLE_SLOTS);
-  if ((double)value != id || slot >= watcher->handles_size) return NULL;
-  if (watcher->handle_generations[slot] != generation || (generation & 1u) != (uint32_t)kind) return NULL;
-  return watcher->handles[slot];
+  if ((double)value != id || slot >= watcher->handles_size || !watcher->handles[slot]) return -1;
+  if (watcher->handle_generations[slot] != generation || (generation & 1u) != (uint32_t)kind) return -1;
+  return slot;
+}
+
+/* What the handle names if it is a `kind`, or NULL (let go, or never made here). */
+static void *handle_get(watcher_t *watcher, double id, int kind) {
+  int slot = handle_slot(watcher, id, kind);
+  return slot < 0 ? NULL : watcher->handles[slot];
 }
 
 /* Lets the handle go: it names nothing from now on. */
-static void handle_drop(watcher_t *watcher, double id) {
-  if (!(id >= 0)) return;
-  long long value = (long long)id;
-  int slot = (int)(value % HANDLE_SLOTS);
-  if (slot >= watcher->handles_size || !watcher->handles[slot] ||
-      watcher->handle_generations[slot] != (uint32_t)(value / HANDLE_SLOTS))
-    return;
+static void handle_drop(watcher_t *watcher, double id, int kind) {
+  int slot = handle_slot(watcher, id, kind);
+  if (slot < 0) return;
   watcher->handles[slot] = NULL;
   watcher->free_handles[watcher->free_handle_count++] = slot;
 }
 
 /* Frees a stopped relay whose JS handle is gone, unless events are being dispatched. */
 static void free_when_done(relay_t *relay) {
-  if (!relay->stopped || !relay->finalized) return;
+  if (!relay->stopped || !relay->released) return;
   watcher_t *watcher = relay->watcher;
   if (watcher && watcher->dispatching) {
     relay->next_free = watcher->to_free;
@@ -309,17 +309,23 @@ static void free_when_done(relay_t *relay) {
   free_relay(relay);
 }
 
+/* Makes room for `index` in a table by descriptor (`*table` of `*size` entries of `element`
+ * bytes, grown by doubling from 1024, new entries zeroed); 0 on failure. */
+int table_hold(void **table, int *size, size_t element, int index) {
+  if (index < *size) return 1;
+  int grown_size = *size ? *size : 1024;
+  while (grown_size <= index) grown_size *= 2;
+  char *grown = realloc(*table, (size_t)grown_size * element);
+  if (!grown) return 0;
+  memset(grown + (size_t)*size * element, 0, (size_t)(grown_size - *size) * element);
+  *table = grown;
+  *size = grown_size;
+  return 1;
+}
+
 /* Makes room in the parked table for descriptor `fd`; 0 on failure. */
 static int parked_hold(watcher_t *watcher, int fd) {
-  if (fd < watcher->parked_size) return 1;
-  int size = watcher->parked_size ? watcher->parked_size : 1024;
-  while (size <= fd) size *= 2;
-  unsigned char *grown = realloc(watcher->parked, (size_t)size);
-  if (!grown) return 0;
-  memset(grown + watcher->parked_size, 0, (size_t)(size - watcher->parked_size));
-  watcher->parked = grown;
-  watcher->parked_size = size;
-  return 1;
+  return table_hold((void **)&watcher->parked, &watcher->parked_size, 1, fd);
 }
 
 /* `fd` stays in the set with nobody waiting on it (`how`: PARKED or ENDING). */
@@ -384,8 +390,7 @@ static void release(relay_t *relay) {
   relay->released = 1;
   napi_delete_reference(relay->env, relay->on_event);
   napi_delete_reference(relay->env, relay->counts_ref);
-  handle_drop(relay->watcher, relay->id);
-  relay->finalized = 1;
+  handle_drop(relay->watcher, relay->id, HANDLE_RELAY);
   free_when_done(relay);
 }
 
@@ -712,7 +717,7 @@ static void free_dial_when_done(dial_t *dial) {
 /* The connect is over: its handle names nothing from now on, its memory goes once no event of
  * the batch can point at it. */
 static void let_go_of_dial(dial_t *dial) {
-  handle_drop(dial->watcher, dial->id);
+  handle_drop(dial->watcher, dial->id, HANDLE_DIAL);
   dial->finalized = 1;
   free_dial_when_done(dial);
 }
